@@ -1,0 +1,349 @@
+//! The command line: argument parsing (clap), the run context every command shares, the
+//! exit-code contract, and dispatch to one module per command.
+//!
+//! Exit codes (DESIGN.md §1): 2 usage, 3 key or permission problem, 4 Stripe or network
+//! failure after retries, 5 data that could not be tied out or understood.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use jiff::tz::TimeZone;
+
+pub mod audit;
+pub mod close;
+pub mod dunning;
+pub mod gen_demo;
+pub mod keys;
+pub mod reconcile;
+pub mod status;
+pub mod suggest;
+pub mod sync;
+pub mod tui_cmd;
+
+/// What kind of failure ended a command; decides the exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailKind {
+    /// 1: anything else (a file could not be written, ...).
+    Other,
+    /// 2: the command line or an input file was wrong.
+    Usage,
+    /// 3: no key, a refused key, or a missing permission.
+    Key,
+    /// 4: Stripe or the network failed after retries.
+    Stripe,
+    /// 5: data that could not be tied out or understood.
+    Data,
+}
+
+impl FailKind {
+    pub fn code(self) -> u8 {
+        match self {
+            FailKind::Other => 1,
+            FailKind::Usage => 2,
+            FailKind::Key => 3,
+            FailKind::Stripe => 4,
+            FailKind::Data => 5,
+        }
+    }
+}
+
+/// A failed command: what happened and what to do, and the exit code it maps to.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct Failure {
+    pub kind: FailKind,
+    pub message: String,
+}
+
+impl Failure {
+    pub fn new(kind: FailKind, message: impl Into<String>) -> Self {
+        Self {
+            kind,
+            message: message.into(),
+        }
+    }
+    pub fn usage(message: impl Into<String>) -> Self {
+        Self::new(FailKind::Usage, message)
+    }
+    pub fn other(message: impl Into<String>) -> Self {
+        Self::new(FailKind::Other, message)
+    }
+    pub fn data(message: impl Into<String>) -> Self {
+        Self::new(FailKind::Data, message)
+    }
+}
+
+pub type CmdResult = Result<(), Failure>;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "tieout",
+    version,
+    about = "A terminal workbench over a Stripe account: dunning worklist, payout tie-out, refund suggestions",
+    long_about = None
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Options every command understands.
+#[derive(Debug, Clone, Args)]
+pub struct GlobalArgs {
+    /// Use the bundled demo account (no key, no network).
+    #[arg(long, global = true)]
+    pub demo: bool,
+    /// Which stored key/account to use.
+    #[arg(long, global = true, default_value = "default", value_name = "NAME")]
+    pub profile: String,
+    /// Stripe API base URL.
+    #[arg(
+        long,
+        global = true,
+        env = "TIEOUT_API_BASE",
+        default_value = "https://api.stripe.com",
+        value_name = "URL"
+    )]
+    pub api_base: String,
+    /// Act on a Connect connected account (sent as the Stripe-Account header).
+    #[arg(long, global = true, value_name = "ACCT")]
+    pub stripe_account: Option<String>,
+    /// The clock, for reproducible runs (RFC 3339, e.g. 2026-11-30T09:00:00Z).
+    #[arg(long, global = true, value_name = "RFC3339")]
+    pub now: Option<String>,
+    /// Time zone for month boundaries and dates (IANA name, e.g. Europe/Berlin).
+    #[arg(long, global = true, default_value = "UTC", value_name = "ZONE")]
+    pub tz: String,
+    /// Headless commands: use the local cache of the last sync instead of reading fresh.
+    #[arg(long, global = true)]
+    pub cached: bool,
+    /// Accept a full secret live key (sk_live_); a restricted read-only key is safer.
+    #[arg(long, global = true)]
+    pub allow_secret_key: bool,
+    /// TUI colour theme: dark, light, high-contrast, mono, or a theme file's name.
+    #[arg(long, global = true, value_name = "NAME")]
+    pub theme: Option<String>,
+    /// TUI key preset: default or vim (a user keymap file still applies on top).
+    #[arg(long, global = true, value_name = "PRESET")]
+    pub keys: Option<String>,
+    /// TUI: do not capture the mouse (lets the terminal select text).
+    #[arg(long, global = true)]
+    pub no_mouse: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct OutArgs {
+    /// Folder to write into (default: the current folder).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Which files to write: a comma list of md, csv, json.
+    #[arg(long, default_value = "md,csv,json", value_name = "LIST")]
+    pub format: String,
+    /// Replace files written by an earlier, different run.
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Open the TUI on the bundled demo account.
+    Demo,
+    /// Store a key in the OS keychain (hidden prompt, or stdin when piped).
+    Login,
+    /// Delete the stored key.
+    Logout,
+    /// Show the account, mode, masked key, where the key came from, and cache age.
+    Status,
+    /// Fetch or refresh the local cache.
+    Sync {
+        /// How many months of payouts to keep (counting the current one).
+        #[arg(long, default_value_t = 3)]
+        months: u32,
+    },
+    /// The failed-payment worklist: failed-payments.md/.csv/.json.
+    Dunning {
+        #[command(flatten)]
+        out: OutArgs,
+    },
+    /// Tie each payout of a month to its balance transactions.
+    Reconcile {
+        /// The month, YYYY-MM (payouts arriving in it, in --tz).
+        #[arg(long, value_name = "YYYY-MM")]
+        month: String,
+        #[command(flatten)]
+        out: OutArgs,
+    },
+    /// Refund recommendations: one ticket (JSON on stdout) or a tickets file.
+    Suggest(SuggestArgs),
+    /// Write (or verify) a month-end close packet.
+    Close {
+        /// The month, YYYY-MM.
+        #[arg(long, value_name = "YYYY-MM", required_unless_present = "verify")]
+        month: Option<String>,
+        /// The folder to write the packet into.
+        #[arg(long, value_name = "DIR", required_unless_present = "verify")]
+        out: Option<PathBuf>,
+        /// Recompute a packet's manifest and name any file that changed.
+        #[arg(long, value_name = "DIR", conflicts_with_all = ["month", "out"])]
+        verify: Option<PathBuf>,
+        /// Replace an existing packet for the month.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Print the refund audit log.
+    Audit {
+        /// Only entries for this ticket.
+        #[arg(long, value_name = "ID")]
+        ticket: Option<String>,
+        /// Only entries of this day (YYYY-MM-DD, in --tz).
+        #[arg(long, value_name = "YYYY-MM-DD")]
+        day: Option<String>,
+    },
+    /// Write a generated Stripe-shaped account as JSON (the demo, or a large one for benchmarks).
+    #[command(hide = true)]
+    GenDemo {
+        #[arg(long, default_value_t = 7)]
+        seed: u64,
+        /// 1 is the bundled demo; larger values make larger accounts.
+        #[arg(long, default_value_t = 1)]
+        scale: u32,
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+    },
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct SuggestArgs {
+    /// The customer's email address.
+    #[arg(long, value_name = "E", required_unless_present = "tickets")]
+    pub email: Option<String>,
+    /// The order id the customer quotes.
+    #[arg(long, value_name = "O", required_unless_present = "tickets")]
+    pub order: Option<String>,
+    /// The customer's message.
+    #[arg(long, value_name = "M")]
+    pub message: Option<String>,
+    /// The ticket id.
+    #[arg(long, value_name = "ID")]
+    pub ticket: Option<String>,
+    /// A tickets file (.csv with ticket_id,email,order_id,message or .jsonl).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["email", "order", "message", "ticket"])]
+    pub tickets: Option<PathBuf>,
+    /// A refund policy file (TOML); the default policy otherwise.
+    #[arg(long, value_name = "FILE")]
+    pub policy: Option<PathBuf>,
+    /// Folder for refund-suggestions.jsonl/.csv (with --tickets).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Replace files written by an earlier, different run.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Parses the command line and runs it; the process exit code follows the contract.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            eprintln!("tieout: {}", f.message);
+            ExitCode::from(f.kind.code())
+        }
+    }
+}
+
+/// What every command runs with: the global options, the clock and the time zone,
+/// resolved once.
+#[derive(Debug, Clone)]
+pub struct Ctx {
+    pub global: GlobalArgs,
+    /// The clock (`--now`, else the system time), unix seconds.
+    pub now: i64,
+    pub tz: TimeZone,
+}
+
+impl Ctx {
+    pub fn from_args(global: GlobalArgs) -> Result<Self, Failure> {
+        let now = match &global.now {
+            Some(text) => {
+                crate::time::parse_instant(text).map_err(|e| Failure::usage(e.to_string()))?
+            }
+            None => crate::time::now_unix(),
+        };
+        let tz = crate::time::parse_tz(&global.tz).map_err(|e| Failure::usage(e.to_string()))?;
+        Ok(Self { global, now, tz })
+    }
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> CmdResult {
+    let ctx = Ctx::from_args(cli.global)?;
+    match cli.command {
+        None => tui_cmd::run(&ctx, ctx.global.demo),
+        Some(Command::Demo) => tui_cmd::run(&ctx, true),
+        Some(Command::Login) => keys::login(&ctx),
+        Some(Command::Logout) => keys::logout(&ctx),
+        Some(Command::Status) => status::run(&ctx),
+        Some(Command::Sync { months }) => sync::run(&ctx, months),
+        Some(Command::Dunning { out }) => dunning::run(&ctx, &out),
+        Some(Command::Reconcile { month, out }) => reconcile::run(&ctx, &month, &out),
+        Some(Command::Suggest(args)) => suggest::run(&ctx, &args),
+        Some(Command::Close {
+            month,
+            out,
+            verify,
+            force,
+        }) => close::run(
+            &ctx,
+            month.as_deref(),
+            out.as_deref(),
+            verify.as_deref(),
+            force,
+        ),
+        Some(Command::Audit { ticket, day }) => audit::run(&ctx, ticket.as_deref(), day.as_deref()),
+        Some(Command::GenDemo { seed, scale, out }) => gen_demo::run(seed, scale, &out),
+    }
+}
+
+/// The formats a `--format` list names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Formats {
+    pub md: bool,
+    pub csv: bool,
+    pub json: bool,
+}
+
+impl Formats {
+    /// Parses `md,csv,json` (any subset, any order).
+    pub fn parse(list: &str) -> Result<Self, Failure> {
+        let mut f = Formats::default();
+        for part in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            match part {
+                "md" | "markdown" => f.md = true,
+                "csv" => f.csv = true,
+                "json" => f.json = true,
+                other => {
+                    return Err(Failure::usage(format!(
+                        "unknown format '{other}' in --format: use a comma list of md, csv, json"
+                    )));
+                }
+            }
+        }
+        if !(f.md || f.csv || f.json) {
+            return Err(Failure::usage(
+                "--format names no format: use a comma list of md, csv, json",
+            ));
+        }
+        Ok(f)
+    }
+}
+
+/// Not built yet: a clear message rather than a silent success.
+pub(crate) fn not_yet(what: &str) -> CmdResult {
+    Err(Failure::other(format!(
+        "{what} is not available in this build yet"
+    )))
+}

@@ -1,0 +1,1 @@
+//! The failed-payment worklist (dunning): which invoices are on it and what to do next.

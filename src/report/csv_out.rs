@@ -1,0 +1,88 @@
+//! CSV in RFC 4180 with a header row, made safe for spreadsheets: a text cell that begins
+//! with `=`, `+`, `-`, `@`, tab or CR is prefixed with `'` so it is not run as a formula.
+//! Numbers (including negative amounts like `-12.34`) stay numbers.
+
+/// Neutralises a cell that a spreadsheet would treat as a formula.
+pub fn neutralise(cell: &str) -> std::borrow::Cow<'_, str> {
+    let risky = matches!(
+        cell.chars().next(),
+        Some('=' | '+' | '-' | '@' | '\t' | '\r')
+    );
+    if risky && !is_plain_number(cell) {
+        std::borrow::Cow::Owned(format!("'{cell}"))
+    } else {
+        std::borrow::Cow::Borrowed(cell)
+    }
+}
+
+/// A plain decimal number such as `-12.34`, `+5` or `1234`.
+fn is_plain_number(cell: &str) -> bool {
+    let body = cell.strip_prefix(['-', '+']).unwrap_or(cell);
+    let mut parts = body.splitn(2, '.');
+    let int = parts.next().unwrap_or("");
+    let frac = parts.next();
+    !int.is_empty()
+        && int.bytes().all(|b| b.is_ascii_digit())
+        && frac.is_none_or(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Builds a CSV document in memory from a header and rows of cells.
+pub struct CsvDoc {
+    writer: csv::Writer<Vec<u8>>,
+}
+
+impl CsvDoc {
+    pub fn new(header: &[&str]) -> Self {
+        let mut writer = csv::WriterBuilder::new()
+            .terminator(csv::Terminator::CRLF)
+            .from_writer(Vec::new());
+        // Writing to a Vec cannot fail.
+        let _ = writer.write_record(header);
+        Self { writer }
+    }
+
+    /// Appends one row; every cell is neutralised.
+    pub fn row<I, S>(&mut self, cells: I)
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let safe: Vec<String> = cells
+            .into_iter()
+            .map(|c| neutralise(c.as_ref()).into_owned())
+            .collect();
+        let _ = self.writer.write_record(&safe);
+    }
+
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.writer.into_inner().unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formulas_are_neutralised_numbers_are_not() {
+        assert_eq!(neutralise("=SUM(A1)"), "'=SUM(A1)");
+        assert_eq!(neutralise("@cmd"), "'@cmd");
+        assert_eq!(neutralise("+1 555 0100"), "'+1 555 0100");
+        assert_eq!(neutralise("-2+3"), "'-2+3");
+        assert_eq!(neutralise("\tx"), "'\tx");
+        assert_eq!(neutralise("-12.34"), "-12.34");
+        assert_eq!(neutralise("+5"), "+5");
+        assert_eq!(neutralise("1234"), "1234");
+        assert_eq!(neutralise("plain"), "plain");
+        assert_eq!(neutralise(""), "");
+        assert_eq!(neutralise("-"), "'-");
+    }
+
+    #[test]
+    fn quotes_commas_and_newlines() {
+        let mut doc = CsvDoc::new(&["a", "b"]);
+        doc.row(["x,y", "line\nbreak"]);
+        let text = String::from_utf8(doc.into_bytes()).expect("utf8");
+        assert_eq!(text, "a,b\r\n\"x,y\",\"line\nbreak\"\r\n");
+    }
+}

@@ -1,0 +1,1 @@
+//! The bundled demo account: `fixtures/demo/*.json` parsed through the Stripe models into rows.

@@ -1,0 +1,475 @@
+//! The flattened rows of the snapshot's tables: one plain struct per table, what the
+//! domain computes on. They are built from the typed Stripe models here, stored as polars
+//! columns by `source::tables`, and carry money as i64 minor units with a [`Currency`].
+//! Pure data: no IO.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::money::{Currency, Money};
+use crate::stripe::models::{
+    self, ChargeStatus, DisputeStatus, Expandable, InvoiceStatus, PayoutStatus,
+    ReconciliationStatus, RefundStatus, SubscriptionStatus,
+};
+
+/// The placeholder for a currency Stripe did not send or sent malformed (ISO's "no
+/// currency" code). Amounts in it are still shown, never dropped.
+pub fn unknown_currency() -> Currency {
+    Currency::XXX
+}
+
+/// Reads a Stripe currency field leniently.
+pub fn currency_of(raw: Option<&str>) -> Currency {
+    raw.and_then(|c| Currency::parse(c).ok())
+        .unwrap_or_else(unknown_currency)
+}
+
+fn id_of<T: models::HasId>(e: &Option<Expandable<T>>) -> Option<String> {
+    e.as_ref().map(|x| x.id().to_string())
+}
+
+/// A payout to the bank.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PayoutRow {
+    pub id: String,
+    pub amount: i64,
+    pub currency: Currency,
+    pub arrival_date: i64,
+    pub created: i64,
+    pub status: PayoutStatus,
+    pub automatic: bool,
+    /// `standard` or `instant`.
+    pub method: String,
+    pub reconciliation_status: ReconciliationStatus,
+    pub failure_code: Option<String>,
+    pub failure_message: Option<String>,
+    pub balance_transaction: Option<String>,
+    pub failure_balance_transaction: Option<String>,
+    pub description: Option<String>,
+    pub statement_descriptor: Option<String>,
+}
+
+impl PayoutRow {
+    pub fn money(&self) -> Money {
+        Money::new(self.amount, self.currency)
+    }
+}
+
+impl From<&models::Payout> for PayoutRow {
+    fn from(p: &models::Payout) -> Self {
+        Self {
+            id: p.id.clone(),
+            amount: p.amount.unwrap_or(0),
+            currency: currency_of(p.currency.as_deref()),
+            arrival_date: p.arrival_date.unwrap_or(0),
+            created: p.created.unwrap_or(0),
+            status: p
+                .status
+                .clone()
+                .unwrap_or_else(|| PayoutStatus::Unknown(String::new())),
+            automatic: p.automatic,
+            method: p.method.clone().unwrap_or_else(|| "standard".into()),
+            reconciliation_status: p
+                .reconciliation_status
+                .clone()
+                .unwrap_or_else(|| ReconciliationStatus::Unknown(String::new())),
+            failure_code: p.failure_code.clone(),
+            failure_message: p.failure_message.clone(),
+            balance_transaction: id_of(&p.balance_transaction),
+            failure_balance_transaction: id_of(&p.failure_balance_transaction),
+            description: p.description.clone(),
+            statement_descriptor: p.statement_descriptor.clone(),
+        }
+    }
+}
+
+/// A balance transaction, with the payout it was listed under (`?payout=`), if any.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BalanceTxnRow {
+    pub id: String,
+    /// The automatic payout whose `?payout=` listing returned this transaction.
+    pub payout: Option<String>,
+    /// Stripe's `type` (open set: `charge`, `refund`, `payout`, `adjustment`, ...).
+    pub kind: String,
+    pub reporting_category: String,
+    pub source: Option<String>,
+    pub created: i64,
+    pub available_on: i64,
+    pub currency: Currency,
+    pub amount: i64,
+    pub fee: i64,
+    pub net: i64,
+    pub description: Option<String>,
+    pub status: String,
+}
+
+impl BalanceTxnRow {
+    /// Builds the row; `payout` is the payout the listing was filtered on.
+    pub fn from_model(t: &models::BalanceTransaction, payout: Option<&str>) -> Self {
+        Self {
+            id: t.id.clone(),
+            payout: payout.map(str::to_string),
+            kind: t.kind.clone().unwrap_or_default(),
+            reporting_category: t.reporting_category.clone().unwrap_or_default(),
+            source: t.source.as_ref().map(|s| s.id().to_string()),
+            created: t.created.unwrap_or(0),
+            available_on: t.available_on.unwrap_or(0),
+            currency: currency_of(t.currency.as_deref()),
+            amount: t.amount.unwrap_or(0),
+            fee: t.fee.unwrap_or(0),
+            net: t.net.unwrap_or(0),
+            description: t.description.clone(),
+            status: t.status.clone().unwrap_or_default(),
+        }
+    }
+}
+
+/// An invoice, flattened.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InvoiceRow {
+    pub id: String,
+    pub number: Option<String>,
+    pub customer: Option<String>,
+    pub customer_email: Option<String>,
+    pub customer_name: Option<String>,
+    pub status: InvoiceStatus,
+    pub collection_method: Option<String>,
+    pub currency: Currency,
+    pub amount_due: i64,
+    pub amount_paid: i64,
+    pub amount_remaining: i64,
+    pub attempt_count: i64,
+    pub attempted: bool,
+    pub next_payment_attempt: Option<i64>,
+    pub due_date: Option<i64>,
+    pub created: i64,
+    pub subscription: Option<String>,
+    pub hosted_invoice_url: Option<String>,
+    pub billing_reason: Option<String>,
+    /// Pre-basil `invoice.payment_intent`, kept so older shapes still find their decline.
+    pub legacy_payment_intent: Option<String>,
+    /// Pre-basil `invoice.charge`.
+    pub legacy_charge: Option<String>,
+}
+
+impl From<&models::Invoice> for InvoiceRow {
+    fn from(i: &models::Invoice) -> Self {
+        Self {
+            id: i.id.clone(),
+            number: i.number.clone(),
+            customer: i.customer_id().map(str::to_string),
+            customer_email: i.customer_email.clone(),
+            customer_name: i.customer_name.clone(),
+            status: i
+                .status
+                .clone()
+                .unwrap_or_else(|| InvoiceStatus::Unknown(String::new())),
+            collection_method: i.collection_method.clone(),
+            currency: currency_of(i.currency.as_deref()),
+            amount_due: i.amount_due.unwrap_or(0),
+            amount_paid: i.amount_paid.unwrap_or(0),
+            amount_remaining: i.amount_remaining.unwrap_or(0),
+            attempt_count: i.attempt_count,
+            attempted: i.attempted,
+            next_payment_attempt: i.next_payment_attempt,
+            due_date: i.due_date,
+            created: i.created.unwrap_or(0),
+            subscription: i.subscription_id().map(str::to_string),
+            hosted_invoice_url: i.hosted_invoice_url.clone(),
+            billing_reason: i.billing_reason.clone(),
+            legacy_payment_intent: id_of(&i.payment_intent),
+            legacy_charge: id_of(&i.charge),
+        }
+    }
+}
+
+/// One payment attempt slot of an invoice.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InvoicePaymentRow {
+    pub id: String,
+    pub invoice: String,
+    pub payment_intent: Option<String>,
+    pub charge: Option<String>,
+    pub status: String,
+    pub is_default: bool,
+    pub amount_requested: i64,
+    pub amount_paid: Option<i64>,
+    pub currency: Currency,
+    pub created: i64,
+}
+
+impl From<&models::InvoicePayment> for InvoicePaymentRow {
+    fn from(p: &models::InvoicePayment) -> Self {
+        let target = p.payment.as_ref();
+        Self {
+            id: p.id.clone(),
+            invoice: p
+                .invoice
+                .as_ref()
+                .map(|i| i.id().to_string())
+                .unwrap_or_default(),
+            payment_intent: target.and_then(|t| id_of(&t.payment_intent)),
+            charge: target.and_then(|t| id_of(&t.charge)),
+            status: p
+                .status
+                .as_ref()
+                .map(|s| s.as_str().to_string())
+                .unwrap_or_default(),
+            is_default: p.is_default,
+            amount_requested: p.amount_requested.unwrap_or(0),
+            amount_paid: p.amount_paid,
+            currency: currency_of(p.currency.as_deref()),
+            created: p.created.unwrap_or(0),
+        }
+    }
+}
+
+/// A PaymentIntent with its `last_payment_error` flattened.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PaymentIntentRow {
+    pub id: String,
+    pub customer: Option<String>,
+    pub status: String,
+    pub amount: i64,
+    pub currency: Currency,
+    pub created: i64,
+    pub latest_charge: Option<String>,
+    pub error_code: Option<String>,
+    pub error_decline_code: Option<String>,
+    pub error_advice_code: Option<String>,
+    pub error_message: Option<String>,
+    pub error_charge: Option<String>,
+    pub error_network_decline_code: Option<String>,
+}
+
+impl From<&models::PaymentIntent> for PaymentIntentRow {
+    fn from(p: &models::PaymentIntent) -> Self {
+        let e = p.last_payment_error.as_ref();
+        Self {
+            id: p.id.clone(),
+            customer: id_of(&p.customer),
+            status: p.status.clone().unwrap_or_default(),
+            amount: p.amount.unwrap_or(0),
+            currency: currency_of(p.currency.as_deref()),
+            created: p.created.unwrap_or(0),
+            latest_charge: id_of(&p.latest_charge),
+            error_code: e.and_then(|e| e.code.clone()),
+            error_decline_code: e.and_then(|e| e.decline_code.clone()),
+            error_advice_code: e.and_then(|e| e.advice_code.clone()),
+            error_message: e.and_then(|e| e.message.clone()),
+            error_charge: e.and_then(|e| e.charge.clone()),
+            error_network_decline_code: e.and_then(|e| e.network_decline_code.clone()),
+        }
+    }
+}
+
+/// A charge, succeeded or failed, with its outcome flattened.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChargeRow {
+    pub id: String,
+    pub customer: Option<String>,
+    pub payment_intent: Option<String>,
+    pub amount: i64,
+    pub amount_captured: i64,
+    pub amount_refunded: i64,
+    pub currency: Currency,
+    pub status: ChargeStatus,
+    pub created: i64,
+    pub description: Option<String>,
+    pub metadata: BTreeMap<String, String>,
+    pub disputed: bool,
+    pub refunded: bool,
+    pub failure_code: Option<String>,
+    pub failure_message: Option<String>,
+    pub outcome_type: Option<String>,
+    pub outcome_reason: Option<String>,
+    pub outcome_network_status: Option<String>,
+    pub outcome_advice_code: Option<String>,
+    pub outcome_seller_message: Option<String>,
+    pub balance_transaction: Option<String>,
+    pub receipt_email: Option<String>,
+    pub billing_email: Option<String>,
+}
+
+impl ChargeRow {
+    /// What can still be refunded: `amount_captured - amount_refunded`, never negative.
+    pub fn refundable(&self) -> i64 {
+        (self.amount_captured - self.amount_refunded).max(0)
+    }
+}
+
+impl From<&models::Charge> for ChargeRow {
+    fn from(c: &models::Charge) -> Self {
+        let o = c.outcome.as_ref();
+        Self {
+            id: c.id.clone(),
+            customer: id_of(&c.customer),
+            payment_intent: id_of(&c.payment_intent),
+            amount: c.amount.unwrap_or(0),
+            amount_captured: c.amount_captured.unwrap_or(0),
+            amount_refunded: c.amount_refunded.unwrap_or(0),
+            currency: currency_of(c.currency.as_deref()),
+            status: c
+                .status
+                .clone()
+                .unwrap_or_else(|| ChargeStatus::Unknown(String::new())),
+            created: c.created.unwrap_or(0),
+            description: c.description.clone(),
+            metadata: c.metadata.clone(),
+            disputed: c.disputed,
+            refunded: c.refunded,
+            failure_code: c.failure_code.clone(),
+            failure_message: c.failure_message.clone(),
+            outcome_type: o.and_then(|o| o.kind.clone()),
+            outcome_reason: o.and_then(|o| o.reason.clone()),
+            outcome_network_status: o.and_then(|o| o.network_status.clone()),
+            outcome_advice_code: o.and_then(|o| o.advice_code.clone()),
+            outcome_seller_message: o.and_then(|o| o.seller_message.clone()),
+            balance_transaction: id_of(&c.balance_transaction),
+            receipt_email: c.receipt_email.clone(),
+            billing_email: c.billing_details.as_ref().and_then(|b| b.email.clone()),
+        }
+    }
+}
+
+/// A refund.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RefundRow {
+    pub id: String,
+    pub charge: Option<String>,
+    pub payment_intent: Option<String>,
+    pub amount: i64,
+    pub currency: Currency,
+    pub status: RefundStatus,
+    pub reason: Option<String>,
+    pub failure_reason: Option<String>,
+    pub created: i64,
+}
+
+impl From<&models::Refund> for RefundRow {
+    fn from(r: &models::Refund) -> Self {
+        Self {
+            id: r.id.clone(),
+            charge: id_of(&r.charge),
+            payment_intent: id_of(&r.payment_intent),
+            amount: r.amount.unwrap_or(0),
+            currency: currency_of(r.currency.as_deref()),
+            status: r
+                .status
+                .clone()
+                .unwrap_or_else(|| RefundStatus::Unknown(String::new())),
+            reason: r.reason.clone(),
+            failure_reason: r.failure_reason.clone(),
+            created: r.created.unwrap_or(0),
+        }
+    }
+}
+
+/// A dispute.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DisputeRow {
+    pub id: String,
+    pub charge: Option<String>,
+    pub payment_intent: Option<String>,
+    pub amount: i64,
+    pub currency: Currency,
+    pub status: DisputeStatus,
+    pub reason: Option<String>,
+    pub created: i64,
+    pub is_charge_refundable: bool,
+}
+
+impl From<&models::Dispute> for DisputeRow {
+    fn from(d: &models::Dispute) -> Self {
+        Self {
+            id: d.id.clone(),
+            charge: id_of(&d.charge),
+            payment_intent: id_of(&d.payment_intent),
+            amount: d.amount.unwrap_or(0),
+            currency: currency_of(d.currency.as_deref()),
+            status: d
+                .status
+                .clone()
+                .unwrap_or_else(|| DisputeStatus::Unknown(String::new())),
+            reason: d.reason.clone(),
+            created: d.created.unwrap_or(0),
+            is_charge_refundable: d.is_charge_refundable,
+        }
+    }
+}
+
+/// A customer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CustomerRow {
+    pub id: String,
+    pub email: Option<String>,
+    pub name: Option<String>,
+    pub created: i64,
+    pub deleted: bool,
+}
+
+impl From<&models::Customer> for CustomerRow {
+    fn from(c: &models::Customer) -> Self {
+        Self {
+            id: c.id.clone(),
+            email: c.email.clone(),
+            name: c.name.clone(),
+            created: c.created.unwrap_or(0),
+            deleted: c.deleted,
+        }
+    }
+}
+
+/// A subscription with its current period and interval taken from its first item.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SubscriptionRow {
+    pub id: String,
+    pub customer: Option<String>,
+    pub status: SubscriptionStatus,
+    pub current_period_start: Option<i64>,
+    pub current_period_end: Option<i64>,
+    /// `day`, `week`, `month` or `year`.
+    pub interval: Option<String>,
+    pub interval_count: i64,
+    pub latest_invoice: Option<String>,
+    pub created: i64,
+    pub cancel_at_period_end: bool,
+    pub currency: Currency,
+    pub unit_amount: Option<i64>,
+}
+
+impl From<&models::Subscription> for SubscriptionRow {
+    fn from(s: &models::Subscription) -> Self {
+        let (start, end) = s.current_period();
+        let interval = s.interval();
+        let first = s.items.as_ref().and_then(|l| l.data.first());
+        let unit_amount = first.and_then(|i| {
+            i.price
+                .as_ref()
+                .and_then(|p| p.unit_amount)
+                .or_else(|| i.plan.as_ref().and_then(|p| p.amount))
+        });
+        let currency = s
+            .currency
+            .clone()
+            .or_else(|| first.and_then(|i| i.price.as_ref().and_then(|p| p.currency.clone())));
+        Self {
+            id: s.id.clone(),
+            customer: id_of(&s.customer),
+            status: s
+                .status
+                .clone()
+                .unwrap_or_else(|| SubscriptionStatus::Unknown(String::new())),
+            current_period_start: start,
+            current_period_end: end,
+            interval: interval.as_ref().map(|(i, _)| i.clone()),
+            interval_count: interval.map(|(_, c)| c).unwrap_or(1),
+            latest_invoice: id_of(&s.latest_invoice),
+            created: s.created.unwrap_or(0),
+            cancel_at_period_end: s.cancel_at_period_end,
+            currency: currency_of(currency.as_deref()),
+            unit_amount,
+        }
+    }
+}

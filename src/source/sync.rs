@@ -1,0 +1,1 @@
+//! Reading the account from Stripe into `AccountData`: what a sync or a fresh headless command fetches.

@@ -1,0 +1,1 @@
+//! The interactive workbench: state, actions, panes, widgets, keymap, themes, runtime.
