@@ -160,7 +160,7 @@ fn a_line_with_broken_arithmetic_is_named() {
     let mut bad = line("txn_a", "po_1", "charge", "charge", 10_000, 320);
     bad.fee = 300; // net still 9_680: the sum ties, the line does not.
     let m = tie_out_month(
-        &[p.clone()],
+        std::slice::from_ref(&p),
         &[bad, own(&p)],
         month("2026-10"),
         &TimeZone::UTC,
