@@ -60,7 +60,7 @@ pub fn describe(category: &str) -> Option<&'static str> {
         "refund" => "refunds sent back to customers",
         "refund_failure" => "refunds that failed and came back",
         "partial_capture_reversal" => "uncaptured parts of payments released",
-        "dispute" => "disputes (chargebacks) and their fees",
+        "dispute" => "chargebacks and their fees",
         "dispute_reversal" => "disputes won, funds returned",
         "fee" => "Stripe fees billed separately",
         "tax" => "tax on Stripe fees",

@@ -13,6 +13,8 @@ pub mod month;
 pub mod payout;
 
 #[cfg(test)]
+pub(crate) mod testdata;
+#[cfg(test)]
 mod tests;
 
 pub use month::{Counts, CurrencyTotals, EMPTY_MONTH, MonthTieOut, tie_out_month};

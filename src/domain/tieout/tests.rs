@@ -4,78 +4,11 @@ use jiff::tz::TimeZone;
 use proptest::prelude::*;
 
 use super::*;
+use super::testdata::*;
 use crate::money::Currency;
 use crate::source::rows::{BalanceTxnRow, PayoutRow};
 use crate::stripe::models::{PayoutStatus, ReconciliationStatus};
 use crate::time::{Month, parse_instant, parse_tz};
-
-fn cur(code: &str) -> Currency {
-    Currency::parse(code).expect("currency")
-}
-
-fn at(text: &str) -> i64 {
-    parse_instant(text).expect("instant")
-}
-
-fn month(text: &str) -> Month {
-    text.parse().expect("month")
-}
-
-fn payout(id: &str, amount: i64, arrival: &str) -> PayoutRow {
-    PayoutRow {
-        id: id.into(),
-        amount,
-        currency: Currency::USD,
-        arrival_date: at(arrival),
-        created: at(arrival) - 2 * 86_400,
-        status: PayoutStatus::Paid,
-        automatic: true,
-        method: "standard".into(),
-        reconciliation_status: ReconciliationStatus::Completed,
-        failure_code: None,
-        failure_message: None,
-        balance_transaction: Some(format!("txn_own_{id}")),
-        failure_balance_transaction: None,
-        description: Some("STRIPE PAYOUT".into()),
-        statement_descriptor: None,
-    }
-}
-
-fn line(id: &str, payout: &str, kind: &str, cat: &str, amount: i64, fee: i64) -> BalanceTxnRow {
-    BalanceTxnRow {
-        id: id.into(),
-        payout: Some(payout.into()),
-        kind: kind.into(),
-        reporting_category: cat.into(),
-        source: Some(format!("src_{id}")),
-        created: 1_790_000_000,
-        available_on: 1_790_100_000,
-        currency: Currency::USD,
-        amount,
-        fee,
-        net: amount - fee,
-        description: None,
-        status: "available".into(),
-    }
-}
-
-fn own(p: &PayoutRow) -> BalanceTxnRow {
-    BalanceTxnRow {
-        id: format!("txn_own_{}", p.id),
-        payout: Some(p.id.clone()),
-        kind: "payout".into(),
-        reporting_category: "payout".into(),
-        source: Some(p.id.clone()),
-        created: p.created,
-        available_on: p.created,
-        currency: p.currency,
-        amount: -p.amount,
-        fee: 0,
-        net: -p.amount,
-        description: Some("STRIPE PAYOUT".into()),
-        status: "available".into(),
-    }
-}
 
 fn oct() -> MonthTieOut {
     let p = payout("po_1", 9_000, "2026-10-05T00:00:00Z");
