@@ -8,7 +8,7 @@ use super::testdata::*;
 use crate::money::Currency;
 use crate::source::rows::{BalanceTxnRow, PayoutRow};
 use crate::stripe::models::{PayoutStatus, ReconciliationStatus};
-use crate::time::{Month, parse_instant, parse_tz};
+use crate::time::parse_tz;
 
 fn oct() -> MonthTieOut {
     let p = payout("po_1", 9_000, "2026-10-05T00:00:00Z");
