@@ -73,7 +73,6 @@ pub fn own(p: &PayoutRow) -> BalanceTxnRow {
     }
 }
 
-
 /// A month with one payout of every kind of outcome, in two currencies: a tied payout
 /// with a refund, a dispute and a minimum-balance hold; a payout missing a line; a manual
 /// payout; one still being reconciled; a failed one; a tied JPY payout whose description
@@ -89,7 +88,14 @@ pub fn sample_month() -> super::MonthTieOut {
         line("txn_c2", "po_tied", "charge", "charge", 42_000, 1_248),
         line("txn_r1", "po_tied", "refund", "refund", -5_000, 0),
         line("txn_d1", "po_tied", "adjustment", "dispute", -2_000, 1_500),
-        line("txn_h1", "po_tied", "payout_minimum_balance_hold", "other_adjustment", -1_000, 0),
+        line(
+            "txn_h1",
+            "po_tied",
+            "payout_minimum_balance_hold",
+            "other_adjustment",
+            -1_000,
+            0,
+        ),
         line("txn_f1", "po_tied", "stripe_fee", "fee", -1_408, 0),
     ]);
     // 48_520 + 40_752 - 5_000 - 3_500 - 1_000 - 1_408 = 78_364
@@ -129,7 +135,14 @@ pub fn sample_month() -> super::MonthTieOut {
     txns.push(own(&p6));
     payouts.push(p6);
 
-    let mut pf = line("txn_pf", "po_next", "payout_failure", "payout_reversal", 9_535, 0);
+    let mut pf = line(
+        "txn_pf",
+        "po_next",
+        "payout_failure",
+        "payout_reversal",
+        9_535,
+        0,
+    );
     pf.source = Some("po_failed".into());
     txns.push(pf);
 

@@ -3,8 +3,8 @@
 use jiff::tz::TimeZone;
 use proptest::prelude::*;
 
-use super::*;
 use super::testdata::*;
+use super::*;
 use crate::money::Currency;
 use crate::source::rows::{BalanceTxnRow, PayoutRow};
 use crate::stripe::models::{PayoutStatus, ReconciliationStatus};

@@ -37,7 +37,10 @@ fn csv_has_one_row_per_line_and_not_the_payouts_own() {
     // 6 + 1 + 1 + 1 lines; manual and in-progress payouts have none; own txns are not rows.
     assert_eq!(rows.len(), 9);
     assert!(rows.iter().all(|r| &r[2] != "payout"));
-    let d1 = rows.iter().find(|r| &r[1] == "txn_d1").expect("dispute row");
+    let d1 = rows
+        .iter()
+        .find(|r| &r[1] == "txn_d1")
+        .expect("dispute row");
     assert_eq!(
         d1.iter().collect::<Vec<_>>(),
         [
