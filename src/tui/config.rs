@@ -18,12 +18,10 @@ pub fn config_dir() -> Option<PathBuf> {
     ProjectDirs::from("", "", "tieout").map(|p| p.config_dir().to_path_buf())
 }
 
-/// The platform's data folder for tieout (`TIEOUT_DATA_DIR` overrides).
+/// The platform's data folder for tieout (`TIEOUT_DATA_DIR` overrides), shared with the
+/// cache.
 pub fn data_dir() -> Option<PathBuf> {
-    if let Some(d) = std::env::var_os("TIEOUT_DATA_DIR").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(d));
-    }
-    ProjectDirs::from("", "", "tieout").map(|p| p.data_dir().to_path_buf())
+    crate::source::cache::data_root().ok()
 }
 
 /// The keymap: the preset, then `keymap.toml` from the config folder if there is one.

@@ -98,8 +98,7 @@ pub fn to_svg(buf: &Buffer, palette: Palette) -> String {
     );
     for y in area.y..area.y + area.height {
         // Resolve each cell's colours (REVERSED swaps them).
-        let cells: Vec<SvgCell> = (area.x
-            ..area.x + area.width)
+        let cells: Vec<SvgCell> = (area.x..area.x + area.width)
             .map(|x| {
                 let c = &buf[(x, y)];
                 let st = c.style();
