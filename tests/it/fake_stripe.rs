@@ -76,7 +76,10 @@ async fn lists_page_newest_first_with_cursors() {
         "/v1/balance_transactions?limit=3&ending_before=txn_Mini04",
     )
     .await;
-    assert_eq!(ok_ids(&back), ids(&["txn_Mini07", "txn_Mini06", "txn_Mini05"]));
+    assert_eq!(
+        ok_ids(&back),
+        ids(&["txn_Mini07", "txn_Mini06", "txn_Mini05"])
+    );
     assert_eq!(back.json["has_more"], true);
     let first = get(
         &fake,
@@ -268,7 +271,10 @@ async fn invoice_filters_and_payments() {
     assert_eq!(one.status, 200, "{}", one.text);
     let pi = &one.json["payments"]["data"][0]["payment"]["payment_intent"];
     assert_eq!(pi["id"], "pi_Mini2");
-    assert_eq!(pi["last_payment_error"]["decline_code"], "insufficient_funds");
+    assert_eq!(
+        pi["last_payment_error"]["decline_code"],
+        "insufficient_funds"
+    );
 
     // On a list that path is five levels: Stripe refuses it, so does the fake.
     let deep = get(
@@ -277,7 +283,11 @@ async fn invoice_filters_and_payments() {
     )
     .await;
     assert_eq!(deep.status, 400);
-    assert!(deep.error_message().contains("more than 4 levels"), "{}", deep.text);
+    assert!(
+        deep.error_message().contains("more than 4 levels"),
+        "{}",
+        deep.text
+    );
     // List expansions must start with `data`.
     let undotted = get(&fake, "/v1/invoices?expand[]=payments").await;
     assert_eq!(undotted.status, 400);
@@ -307,7 +317,10 @@ async fn invoice_payments_payment_intents_charges() {
     assert_eq!(ok_ids(&pis), ids(&["pi_Mini4", "pi_Mini1"]));
     let pi2 = get(&fake, "/v1/payment_intents/pi_Mini2?expand[]=latest_charge").await;
     assert_eq!(pi2.json["latest_charge"]["id"], "ch_Mini2");
-    assert_eq!(pi2.json["latest_charge"]["outcome"]["reason"], "insufficient_funds");
+    assert_eq!(
+        pi2.json["latest_charge"]["outcome"]["reason"],
+        "insufficient_funds"
+    );
     let plain = get(&fake, "/v1/payment_intents/pi_Mini2").await;
     assert_eq!(plain.json["latest_charge"], "ch_Mini2");
 
@@ -321,7 +334,10 @@ async fn invoice_payments_payment_intents_charges() {
     )
     .await;
     assert_eq!(ok_ids(&nov), ids(&["ch_Mini5"]));
-    assert_eq!(get(&fake, "/v1/charges/ch_Mini5").await.json["currency"], "jpy");
+    assert_eq!(
+        get(&fake, "/v1/charges/ch_Mini5").await.json["currency"],
+        "jpy"
+    );
 }
 
 #[tokio::test]
@@ -336,7 +352,10 @@ async fn refunds_disputes_customers_subscriptions() {
         ids(&["re_Mini1"])
     );
     assert!(ok_ids(&get(&fake, "/v1/refunds?charge=ch_Mini3").await).is_empty());
-    assert_eq!(get(&fake, "/v1/refunds/re_Mini1").await.json["amount"], 1000);
+    assert_eq!(
+        get(&fake, "/v1/refunds/re_Mini1").await.json["amount"],
+        1000
+    );
     assert_eq!(
         ok_ids(&get(&fake, "/v1/disputes?charge=ch_Mini4").await),
         ids(&["du_Mini1"])
@@ -345,7 +364,10 @@ async fn refunds_disputes_customers_subscriptions() {
         ok_ids(&get(&fake, "/v1/disputes?payment_intent=pi_Mini4").await),
         ids(&["du_Mini1"])
     );
-    assert_eq!(get(&fake, "/v1/disputes/du_Mini1").await.json["status"], "needs_response");
+    assert_eq!(
+        get(&fake, "/v1/disputes/du_Mini1").await.json["status"],
+        "needs_response"
+    );
 
     // The list filter is exact and case-sensitive...
     assert_eq!(
@@ -357,7 +379,10 @@ async fn refunds_disputes_customers_subscriptions() {
         ids(&["cus_MiniB"])
     );
     assert!(ok_ids(&get(&fake, "/v1/customers?email=BOB@example.com").await).is_empty());
-    assert_eq!(get(&fake, "/v1/customers/cus_MiniD").await.json["name"], "=Dana Formula");
+    assert_eq!(
+        get(&fake, "/v1/customers/cus_MiniD").await.json["name"],
+        "=Dana Formula"
+    );
 
     // ...search is case-insensitive and pages with next_page.
     let q = "/v1/customers/search?query=email:%27BOB@example.com%27&limit=1";
@@ -365,7 +390,10 @@ async fn refunds_disputes_customers_subscriptions() {
     assert_eq!(p1.json["object"], "search_result");
     assert_eq!(ok_ids(&p1), ids(&["cus_MiniC"]));
     assert_eq!(p1.json["has_more"], true);
-    let next = p1.json["next_page"].as_str().expect("next_page").to_string();
+    let next = p1.json["next_page"]
+        .as_str()
+        .expect("next_page")
+        .to_string();
     let p2 = get(&fake, &format!("{q}&page={next}")).await;
     assert_eq!(ok_ids(&p2), ids(&["cus_MiniB"]));
     assert_eq!(p2.json["has_more"], false);
@@ -390,7 +418,10 @@ async fn refunds_disputes_customers_subscriptions() {
         ok_ids(&get(&fake, "/v1/subscriptions?customer=cus_MiniA").await),
         ids(&["sub_MiniA"])
     );
-    assert_eq!(get(&fake, "/v1/subscriptions?status=nope").await.status, 400);
+    assert_eq!(
+        get(&fake, "/v1/subscriptions?status=nope").await.status,
+        400
+    );
     assert_eq!(get(&fake, "/v1/subscriptions/sub_MiniC").await.status, 200);
 }
 
@@ -447,7 +478,10 @@ async fn keys_are_checked_and_never_echoed() {
         .send()
         .await;
     assert_eq!(none.status, 401);
-    assert!(none.error_message().starts_with("You did not provide an API key"));
+    assert!(
+        none.error_message()
+            .starts_with("You did not provide an API key")
+    );
     let wrong_key = "rk_test_51SomebodyElsesKeyXYZ1234";
     let wrong = StripeReq::get(&fake.base_url(), "/v1/payouts")
         .key(Some(wrong_key))
@@ -525,7 +559,10 @@ async fn the_account_endpoint_refuses_restricted_keys_unless_configured() {
     let fake = mini().await;
     let rk = get(&fake, "/v1/account").await;
     assert_eq!(rk.status, 403);
-    assert!(rk.error_message().contains("on account 'acct_1MiniFake0000001'"));
+    assert!(
+        rk.error_message()
+            .contains("on account 'acct_1MiniFake0000001'")
+    );
     let sk = StripeReq::get(&fake.base_url(), "/v1/account")
         .key(Some("sk_test_fullSecretKey"))
         .send()
@@ -535,7 +572,10 @@ async fn the_account_endpoint_refuses_restricted_keys_unless_configured() {
 
     let open =
         FakeStripe::start(FakeConfig::mini().account_readable_by_restricted_keys(true)).await;
-    assert_eq!(get(&open, "/v1/account").await.json["id"], "acct_1MiniFake0000001");
+    assert_eq!(
+        get(&open, "/v1/account").await.json["id"],
+        "acct_1MiniFake0000001"
+    );
 }
 
 #[tokio::test]
@@ -559,17 +599,29 @@ async fn missing_objects_unknown_urls_and_other_accounts() {
     ] {
         let resp = get(&fake, path).await;
         assert_eq!(resp.status, 404, "{path}");
-        assert!(resp.error_message().starts_with(&format!("No such {noun}: '")), "{path}: {}", resp.text);
+        assert!(
+            resp.error_message()
+                .starts_with(&format!("No such {noun}: '")),
+            "{path}: {}",
+            resp.text
+        );
     }
     let unknown = get(&fake, "/v1/widgets").await;
     assert_eq!(unknown.status, 404);
-    assert!(unknown.error_message().starts_with("Unrecognized request URL (GET: /v1/widgets)"));
+    assert!(
+        unknown
+            .error_message()
+            .starts_with("Unrecognized request URL (GET: /v1/widgets)")
+    );
     let post = StripeReq::post(&fake.base_url(), "/v1/payouts")
         .form("amount", "100")
         .send()
         .await;
     assert_eq!(post.status, 404);
-    assert!(post.error_message().starts_with("Unrecognized request URL (POST: /v1/payouts)"));
+    assert!(
+        post.error_message()
+            .starts_with("Unrecognized request URL (POST: /v1/payouts)")
+    );
 
     let other = StripeReq::get(&fake.base_url(), "/v1/payouts")
         .header("Stripe-Account", "acct_SomeoneElse")
@@ -595,7 +647,10 @@ async fn stripe_version_is_required_and_echoed_with_a_request_id() {
     assert!(without.error_message().contains("Stripe-Version"));
     let with = get(&fake, "/v1/payouts").await;
     assert_eq!(with.header("stripe-version"), Some(STRIPE_VERSION));
-    let first = without.header("request-id").expect("Request-Id").to_string();
+    let first = without
+        .header("request-id")
+        .expect("Request-Id")
+        .to_string();
     let second = with.header("request-id").expect("Request-Id").to_string();
     assert!(first.starts_with("req_fake_") && second.starts_with("req_fake_"));
     assert_ne!(first, second);
@@ -633,7 +688,10 @@ async fn injected_statuses_fire_n_times_on_their_prefix() {
         let resp = get(&fake, "/v1/payouts?limit=2").await;
         assert_eq!(resp.status, 429);
         assert_eq!(resp.header("stripe-should-retry"), Some("true"));
-        assert_eq!(resp.header("stripe-rate-limited-reason"), Some("endpoint-rate"));
+        assert_eq!(
+            resp.header("stripe-rate-limited-reason"),
+            Some("endpoint-rate")
+        );
         assert_eq!(resp.json["error"]["code"], "rate_limit");
         assert!(resp.header("request-id").is_some());
     }
@@ -687,7 +745,11 @@ async fn truncated_bodies_resets_and_slow_answers() {
     let whole = get(&fake, "/v1/customers").await;
     let cut = get(&fake, "/v1/charges").await;
     assert_eq!(cut.status, 200);
-    assert!(serde_json::from_str::<Value>(&cut.text).is_err(), "{}", cut.text);
+    assert!(
+        serde_json::from_str::<Value>(&cut.text).is_err(),
+        "{}",
+        cut.text
+    );
     assert!(!cut.text.is_empty());
     let again = get(&fake, "/v1/charges").await;
     assert_eq!(again.status, 200);
@@ -698,7 +760,9 @@ async fn truncated_bodies_resets_and_slow_answers() {
         path_prefix: "/v1/payouts".into(),
         times: 1,
     });
-    let reset = StripeReq::get(&fake.base_url(), "/v1/payouts").try_send().await;
+    let reset = StripeReq::get(&fake.base_url(), "/v1/payouts")
+        .try_send()
+        .await;
     assert!(reset.is_err(), "expected a transport error, got {reset:?}");
     assert_eq!(get(&fake, "/v1/payouts").await.status, 200);
     let log = fake.requests();
@@ -734,7 +798,10 @@ async fn the_rate_limit_answers_429_above_its_budget_and_counts_them() {
     for _ in 0..8 {
         let resp = get(&fake, "/v1/balance").await;
         if resp.status == 429 {
-            assert_eq!(resp.header("stripe-rate-limited-reason"), Some("global-rate"));
+            assert_eq!(
+                resp.header("stripe-rate-limited-reason"),
+                Some("global-rate")
+            );
             assert_eq!(resp.json["error"]["code"], "rate_limit");
         }
         statuses.push(resp.status);
@@ -750,7 +817,11 @@ async fn the_rate_limit_answers_429_above_its_budget_and_counts_them() {
 #[tokio::test]
 async fn the_request_log_records_what_was_sent() {
     let fake = mini().await;
-    get(&fake, "/v1/balance_transactions?payout=po_Mini1&limit=100&expand[]=data.source").await;
+    get(
+        &fake,
+        "/v1/balance_transactions?payout=po_Mini1&limit=100&expand[]=data.source",
+    )
+    .await;
     StripeReq::post(&fake.base_url(), "/v1/refunds")
         .header("Idempotency-Key", "idem-1")
         .form("charge", "ch_Mini3")
@@ -824,15 +895,28 @@ async fn refunds_are_idempotent_and_bounded() {
     assert_eq!(replay.json["id"], id.as_str());
     assert_eq!(replay.header("idempotent-replayed"), Some("true"));
     assert_eq!(fake.created_refunds().len(), 1);
-    assert_eq!(get(&fake, "/v1/charges/ch_Mini3").await.json["amount_refunded"], 1000);
+    assert_eq!(
+        get(&fake, "/v1/charges/ch_Mini3").await.json["amount_refunded"],
+        1000
+    );
 
     // Same key, other parameters: refused.
-    let changed = refund(&fake, Some("k1"), &[("charge", "ch_Mini3"), ("amount", "1500")]).await;
+    let changed = refund(
+        &fake,
+        Some("k1"),
+        &[("charge", "ch_Mini3"), ("amount", "1500")],
+    )
+    .await;
     assert_eq!(changed.status, 400);
     assert_eq!(changed.json["error"]["type"], "idempotency_error");
 
     // More than what is left (2000) is refused; exactly what is left is fine.
-    let too_much = refund(&fake, Some("k2"), &[("charge", "ch_Mini3"), ("amount", "2001")]).await;
+    let too_much = refund(
+        &fake,
+        Some("k2"),
+        &[("charge", "ch_Mini3"), ("amount", "2001")],
+    )
+    .await;
     assert_eq!(too_much.status, 400);
     assert_eq!(too_much.json["error"]["code"], "amount_too_large");
     let rest = refund(&fake, Some("k3"), &[("charge", "ch_Mini3")]).await;
@@ -841,28 +925,57 @@ async fn refunds_are_idempotent_and_bounded() {
     let charge = get(&fake, "/v1/charges/ch_Mini3").await;
     assert_eq!(charge.json["amount_refunded"], 3000);
     assert_eq!(charge.json["refunded"], true);
-    let done = refund(&fake, Some("k4"), &[("charge", "ch_Mini3"), ("amount", "1")]).await;
+    let done = refund(
+        &fake,
+        Some("k4"),
+        &[("charge", "ch_Mini3"), ("amount", "1")],
+    )
+    .await;
     assert_eq!(done.json["error"]["code"], "charge_already_refunded");
 
     // Disputed charges, unknown charges, bad amounts and reasons.
-    let disputed = refund(&fake, Some("k5"), &[("charge", "ch_Mini4"), ("amount", "100")]).await;
+    let disputed = refund(
+        &fake,
+        Some("k5"),
+        &[("charge", "ch_Mini4"), ("amount", "100")],
+    )
+    .await;
     assert_eq!(disputed.status, 400);
     assert_eq!(disputed.json["error"]["code"], "charge_disputed");
     let unknown = refund(&fake, Some("k6"), &[("charge", "ch_Nope")]).await;
     assert_eq!(unknown.json["error"]["code"], "resource_missing");
-    let zero = refund(&fake, Some("k7"), &[("charge", "ch_Mini1"), ("amount", "0")]).await;
+    let zero = refund(
+        &fake,
+        Some("k7"),
+        &[("charge", "ch_Mini1"), ("amount", "0")],
+    )
+    .await;
     assert_eq!(zero.status, 400);
-    let reason = refund(&fake, Some("k8"), &[("charge", "ch_Mini1"), ("reason", "because")]).await;
+    let reason = refund(
+        &fake,
+        Some("k8"),
+        &[("charge", "ch_Mini1"), ("reason", "because")],
+    )
+    .await;
     assert_eq!(reason.json["error"]["param"], "reason");
-    let by_pi = refund(&fake, Some("k9"), &[("payment_intent", "pi_Mini1"), ("amount", "500")]).await;
+    let by_pi = refund(
+        &fake,
+        Some("k9"),
+        &[("payment_intent", "pi_Mini1"), ("amount", "500")],
+    )
+    .await;
     assert_eq!(by_pi.json["charge"], "ch_Mini1");
 
     // The refunds are listed and retrievable like any other.
-    let listed: BTreeSet<String> =
-        ok_ids(&get(&fake, "/v1/refunds?charge=ch_Mini3").await).into_iter().collect();
+    let listed: BTreeSet<String> = ok_ids(&get(&fake, "/v1/refunds?charge=ch_Mini3").await)
+        .into_iter()
+        .collect();
     assert_eq!(listed.len(), 2);
     assert!(listed.contains(&id));
-    assert_eq!(get(&fake, &format!("/v1/refunds/{id}")).await.json["amount"], 1000);
+    assert_eq!(
+        get(&fake, &format!("/v1/refunds/{id}")).await.json["amount"],
+        1000
+    );
     assert_eq!(fake.count(ObjectKind::Refund), 4);
     assert_eq!(fake.created_refunds().len(), 3);
 }
@@ -870,18 +983,36 @@ async fn refunds_are_idempotent_and_bounded() {
 #[tokio::test]
 async fn refund_status_livemode_and_write_permission_are_configurable() {
     let fake = FakeStripe::start(FakeConfig::mini().refund_status("pending")).await;
-    let pending = refund(&fake, Some("p1"), &[("charge", "ch_Mini3"), ("amount", "100")]).await;
+    let pending = refund(
+        &fake,
+        Some("p1"),
+        &[("charge", "ch_Mini3"), ("amount", "100")],
+    )
+    .await;
     assert_eq!(pending.json["status"], "pending");
     assert_eq!(pending.json["pending_reason"], "processing");
     fake.set_refund_status("failed");
-    let failed = refund(&fake, Some("p2"), &[("charge", "ch_Mini3"), ("amount", "100")]).await;
+    let failed = refund(
+        &fake,
+        Some("p2"),
+        &[("charge", "ch_Mini3"), ("amount", "100")],
+    )
+    .await;
     assert_eq!(failed.json["status"], "failed");
     assert_eq!(failed.json["failure_reason"], "declined");
     // A failed refund gives the money back to the refundable amount.
-    assert_eq!(get(&fake, "/v1/charges/ch_Mini3").await.json["amount_refunded"], 100);
+    assert_eq!(
+        get(&fake, "/v1/charges/ch_Mini3").await.json["amount_refunded"],
+        100
+    );
 
     fake.set_livemode(true);
-    let live = refund(&fake, Some("p3"), &[("charge", "ch_Mini3"), ("amount", "100")]).await;
+    let live = refund(
+        &fake,
+        Some("p3"),
+        &[("charge", "ch_Mini3"), ("amount", "100")],
+    )
+    .await;
     assert_eq!(live.json["livemode"], true);
     let charges = get(&fake, "/v1/charges").await;
     assert!(
@@ -893,7 +1024,12 @@ async fn refund_status_livemode_and_write_permission_are_configurable() {
     );
 
     fake.deny(TEST_KEY, "rak_refund_write");
-    let denied = refund(&fake, Some("p4"), &[("charge", "ch_Mini3"), ("amount", "100")]).await;
+    let denied = refund(
+        &fake,
+        Some("p4"),
+        &[("charge", "ch_Mini3"), ("amount", "100")],
+    )
+    .await;
     assert_eq!(denied.status, 403);
     assert!(denied.error_message().contains("'rak_refund_write'"));
 }
@@ -906,8 +1042,14 @@ async fn objects_can_be_read_and_replaced_by_tests() {
     assert_eq!(fake.put(charge), Ok(ObjectKind::Charge));
     let refused = refund(&fake, Some("x"), &[("charge", "ch_Mini3")]).await;
     assert_eq!(refused.json["error"]["code"], "charge_disputed");
-    assert!(fake.put(serde_json::json!({"object": "widget", "id": "w_1"})).is_err());
-    assert_eq!(fake.object("acct_1MiniFake0000001").expect("account")["country"], "DE");
+    assert!(
+        fake.put(serde_json::json!({"object": "widget", "id": "w_1"}))
+            .is_err()
+    );
+    assert_eq!(
+        fake.object("acct_1MiniFake0000001").expect("account")["country"],
+        "DE"
+    );
 }
 
 // --- the harness ---
@@ -939,9 +1081,15 @@ fn golden_files_compare_exactly_and_show_a_diff() {
         .downcast::<String>()
         .map(|s| *s)
         .unwrap_or_default();
-    assert!(msg.contains("-line one\\r") && msg.contains("+line 2"), "{msg}");
+    assert!(
+        msg.contains("-line one\\r") && msg.contains("+line 2"),
+        "{msg}"
+    );
     assert_eq!(
-        redact("at http://127.0.0.1:4242/v1", &[("http://127.0.0.1:4242", "<FAKE>")]),
+        redact(
+            "at http://127.0.0.1:4242/v1",
+            &[("http://127.0.0.1:4242", "<FAKE>")]
+        ),
         "at <FAKE>/v1"
     );
 }

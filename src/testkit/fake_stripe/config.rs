@@ -18,7 +18,10 @@ pub fn demo_fixtures() -> PathBuf {
 
 /// A small hand-made fixture set with known contents, for the fake's own tests.
 pub fn mini_fixtures() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/fake_mini"))
+    PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/fake_mini"
+    ))
 }
 
 /// Which `Authorization: Bearer` keys are accepted.

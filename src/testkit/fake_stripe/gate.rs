@@ -187,8 +187,10 @@ fn status_fault(status: u16, should_retry: Option<bool>) -> Response<Body> {
             .insert("stripe-rate-limited-reason", header("endpoint-rate"));
     }
     if let Some(retry) = should_retry {
-        resp.headers_mut()
-            .insert("stripe-should-retry", header(if retry { "true" } else { "false" }));
+        resp.headers_mut().insert(
+            "stripe-should-retry",
+            header(if retry { "true" } else { "false" }),
+        );
     }
     resp
 }
@@ -242,10 +244,7 @@ pub(super) async fn handle(
     let (limited, delay, terminal, labels) = {
         let mut st = shared.state();
         st.stats.requests += 1;
-        let limited = st
-            .bucket
-            .as_mut()
-            .is_some_and(|b| !b.take(Instant::now()));
+        let limited = st.bucket.as_mut().is_some_and(|b| !b.take(Instant::now()));
         let mut delay = st.cfg.latency;
         let mut terminal: Option<Fault> = None;
         let mut labels = Vec::new();
@@ -352,13 +351,31 @@ mod tests {
     #[test]
     fn permissions_follow_the_notes() {
         let get = Method::GET;
-        assert_eq!(permission_for(&get, "/v1/payouts/po_1"), Some("rak_payout_read"));
-        assert_eq!(permission_for(&get, "/v1/balance_transactions"), Some("rak_balance_read"));
-        assert_eq!(permission_for(&get, "/v1/balance"), Some("rak_balance_read"));
-        assert_eq!(permission_for(&get, "/v1/invoice_payments"), Some("rak_invoice_read"));
+        assert_eq!(
+            permission_for(&get, "/v1/payouts/po_1"),
+            Some("rak_payout_read")
+        );
+        assert_eq!(
+            permission_for(&get, "/v1/balance_transactions"),
+            Some("rak_balance_read")
+        );
+        assert_eq!(
+            permission_for(&get, "/v1/balance"),
+            Some("rak_balance_read")
+        );
+        assert_eq!(
+            permission_for(&get, "/v1/invoice_payments"),
+            Some("rak_invoice_read")
+        );
         assert_eq!(permission_for(&get, "/v1/refunds"), Some("rak_charge_read"));
-        assert_eq!(permission_for(&Method::POST, "/v1/refunds"), Some("rak_refund_write"));
-        assert_eq!(permission_for(&get, "/v1/customers/search"), Some("rak_customer_read"));
+        assert_eq!(
+            permission_for(&Method::POST, "/v1/refunds"),
+            Some("rak_refund_write")
+        );
+        assert_eq!(
+            permission_for(&get, "/v1/customers/search"),
+            Some("rak_customer_read")
+        );
         assert_eq!(permission_for(&get, "/v1/nothing"), None);
     }
 }

@@ -205,9 +205,9 @@ fn filters<'a>(store: &'a Store, kind: ObjectKind, p: &'a Params) -> Result<Filt
                         Some("canceled" | "incomplete_expired")
                     )
                 })),
-                Some(s) if allowed.contains(&s) => {
-                    f.preds.push(Box::new(move |v| str_at(v, &["status"]) == Some(s)))
-                }
+                Some(s) if allowed.contains(&s) => f
+                    .preds
+                    .push(Box::new(move |v| str_at(v, &["status"]) == Some(s))),
                 Some(_) => return Err(invalid_choice("status", &allowed)),
             }
             if let Some(price) = p.get("price") {
@@ -215,9 +215,7 @@ fn filters<'a>(store: &'a Store, kind: ObjectKind, p: &'a Params) -> Result<Filt
                     at(v, &["items", "data"])
                         .and_then(Value::as_array)
                         .is_some_and(|items| {
-                            items
-                                .iter()
-                                .any(|i| id_at(i, &["price"]) == Some(price))
+                            items.iter().any(|i| id_at(i, &["price"]) == Some(price))
                         })
                 }));
             }
@@ -232,9 +230,7 @@ fn expand_paths(p: &Params, on_list: bool) -> Result<Vec<Vec<&str>>, ApiErr> {
     for path in p.all("expand") {
         let segs: Vec<&str> = path.split('.').collect();
         if segs.iter().any(|s| s.is_empty()) {
-            return Err(
-                ApiErr::invalid(format!("Invalid expand path: {path}")).param("expand"),
-            );
+            return Err(ApiErr::invalid(format!("Invalid expand path: {path}")).param("expand"));
         }
         if segs.len() > 4 {
             return Err(ApiErr::invalid(format!(
@@ -305,7 +301,11 @@ fn expand(store: &Store, v: &mut Value, segs: &[&str]) {
         && v.get("object").and_then(Value::as_str) == Some("invoice")
         && !v.get("payments").is_some_and(Value::is_object)
     {
-        let id = v.get("id").and_then(Value::as_str).unwrap_or_default().to_string();
+        let id = v
+            .get("id")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
         let payments = invoice_payments_of(store, &id);
         if let Some(obj) = v.as_object_mut() {
             obj.insert("payments".to_string(), payments);
@@ -426,10 +426,9 @@ fn parse_query(query: &str) -> Result<(String, bool, String), ApiErr> {
         return Err(bad());
     }
     if !exact && value.chars().count() < 3 {
-        return Err(ApiErr::invalid(
-            "Substring search (~) needs at least 3 characters.",
-        )
-        .param("query"));
+        return Err(
+            ApiErr::invalid("Substring search (~) needs at least 3 characters.").param("query"),
+        );
     }
     Ok((field, exact, value.to_string()))
 }
@@ -456,11 +455,20 @@ pub fn search_customers(store: &Store, p: &Params) -> Result<Value, ApiErr> {
         .filter(|c| {
             str_at(c, &[&field]).is_some_and(|have| {
                 let have = have.to_lowercase();
-                if exact { have == want } else { have.contains(&want) }
+                if exact {
+                    have == want
+                } else {
+                    have.contains(&want)
+                }
             })
         })
         .collect();
-    let data: Vec<Value> = hits.iter().skip(offset).take(limit).map(|v| (*v).clone()).collect();
+    let data: Vec<Value> = hits
+        .iter()
+        .skip(offset)
+        .take(limit)
+        .map(|v| (*v).clone())
+        .collect();
     let end = offset + data.len();
     let has_more = end < hits.len();
     let mut envelope = json!({

@@ -129,7 +129,9 @@ pub struct FakeStripe {
 
 impl std::fmt::Debug for FakeStripe {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("FakeStripe").field("addr", &self.addr).finish()
+        f.debug_struct("FakeStripe")
+            .field("addr", &self.addr)
+            .finish()
     }
 }
 

@@ -38,7 +38,9 @@ impl Params {
             .filter(|(k, _)| {
                 k.strip_prefix(&prefix)
                     .and_then(|rest| rest.strip_suffix(']'))
-                    .is_some_and(|inner| inner.is_empty() || inner.bytes().all(|b| b.is_ascii_digit()))
+                    .is_some_and(|inner| {
+                        inner.is_empty() || inner.bytes().all(|b| b.is_ascii_digit())
+                    })
             })
             .map(|(_, v)| v.as_str())
             .collect()
@@ -152,9 +154,18 @@ mod tests {
 
     #[test]
     fn bad_values_are_400() {
-        assert_eq!(Params::parse(b"limit=101").limit().map_err(|e| e.status), Err(400));
-        assert_eq!(Params::parse(b"limit=0").limit().map_err(|e| e.status), Err(400));
-        assert_eq!(Params::parse(b"limit=x").limit().map_err(|e| e.status), Err(400));
+        assert_eq!(
+            Params::parse(b"limit=101").limit().map_err(|e| e.status),
+            Err(400)
+        );
+        assert_eq!(
+            Params::parse(b"limit=0").limit().map_err(|e| e.status),
+            Err(400)
+        );
+        assert_eq!(
+            Params::parse(b"limit=x").limit().map_err(|e| e.status),
+            Err(400)
+        );
         assert_eq!(Params::parse(b"").limit().ok(), Some(10));
         let err = Params::parse(b"created[gte]=soon").range("created");
         assert_eq!(

@@ -85,11 +85,14 @@ impl RefundDesk<'_> {
         let charge_id = match (p.get("charge"), p.get("payment_intent")) {
             (Some(ch), _) => ch.to_string(),
             (None, Some(pi)) => {
-                let intent = self.store.get(ObjectKind::PaymentIntent, pi).ok_or_else(|| {
-                    ApiErr::invalid(format!("No such payment_intent: '{pi}'"))
-                        .code("resource_missing")
-                        .param("payment_intent")
-                })?;
+                let intent = self
+                    .store
+                    .get(ObjectKind::PaymentIntent, pi)
+                    .ok_or_else(|| {
+                        ApiErr::invalid(format!("No such payment_intent: '{pi}'"))
+                            .code("resource_missing")
+                            .param("payment_intent")
+                    })?;
                 let latest = intent.get("latest_charge").and_then(|c| match c {
                     Value::String(s) => Some(s.clone()),
                     Value::Object(o) => o.get("id").and_then(Value::as_str).map(str::to_string),
@@ -128,10 +131,10 @@ impl RefundDesk<'_> {
         let already = int_field(&charge, "amount_refunded");
         let remaining = captured - already;
         if remaining <= 0 {
-            return Err(ApiErr::invalid(format!(
-                "Charge {charge_id} has already been refunded."
-            ))
-            .code("charge_already_refunded"));
+            return Err(
+                ApiErr::invalid(format!("Charge {charge_id} has already been refunded."))
+                    .code("charge_already_refunded"),
+            );
         }
         let amount = match p.get("amount") {
             None => remaining,
@@ -140,11 +143,11 @@ impl RefundDesk<'_> {
                     .parse::<i64>()
                     .map_err(|_| ApiErr::bad_integer("amount", raw))?;
                 if n < 1 {
-                    return Err(ApiErr::invalid(
-                        "This value must be greater than or equal to 1.",
-                    )
-                    .code("parameter_invalid_integer")
-                    .param("amount"));
+                    return Err(
+                        ApiErr::invalid("This value must be greater than or equal to 1.")
+                            .code("parameter_invalid_integer")
+                            .param("amount"),
+                    );
                 }
                 n
             }

@@ -13,12 +13,12 @@ use axum::response::{IntoResponse, Json, Response};
 use axum::routing::get;
 use serde_json::Value;
 
+use super::Shared;
 use super::errors::ApiErr;
 use super::list;
 use super::params::Params;
 use super::refunds::RefundDesk;
 use super::store::ObjectKind;
-use super::Shared;
 
 type Shr = State<Arc<Shared>>;
 

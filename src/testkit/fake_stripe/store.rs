@@ -205,10 +205,12 @@ fn read_json(path: &Path) -> Result<Option<Value>, FixtureError> {
             });
         }
     };
-    serde_json::from_str(&text).map(Some).map_err(|e| FixtureError {
-        path: path.to_path_buf(),
-        message: format!("not valid JSON: {e}"),
-    })
+    serde_json::from_str(&text)
+        .map(Some)
+        .map_err(|e| FixtureError {
+            path: path.to_path_buf(),
+            message: format!("not valid JSON: {e}"),
+        })
 }
 
 impl Store {
@@ -264,11 +266,10 @@ impl Store {
         }
         let lines_path = dir.join("payout_lines.json");
         if let Some(lines) = read_json(&lines_path)? {
-            store.payout_lines =
-                serde_json::from_value(lines).map_err(|e| FixtureError {
-                    path: lines_path,
-                    message: format!("expected {{\"po_...\": [\"txn_...\"]}}: {e}"),
-                })?;
+            store.payout_lines = serde_json::from_value(lines).map_err(|e| FixtureError {
+                path: lines_path,
+                message: format!("expected {{\"po_...\": [\"txn_...\"]}}: {e}"),
+            })?;
         }
         Ok(store)
     }

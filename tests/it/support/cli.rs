@@ -179,10 +179,7 @@ impl Tieout {
 
     /// Runs `tieout <global args> <args>` to completion.
     pub fn run(&self, args: &[&str]) -> RunOutput {
-        let out = self
-            .command(args)
-            .output()
-            .expect("the tieout binary runs");
+        let out = self.command(args).output().expect("the tieout binary runs");
         RunOutput {
             code: out.status.code(),
             stdout: String::from_utf8_lossy(&out.stdout).into_owned(),

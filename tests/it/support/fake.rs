@@ -20,7 +20,9 @@ pub struct RunningFake {
 impl RunningFake {
     /// The runtime the server runs on (e.g. to `block_on` a reqwest call).
     pub fn rt(&self) -> &tokio::runtime::Runtime {
-        self.rt.as_ref().expect("runtime lives as long as the handle")
+        self.rt
+            .as_ref()
+            .expect("runtime lives as long as the handle")
     }
 
     /// A GET with the test key and `Stripe-Version`, from sync code.
@@ -36,7 +38,9 @@ impl RunningFake {
 impl Deref for RunningFake {
     type Target = FakeStripe;
     fn deref(&self) -> &FakeStripe {
-        self.fake.as_ref().expect("server lives as long as the handle")
+        self.fake
+            .as_ref()
+            .expect("server lives as long as the handle")
     }
 }
 

@@ -6,7 +6,7 @@
 //!   rewrites them).
 //!
 //! Not every test uses every helper.
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
 
 pub mod cli;
 pub mod fake;
