@@ -1,1 +1,649 @@
-//! The failed-payment worklist (dunning): which invoices are on it and what to do next.
+//! The dunning worklist: which open invoices billing staff must chase, why their payments
+//! failed, and what to do about each. Pure: rows of the snapshot and the clock in, the
+//! worklist out (DESIGN.md §4 "Worklist").
+//!
+//! Membership: `status = open`, `amount_remaining > 0`, and either a failed payment
+//! attempt or a `due_date` in the past. A failed attempt is a failed charge or a payment
+//! error found through the invoice's payments, or, when the data holds no payment for the
+//! invoice, `attempted` with `attempt_count >= 1` (Stripe only leaves an attempted invoice
+//! open when the attempt failed). This includes invoices Stripe stopped retrying
+//! (`next_payment_attempt` null). An attempt still in flight (a `processing` payment
+//! intent or `pending` charge as the latest attempt) keeps a not-yet-due invoice off the
+//! list. Paid, void and draft invoices are out; uncollectible ones are counted apart.
+//!
+//! The decline of the latest failed attempt is found through the invoice payments (and
+//! the pre-basil `invoice.payment_intent`/`invoice.charge`) → the payment intent's
+//! `last_payment_error` → the failed charge's `outcome`. The decline code is only ever
+//! the one Stripe returned; without one, the failure code is shown with the words "no
+//! decline code returned".
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use crate::domain::declines::{self, Action, Basis, Classification, DeclineSignals};
+use crate::money::{Currency, Money, MoneyError, Totals};
+use crate::source::AccountData;
+use crate::source::rows::{
+    ChargeRow, CustomerRow, InvoiceRow, PaymentIntentRow, SubscriptionRow,
+};
+use crate::stripe::models::{ChargeStatus, InvoiceStatus, SubscriptionStatus};
+
+/// The words shown after a failure code when Stripe returned no decline code.
+pub const NO_DECLINE_CODE: &str = "no decline code returned";
+
+/// Why an invoice is on the list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reason {
+    /// At least one payment attempt failed.
+    FailedAttempt,
+    /// Its due date has passed (and no failed attempt was seen).
+    PastDue,
+    /// Both.
+    FailedAndPastDue,
+}
+
+/// What `days_past_due` is counted from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DueBasis {
+    /// The invoice's `due_date` (set for `send_invoice` invoices).
+    DueDate,
+    /// The first failed payment attempt (`charge_automatically` invoices have no due date:
+    /// they are "due" when Stripe first tries to collect them).
+    FirstFailedAttempt,
+}
+
+/// One payment attempt of an invoice, failed or not.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attempt {
+    pub charge: Option<String>,
+    pub payment_intent: Option<String>,
+    /// When the attempt was made (the charge's `created`); `None` when only the payment
+    /// intent's error is known.
+    pub created: Option<i64>,
+    pub amount: i64,
+    pub currency: Currency,
+    /// `failed`, `succeeded`, `pending`, or the payment intent's status when no charge is known.
+    pub status: String,
+    pub failed: bool,
+    pub decline_code: Option<String>,
+    pub failure_code: Option<String>,
+    pub outcome_reason: Option<String>,
+    pub advice_code: Option<String>,
+    pub message: Option<String>,
+    /// The action for a failed attempt.
+    pub action: Option<Action>,
+}
+
+impl Attempt {
+    /// `insufficient_funds`, or `card_declined (no decline code returned)`, or empty.
+    pub fn decline_label(&self) -> String {
+        decline_label(self.decline_code.as_deref(), self.failure_code.as_deref())
+    }
+}
+
+/// The decline as people read it: the decline code, else the failure code with the words
+/// "no decline code returned", else empty.
+pub fn decline_label(decline_code: Option<&str>, failure_code: Option<&str>) -> String {
+    match (decline_code, failure_code) {
+        (Some(d), _) => d.to_string(),
+        (None, Some(f)) => format!("{f} ({NO_DECLINE_CODE})"),
+        (None, None) => String::new(),
+    }
+}
+
+/// One invoice to work.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkRow {
+    pub invoice_id: String,
+    pub invoice_number: Option<String>,
+    pub customer_id: Option<String>,
+    pub customer_email: Option<String>,
+    pub customer_name: Option<String>,
+    pub currency: Currency,
+    pub amount_remaining: i64,
+    pub attempt_count: i64,
+    pub next_payment_attempt: Option<i64>,
+    /// Stripe will still retry automatically: `next_payment_attempt` is set and no signal
+    /// of the latest failure is on Stripe's non-retryable list.
+    pub retries_left: bool,
+    pub collection_method: Option<String>,
+    pub due_date: Option<i64>,
+    pub days_past_due: Option<i64>,
+    pub days_past_due_basis: Option<DueBasis>,
+    pub subscription_id: Option<String>,
+    pub subscription_status: Option<SubscriptionStatus>,
+    pub billing_reason: Option<String>,
+    pub hosted_invoice_url: Option<String>,
+    /// The latest failed attempt's codes, verbatim from Stripe.
+    pub decline_code: Option<String>,
+    pub failure_code: Option<String>,
+    pub outcome_reason: Option<String>,
+    pub advice_code: Option<String>,
+    pub classification: Classification,
+    pub reason: Reason,
+    /// Every attempt found, oldest first.
+    pub attempts: Vec<Attempt>,
+}
+
+impl WorkRow {
+    pub fn action(&self) -> Action {
+        self.classification.action
+    }
+    pub fn money(&self) -> Money {
+        Money::new(self.amount_remaining, self.currency)
+    }
+    pub fn decline_label(&self) -> String {
+        decline_label(self.decline_code.as_deref(), self.failure_code.as_deref())
+    }
+    pub fn decline_key(&self) -> DeclineKey {
+        DeclineKey::of(self.decline_code.as_deref(), self.failure_code.as_deref())
+    }
+}
+
+/// What totals by decline code group on: the decline code, or, without one, the failure
+/// code, or nothing (no failed attempt seen).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DeclineKey {
+    pub decline_code: Option<String>,
+    /// Only set when there is no decline code.
+    pub failure_code: Option<String>,
+}
+
+impl DeclineKey {
+    pub fn of(decline_code: Option<&str>, failure_code: Option<&str>) -> Self {
+        Self {
+            decline_code: decline_code.map(str::to_string),
+            failure_code: if decline_code.is_some() {
+                None
+            } else {
+                failure_code.map(str::to_string)
+            },
+        }
+    }
+    /// As shown: `insufficient_funds`, `card_declined (no decline code returned)`, or
+    /// `(no failed attempt)`.
+    pub fn label(&self) -> String {
+        let l = decline_label(self.decline_code.as_deref(), self.failure_code.as_deref());
+        if l.is_empty() {
+            "(no failed attempt)".to_string()
+        } else {
+            l
+        }
+    }
+}
+
+/// Invoices and outstanding amount for one decline code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeclineTotal {
+    pub key: DeclineKey,
+    pub count: usize,
+    pub amounts: Totals,
+    pub action: Action,
+}
+
+/// Outstanding in one currency.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CurrencyTotal {
+    pub currency: Currency,
+    pub count: usize,
+    pub amount_remaining: i64,
+    /// Invoices (and their amount) with no automatic retry left.
+    pub no_retry_count: usize,
+    pub no_retry_amount: i64,
+}
+
+/// Uncollectible invoices of one currency (already written off).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Uncollectible {
+    pub currency: Currency,
+    pub count: usize,
+    pub amount_remaining: i64,
+}
+
+/// The worklist and its totals.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Worklist {
+    pub now: i64,
+    /// Sorted: currencies by outstanding total (largest first), within each currency by
+    /// amount remaining (largest first, ties by invoice id).
+    pub rows: Vec<WorkRow>,
+    /// In the order of `rows`.
+    pub totals_by_currency: Vec<CurrencyTotal>,
+    /// Most invoices first, ties by label.
+    pub totals_by_decline_code: Vec<DeclineTotal>,
+    /// Alphabetical by currency.
+    pub uncollectible: Vec<Uncollectible>,
+}
+
+impl Worklist {
+    pub fn outstanding(&self) -> Totals {
+        let mut t = Totals::new();
+        for c in &self.totals_by_currency {
+            // Totals were checked when built; the same sums cannot overflow here.
+            let _ = t.add_minor(c.amount_remaining, c.currency);
+        }
+        t
+    }
+    pub fn no_retry_left(&self) -> Totals {
+        let mut t = Totals::new();
+        for c in self.totals_by_currency.iter().filter(|c| c.no_retry_count > 0) {
+            let _ = t.add_minor(c.no_retry_amount, c.currency);
+        }
+        t
+    }
+    pub fn no_retry_count(&self) -> usize {
+        self.totals_by_currency.iter().map(|c| c.no_retry_count).sum()
+    }
+}
+
+/// Why the worklist could not be computed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DunningError {
+    #[error("the outstanding totals overflow: {0}")]
+    Money(#[from] MoneyError),
+}
+
+struct Index<'a> {
+    payments_by_invoice: HashMap<&'a str, Vec<&'a crate::source::rows::InvoicePaymentRow>>,
+    intents: HashMap<&'a str, &'a PaymentIntentRow>,
+    charges: HashMap<&'a str, &'a ChargeRow>,
+    charges_by_intent: HashMap<&'a str, Vec<&'a ChargeRow>>,
+    customers: HashMap<&'a str, &'a CustomerRow>,
+    subscriptions: HashMap<&'a str, &'a SubscriptionRow>,
+}
+
+impl<'a> Index<'a> {
+    fn new(d: &'a AccountData) -> Self {
+        let mut payments_by_invoice: HashMap<&str, Vec<_>> = HashMap::new();
+        for p in &d.invoice_payments {
+            payments_by_invoice
+                .entry(p.invoice.as_str())
+                .or_default()
+                .push(p);
+        }
+        let mut charges_by_intent: HashMap<&str, Vec<_>> = HashMap::new();
+        for c in &d.charges {
+            if let Some(pi) = c.payment_intent.as_deref() {
+                charges_by_intent.entry(pi).or_default().push(c);
+            }
+        }
+        Self {
+            payments_by_invoice,
+            intents: d.payment_intents.iter().map(|p| (p.id.as_str(), p)).collect(),
+            charges: d.charges.iter().map(|c| (c.id.as_str(), c)).collect(),
+            charges_by_intent,
+            customers: d.customers.iter().map(|c| (c.id.as_str(), c)).collect(),
+            subscriptions: d
+                .subscriptions
+                .iter()
+                .map(|s| (s.id.as_str(), s))
+                .collect(),
+        }
+    }
+}
+
+/// Everything known about an invoice's payments.
+struct Payments<'a> {
+    intents: Vec<&'a PaymentIntentRow>,
+    charges: Vec<&'a ChargeRow>,
+}
+
+fn payments_of<'a>(inv: &'a InvoiceRow, ix: &Index<'a>) -> Payments<'a> {
+    let mut pi_ids: BTreeSet<&str> = BTreeSet::new();
+    let mut charge_ids: BTreeSet<&str> = BTreeSet::new();
+    for p in ix.payments_by_invoice.get(inv.id.as_str()).into_iter().flatten() {
+        if let Some(pi) = p.payment_intent.as_deref() {
+            pi_ids.insert(pi);
+        }
+        if let Some(ch) = p.charge.as_deref() {
+            charge_ids.insert(ch);
+        }
+    }
+    if let Some(pi) = inv.legacy_payment_intent.as_deref() {
+        pi_ids.insert(pi);
+    }
+    if let Some(ch) = inv.legacy_charge.as_deref() {
+        charge_ids.insert(ch);
+    }
+    let intents: Vec<&PaymentIntentRow> =
+        pi_ids.iter().filter_map(|id| ix.intents.get(id).copied()).collect();
+    for pi in &pi_ids {
+        for c in ix.charges_by_intent.get(pi).into_iter().flatten() {
+            charge_ids.insert(c.id.as_str());
+        }
+    }
+    for pi in &intents {
+        for ch in [pi.latest_charge.as_deref(), pi.error_charge.as_deref()]
+            .into_iter()
+            .flatten()
+        {
+            charge_ids.insert(ch);
+        }
+    }
+    let mut charges: Vec<&ChargeRow> = charge_ids
+        .iter()
+        .filter_map(|id| ix.charges.get(id).copied())
+        .collect();
+    charges.sort_by(|a, b| a.created.cmp(&b.created).then_with(|| a.id.cmp(&b.id)));
+    Payments { intents, charges }
+}
+
+fn nonempty(s: &Option<String>) -> Option<String> {
+    s.as_ref().filter(|s| !s.is_empty()).cloned()
+}
+
+/// The payment intent's error, when it belongs to this charge (or names no charge).
+fn error_of<'a>(pi: Option<&'a PaymentIntentRow>, charge: &str) -> Option<&'a PaymentIntentRow> {
+    pi.filter(|p| {
+        (p.error_code.is_some() || p.error_decline_code.is_some())
+            && p.error_charge.as_deref().is_none_or(|c| c == charge)
+    })
+}
+
+fn attempt_from_charge(c: &ChargeRow, ix: &Index<'_>) -> Attempt {
+    let failed = c.status == ChargeStatus::Failed;
+    let pi = c
+        .payment_intent
+        .as_deref()
+        .and_then(|id| ix.intents.get(id).copied());
+    let err = if failed { error_of(pi, &c.id) } else { None };
+    let decline_code = err.and_then(|e| nonempty(&e.error_decline_code));
+    let failure_code = nonempty(&c.failure_code).or_else(|| err.and_then(|e| nonempty(&e.error_code)));
+    let advice_code = err
+        .and_then(|e| nonempty(&e.error_advice_code))
+        .or_else(|| nonempty(&c.outcome_advice_code));
+    let outcome_reason = nonempty(&c.outcome_reason);
+    let mut a = Attempt {
+        charge: Some(c.id.clone()),
+        payment_intent: c.payment_intent.clone(),
+        created: Some(c.created),
+        amount: c.amount,
+        currency: c.currency,
+        status: c.status.as_str().to_string(),
+        failed,
+        decline_code,
+        failure_code,
+        outcome_reason,
+        advice_code,
+        message: nonempty(&c.failure_message)
+            .or_else(|| err.and_then(|e| nonempty(&e.error_message)))
+            .or_else(|| nonempty(&c.outcome_seller_message)),
+        action: None,
+    };
+    if failed {
+        a.action = Some(classify_attempt(&a).action);
+    }
+    a
+}
+
+/// An attempt known only from a payment intent's `last_payment_error` (its charge is not in
+/// the data).
+fn attempt_from_intent(p: &PaymentIntentRow) -> Attempt {
+    let mut a = Attempt {
+        charge: p.error_charge.clone(),
+        payment_intent: Some(p.id.clone()),
+        created: None,
+        amount: p.amount,
+        currency: p.currency,
+        status: p.status.clone(),
+        failed: true,
+        decline_code: nonempty(&p.error_decline_code),
+        failure_code: nonempty(&p.error_code),
+        outcome_reason: None,
+        advice_code: nonempty(&p.error_advice_code),
+        message: nonempty(&p.error_message),
+        action: None,
+    };
+    a.action = Some(classify_attempt(&a).action);
+    a
+}
+
+fn classify_attempt(a: &Attempt) -> Classification {
+    declines::classify(&DeclineSignals {
+        decline_code: a.decline_code.as_deref(),
+        failure_code: a.failure_code.as_deref(),
+        advice_code: a.advice_code.as_deref(),
+        outcome_reason: a.outcome_reason.as_deref(),
+    })
+}
+
+fn attempts_of(inv: &InvoiceRow, ix: &Index<'_>) -> (Vec<Attempt>, bool) {
+    let pay = payments_of(inv, ix);
+    let mut attempts: Vec<Attempt> = pay
+        .charges
+        .iter()
+        .map(|c| attempt_from_charge(c, ix))
+        .collect();
+    // Errors of payment intents whose failed charge is not in the data.
+    for pi in &pay.intents {
+        let has_error = pi.error_code.is_some() || pi.error_decline_code.is_some();
+        let covered = attempts.iter().any(|a| {
+            a.failed
+                && a.payment_intent.as_deref() == Some(pi.id.as_str())
+                && (pi.error_charge.is_none() || a.charge == pi.error_charge)
+        });
+        if has_error && !covered {
+            attempts.push(attempt_from_intent(pi));
+        }
+    }
+    let latest_charge_pending = pay
+        .charges
+        .last()
+        .is_some_and(|c| c.status == ChargeStatus::Pending);
+    let intent_processing = pay.intents.iter().any(|p| p.status == "processing");
+    (attempts, latest_charge_pending || intent_processing)
+}
+
+/// The latest failed attempt: the failed charge created last (ties by id), else an
+/// intent-only failure.
+fn latest_failed(attempts: &[Attempt]) -> Option<&Attempt> {
+    attempts
+        .iter()
+        .filter(|a| a.failed && a.created.is_some())
+        .max_by(|a, b| a.created.cmp(&b.created).then_with(|| a.charge.cmp(&b.charge)))
+        .or_else(|| attempts.iter().rev().find(|a| a.failed))
+}
+
+fn no_failure_classification(attempted: bool, attempt_count: i64) -> Classification {
+    if attempted && attempt_count >= 1 {
+        Classification {
+            action: Action::Review,
+            smart_retries: true,
+            disclose: true,
+            basis: Basis::Nothing,
+            code: None,
+            staff: format!(
+                "Stripe made {attempt_count} payment attempt(s) but no failed payment was found in the data; look at the invoice in the Dashboard."
+            ),
+            customer: "Your invoice is still unpaid. Please pay it at the invoice link."
+                .to_string(),
+        }
+    } else {
+        Classification {
+            action: Action::ContactCustomer,
+            smart_retries: true,
+            disclose: true,
+            basis: Basis::Nothing,
+            code: None,
+            staff: "Past its due date with no failed payment: remind the customer to pay."
+                .to_string(),
+            customer: "Your invoice is past due. Please pay it at the invoice link.".to_string(),
+        }
+    }
+}
+
+fn row_for(inv: &InvoiceRow, ix: &Index<'_>, now: i64) -> Option<WorkRow> {
+    if inv.status != InvoiceStatus::Open || inv.amount_remaining <= 0 {
+        return None;
+    }
+    let (attempts, in_flight) = attempts_of(inv, ix);
+    let has_failure_record = attempts.iter().any(|a| a.failed);
+    let no_payment_data = attempts.is_empty();
+    let failed_attempt = !in_flight
+        && (has_failure_record || (no_payment_data && inv.attempted && inv.attempt_count >= 1));
+    let past_due = inv.due_date.is_some_and(|d| d < now);
+    let reason = match (failed_attempt, past_due) {
+        (true, true) => Reason::FailedAndPastDue,
+        (true, false) => Reason::FailedAttempt,
+        (false, true) => Reason::PastDue,
+        (false, false) => return None,
+    };
+    let latest = if failed_attempt {
+        latest_failed(&attempts)
+    } else {
+        None
+    };
+    let classification = match latest {
+        Some(a) => classify_attempt(a),
+        None => no_failure_classification(inv.attempted, inv.attempt_count),
+    };
+    let retries_left = inv.next_payment_attempt.is_some() && classification.smart_retries;
+    let first_failed = attempts
+        .iter()
+        .filter(|a| a.failed)
+        .filter_map(|a| a.created)
+        .min();
+    let (days_past_due, days_past_due_basis) = match (inv.due_date, first_failed) {
+        (Some(due), _) => (
+            Some(crate::time::days_between(due, now).max(0)),
+            Some(DueBasis::DueDate),
+        ),
+        (None, Some(first)) => (
+            Some(crate::time::days_between(first, now).max(0)),
+            Some(DueBasis::FirstFailedAttempt),
+        ),
+        (None, None) => (None, None),
+    };
+    let customer = inv
+        .customer
+        .as_deref()
+        .and_then(|id| ix.customers.get(id).copied())
+        .filter(|c| !c.deleted);
+    let subscription = inv
+        .subscription
+        .as_deref()
+        .and_then(|id| ix.subscriptions.get(id).copied());
+    Some(WorkRow {
+        invoice_id: inv.id.clone(),
+        invoice_number: nonempty(&inv.number),
+        customer_id: nonempty(&inv.customer),
+        customer_email: customer
+            .and_then(|c| nonempty(&c.email))
+            .or_else(|| nonempty(&inv.customer_email)),
+        customer_name: customer
+            .and_then(|c| nonempty(&c.name))
+            .or_else(|| nonempty(&inv.customer_name)),
+        currency: inv.currency,
+        amount_remaining: inv.amount_remaining,
+        attempt_count: inv.attempt_count,
+        next_payment_attempt: inv.next_payment_attempt,
+        retries_left,
+        collection_method: nonempty(&inv.collection_method),
+        due_date: inv.due_date,
+        days_past_due,
+        days_past_due_basis,
+        subscription_id: nonempty(&inv.subscription),
+        subscription_status: subscription.map(|s| s.status.clone()),
+        billing_reason: nonempty(&inv.billing_reason),
+        hosted_invoice_url: nonempty(&inv.hosted_invoice_url),
+        decline_code: latest.and_then(|a| a.decline_code.clone()),
+        failure_code: latest.and_then(|a| a.failure_code.clone()),
+        outcome_reason: latest.and_then(|a| a.outcome_reason.clone()),
+        advice_code: latest.and_then(|a| a.advice_code.clone()),
+        classification,
+        reason,
+        attempts,
+    })
+}
+
+/// Builds the worklist of `data` as of `now` (unix seconds).
+pub fn build(data: &AccountData, now: i64) -> Result<Worklist, DunningError> {
+    let ix = Index::new(data);
+    let mut rows: Vec<WorkRow> = data
+        .invoices
+        .iter()
+        .filter_map(|inv| row_for(inv, &ix, now))
+        .collect();
+
+    // Totals by currency.
+    let mut by_currency: BTreeMap<Currency, CurrencyTotal> = BTreeMap::new();
+    for r in &rows {
+        let t = by_currency.entry(r.currency).or_insert(CurrencyTotal {
+            currency: r.currency,
+            count: 0,
+            amount_remaining: 0,
+            no_retry_count: 0,
+            no_retry_amount: 0,
+        });
+        t.count += 1;
+        t.amount_remaining = checked(t.amount_remaining, r.amount_remaining)?;
+        if !r.retries_left {
+            t.no_retry_count += 1;
+            t.no_retry_amount = checked(t.no_retry_amount, r.amount_remaining)?;
+        }
+    }
+    let mut totals_by_currency: Vec<CurrencyTotal> = by_currency.into_values().collect();
+    totals_by_currency.sort_by(|a, b| {
+        b.amount_remaining
+            .cmp(&a.amount_remaining)
+            .then_with(|| a.currency.cmp(&b.currency))
+    });
+    let rank: HashMap<Currency, usize> = totals_by_currency
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.currency, i))
+        .collect();
+    rows.sort_by(|a, b| {
+        rank.get(&a.currency)
+            .cmp(&rank.get(&b.currency))
+            .then_with(|| b.amount_remaining.cmp(&a.amount_remaining))
+            .then_with(|| a.invoice_id.cmp(&b.invoice_id))
+    });
+
+    // Totals by decline code.
+    let mut by_code: BTreeMap<DeclineKey, DeclineTotal> = BTreeMap::new();
+    for r in &rows {
+        let key = r.decline_key();
+        let t = by_code.entry(key.clone()).or_insert(DeclineTotal {
+            key,
+            count: 0,
+            amounts: Totals::new(),
+            action: r.action(),
+        });
+        t.count += 1;
+        t.amounts.add(r.money())?;
+    }
+    let mut totals_by_decline_code: Vec<DeclineTotal> = by_code.into_values().collect();
+    totals_by_decline_code.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.key.cmp(&b.key)));
+
+    // Uncollectible, apart.
+    let mut unc: BTreeMap<Currency, Uncollectible> = BTreeMap::new();
+    for inv in data
+        .invoices
+        .iter()
+        .filter(|i| i.status == InvoiceStatus::Uncollectible)
+    {
+        let u = unc.entry(inv.currency).or_insert(Uncollectible {
+            currency: inv.currency,
+            count: 0,
+            amount_remaining: 0,
+        });
+        u.count += 1;
+        u.amount_remaining = checked(u.amount_remaining, inv.amount_remaining)?;
+    }
+
+    Ok(Worklist {
+        now,
+        rows,
+        totals_by_currency,
+        totals_by_decline_code,
+        uncollectible: unc.into_values().collect(),
+    })
+}
+
+fn checked(a: i64, b: i64) -> Result<i64, DunningError> {
+    a.checked_add(b)
+        .ok_or(DunningError::Money(MoneyError::Overflow))
+}
+
+#[cfg(test)]
+mod tests;
