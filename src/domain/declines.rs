@@ -74,7 +74,7 @@ impl Action {
             Action::RetryLater => "retry later",
             Action::DoNotRetry => "do not retry",
             Action::CustomerMustAuthenticate => "customer must authenticate",
-            Action::ContactCustomer => "contact customer (issuer)",
+            Action::ContactCustomer => "contact customer",
             Action::CheckDuplicate => "check for a duplicate",
             Action::Review => "review",
         }
@@ -946,10 +946,8 @@ pub fn classify(s: &DeclineSignals<'_>) -> Classification {
         return finish(Classification::from_info(info, Basis::AdviceCode));
     }
     // 5. A Radar reason behind a vague (or missing) decline code.
-    if let Some(info) = reason_special {
-        if decline.is_none_or(|d| VAGUE.contains(&d)) {
-            return finish(Classification::from_info(info, Basis::OutcomeReason));
-        }
+    if let Some(info) = reason_special.filter(|_| decline.is_none_or(|d| VAGUE.contains(&d))) {
+        return finish(Classification::from_info(info, Basis::OutcomeReason));
     }
     // 6. The decline code, else a decline-vocabulary outcome reason, else the failure code.
     if let Some(info) = decline_row {

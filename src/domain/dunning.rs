@@ -22,9 +22,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use crate::domain::declines::{self, Action, Basis, Classification, DeclineSignals};
 use crate::money::{Currency, Money, MoneyError, Totals};
 use crate::source::AccountData;
-use crate::source::rows::{
-    ChargeRow, CustomerRow, InvoiceRow, PaymentIntentRow, SubscriptionRow,
-};
+use crate::source::rows::{ChargeRow, CustomerRow, InvoiceRow, PaymentIntentRow, SubscriptionRow};
 use crate::stripe::models::{ChargeStatus, InvoiceStatus, SubscriptionStatus};
 
 /// The words shown after a failure code when Stripe returned no decline code.
@@ -177,7 +175,6 @@ pub struct DeclineTotal {
     pub key: DeclineKey,
     pub count: usize,
     pub amounts: Totals,
-    pub action: Action,
 }
 
 /// Outstanding in one currency.
@@ -225,13 +222,20 @@ impl Worklist {
     }
     pub fn no_retry_left(&self) -> Totals {
         let mut t = Totals::new();
-        for c in self.totals_by_currency.iter().filter(|c| c.no_retry_count > 0) {
+        for c in self
+            .totals_by_currency
+            .iter()
+            .filter(|c| c.no_retry_count > 0)
+        {
             let _ = t.add_minor(c.no_retry_amount, c.currency);
         }
         t
     }
     pub fn no_retry_count(&self) -> usize {
-        self.totals_by_currency.iter().map(|c| c.no_retry_count).sum()
+        self.totals_by_currency
+            .iter()
+            .map(|c| c.no_retry_count)
+            .sum()
     }
 }
 
@@ -268,15 +272,15 @@ impl<'a> Index<'a> {
         }
         Self {
             payments_by_invoice,
-            intents: d.payment_intents.iter().map(|p| (p.id.as_str(), p)).collect(),
+            intents: d
+                .payment_intents
+                .iter()
+                .map(|p| (p.id.as_str(), p))
+                .collect(),
             charges: d.charges.iter().map(|c| (c.id.as_str(), c)).collect(),
             charges_by_intent,
             customers: d.customers.iter().map(|c| (c.id.as_str(), c)).collect(),
-            subscriptions: d
-                .subscriptions
-                .iter()
-                .map(|s| (s.id.as_str(), s))
-                .collect(),
+            subscriptions: d.subscriptions.iter().map(|s| (s.id.as_str(), s)).collect(),
         }
     }
 }
@@ -290,7 +294,12 @@ struct Payments<'a> {
 fn payments_of<'a>(inv: &'a InvoiceRow, ix: &Index<'a>) -> Payments<'a> {
     let mut pi_ids: BTreeSet<&str> = BTreeSet::new();
     let mut charge_ids: BTreeSet<&str> = BTreeSet::new();
-    for p in ix.payments_by_invoice.get(inv.id.as_str()).into_iter().flatten() {
+    for p in ix
+        .payments_by_invoice
+        .get(inv.id.as_str())
+        .into_iter()
+        .flatten()
+    {
         if let Some(pi) = p.payment_intent.as_deref() {
             pi_ids.insert(pi);
         }
@@ -304,8 +313,10 @@ fn payments_of<'a>(inv: &'a InvoiceRow, ix: &Index<'a>) -> Payments<'a> {
     if let Some(ch) = inv.legacy_charge.as_deref() {
         charge_ids.insert(ch);
     }
-    let intents: Vec<&PaymentIntentRow> =
-        pi_ids.iter().filter_map(|id| ix.intents.get(id).copied()).collect();
+    let intents: Vec<&PaymentIntentRow> = pi_ids
+        .iter()
+        .filter_map(|id| ix.intents.get(id).copied())
+        .collect();
     for pi in &pi_ids {
         for c in ix.charges_by_intent.get(pi).into_iter().flatten() {
             charge_ids.insert(c.id.as_str());
@@ -347,7 +358,8 @@ fn attempt_from_charge(c: &ChargeRow, ix: &Index<'_>) -> Attempt {
         .and_then(|id| ix.intents.get(id).copied());
     let err = if failed { error_of(pi, &c.id) } else { None };
     let decline_code = err.and_then(|e| nonempty(&e.error_decline_code));
-    let failure_code = nonempty(&c.failure_code).or_else(|| err.and_then(|e| nonempty(&e.error_code)));
+    let failure_code =
+        nonempty(&c.failure_code).or_else(|| err.and_then(|e| nonempty(&e.error_code)));
     let advice_code = err
         .and_then(|e| nonempty(&e.error_advice_code))
         .or_else(|| nonempty(&c.outcome_advice_code));
@@ -439,7 +451,11 @@ fn latest_failed(attempts: &[Attempt]) -> Option<&Attempt> {
     attempts
         .iter()
         .filter(|a| a.failed && a.created.is_some())
-        .max_by(|a, b| a.created.cmp(&b.created).then_with(|| a.charge.cmp(&b.charge)))
+        .max_by(|a, b| {
+            a.created
+                .cmp(&b.created)
+                .then_with(|| a.charge.cmp(&b.charge))
+        })
         .or_else(|| attempts.iter().rev().find(|a| a.failed))
 }
 
@@ -607,7 +623,6 @@ pub fn build(data: &AccountData, now: i64) -> Result<Worklist, DunningError> {
             key,
             count: 0,
             amounts: Totals::new(),
-            action: r.action(),
         });
         t.count += 1;
         t.amounts.add(r.money())?;
@@ -646,4 +661,488 @@ fn checked(a: i64, b: i64) -> Result<i64, DunningError> {
 }
 
 #[cfg(test)]
-mod tests;
+mod tests {
+    use super::*;
+    use crate::source::rows::InvoicePaymentRow;
+    use crate::source::{Mode, Origin, SnapshotMeta};
+
+    const NOW: i64 = 1_796_040_000; // 2026-11-30T12:00:00Z
+    const DAY: i64 = 86_400;
+
+    fn meta() -> SnapshotMeta {
+        SnapshotMeta {
+            account_id: "acct_test".into(),
+            account_name: None,
+            mode: Mode::Test,
+            origin: Origin::Demo,
+            api_version: "2026-07-29.dahlia".into(),
+            fetched_at: NOW,
+            window_start: 0,
+            window_end: NOW,
+        }
+    }
+
+    fn invoice(id: &str, status: InvoiceStatus, remaining: i64) -> InvoiceRow {
+        InvoiceRow {
+            id: id.into(),
+            number: Some(format!("N-{id}")),
+            customer: Some("cus_1".into()),
+            customer_email: Some("inv@example.com".into()),
+            customer_name: Some("Invoice Name".into()),
+            status,
+            collection_method: Some("charge_automatically".into()),
+            currency: Currency::USD,
+            amount_due: remaining,
+            amount_paid: 0,
+            amount_remaining: remaining,
+            attempt_count: 0,
+            attempted: false,
+            next_payment_attempt: None,
+            due_date: None,
+            created: NOW - 10 * DAY,
+            subscription: None,
+            hosted_invoice_url: Some(format!("https://invoice.stripe.com/i/{id}")),
+            billing_reason: Some("subscription_cycle".into()),
+            legacy_payment_intent: None,
+            legacy_charge: None,
+        }
+    }
+
+    fn attempted(mut inv: InvoiceRow, count: i64, next: Option<i64>) -> InvoiceRow {
+        inv.attempted = true;
+        inv.attempt_count = count;
+        inv.next_payment_attempt = next;
+        inv
+    }
+
+    fn payment(inv: &str, pi: &str) -> InvoicePaymentRow {
+        InvoicePaymentRow {
+            id: format!("inpay_{inv}"),
+            invoice: inv.into(),
+            payment_intent: Some(pi.into()),
+            charge: None,
+            status: "open".into(),
+            is_default: true,
+            amount_requested: 0,
+            amount_paid: None,
+            currency: Currency::USD,
+            created: NOW - 10 * DAY,
+        }
+    }
+
+    fn intent(
+        id: &str,
+        decline: Option<&str>,
+        advice: Option<&str>,
+        charge: &str,
+    ) -> PaymentIntentRow {
+        PaymentIntentRow {
+            id: id.into(),
+            customer: Some("cus_1".into()),
+            status: "requires_payment_method".into(),
+            amount: 1000,
+            currency: Currency::USD,
+            created: NOW - 10 * DAY,
+            latest_charge: Some(charge.into()),
+            error_code: Some("card_declined".into()),
+            error_decline_code: decline.map(str::to_string),
+            error_advice_code: advice.map(str::to_string),
+            error_message: Some("Your card was declined.".into()),
+            error_charge: Some(charge.into()),
+            error_network_decline_code: None,
+        }
+    }
+
+    fn charge(id: &str, pi: Option<&str>, created: i64, reason: Option<&str>) -> ChargeRow {
+        ChargeRow {
+            id: id.into(),
+            customer: Some("cus_1".into()),
+            payment_intent: pi.map(str::to_string),
+            amount: 1000,
+            amount_captured: 0,
+            amount_refunded: 0,
+            currency: Currency::USD,
+            status: ChargeStatus::Failed,
+            created,
+            description: None,
+            metadata: BTreeMap::new(),
+            disputed: false,
+            refunded: false,
+            failure_code: Some("card_declined".into()),
+            failure_message: Some("Your card was declined.".into()),
+            outcome_type: Some("issuer_declined".into()),
+            outcome_reason: reason.map(str::to_string),
+            outcome_network_status: Some("declined_by_network".into()),
+            outcome_advice_code: None,
+            outcome_seller_message: None,
+            balance_transaction: None,
+            receipt_email: None,
+            billing_email: None,
+        }
+    }
+
+    fn data(invoices: Vec<InvoiceRow>) -> AccountData {
+        let mut d = AccountData::empty(meta());
+        d.invoices = invoices;
+        d.customers = vec![CustomerRow {
+            id: "cus_1".into(),
+            email: Some("ada@example.com".into()),
+            name: Some("Ada".into()),
+            created: 0,
+            deleted: false,
+        }];
+        d
+    }
+
+    /// An invoice with one failed attempt declined with `code`.
+    fn failed(d: &mut AccountData, id: &str, remaining: i64, code: &str) {
+        let pi = format!("pi_{id}");
+        let ch = format!("ch_{id}");
+        d.invoices.push(attempted(
+            invoice(id, InvoiceStatus::Open, remaining),
+            1,
+            Some(NOW + 3 * DAY),
+        ));
+        d.invoice_payments.push(payment(id, &pi));
+        d.payment_intents.push(intent(&pi, Some(code), None, &ch));
+        d.charges
+            .push(charge(&ch, Some(&pi), NOW - 5 * DAY, Some(code)));
+    }
+
+    fn ids(w: &Worklist) -> Vec<&str> {
+        w.rows.iter().map(|r| r.invoice_id.as_str()).collect()
+    }
+
+    #[test]
+    fn paid_void_and_draft_are_out() {
+        let mut d = data(vec![]);
+        for (id, st) in [
+            ("in_paid", InvoiceStatus::Paid),
+            ("in_void", InvoiceStatus::Void),
+            ("in_draft", InvoiceStatus::Draft),
+        ] {
+            let mut inv = attempted(invoice(id, st, 1000), 2, None);
+            inv.due_date = Some(NOW - 20 * DAY);
+            d.invoices.push(inv);
+        }
+        let w = build(&d, NOW).expect("build");
+        assert!(w.rows.is_empty(), "{:?}", ids(&w));
+        assert!(w.uncollectible.is_empty());
+    }
+
+    #[test]
+    fn uncollectible_is_counted_apart_per_currency() {
+        let mut d = data(vec![
+            attempted(
+                invoice("in_u1", InvoiceStatus::Uncollectible, 1500),
+                4,
+                None,
+            ),
+            attempted(invoice("in_u2", InvoiceStatus::Uncollectible, 500), 4, None),
+        ]);
+        let mut eur = attempted(invoice("in_u3", InvoiceStatus::Uncollectible, 700), 4, None);
+        eur.currency = Currency::EUR;
+        d.invoices.push(eur);
+        let w = build(&d, NOW).expect("build");
+        assert!(w.rows.is_empty());
+        assert_eq!(
+            w.uncollectible,
+            vec![
+                Uncollectible {
+                    currency: Currency::EUR,
+                    count: 1,
+                    amount_remaining: 700
+                },
+                Uncollectible {
+                    currency: Currency::USD,
+                    count: 2,
+                    amount_remaining: 2000
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn zero_remaining_is_out() {
+        let mut d = data(vec![]);
+        failed(&mut d, "in_zero", 0, "insufficient_funds");
+        let mut past = invoice("in_zero_due", InvoiceStatus::Open, 0);
+        past.due_date = Some(NOW - DAY);
+        d.invoices.push(past);
+        assert!(build(&d, NOW).expect("build").rows.is_empty());
+    }
+
+    #[test]
+    fn open_not_attempted_and_not_due_is_out() {
+        let mut not_due = invoice("in_future", InvoiceStatus::Open, 1000);
+        not_due.collection_method = Some("send_invoice".into());
+        not_due.due_date = Some(NOW + DAY);
+        let fresh = invoice("in_fresh", InvoiceStatus::Open, 1000);
+        let w = build(&data(vec![not_due, fresh]), NOW).expect("build");
+        assert!(w.rows.is_empty(), "{:?}", ids(&w));
+    }
+
+    #[test]
+    fn send_invoice_past_due_is_in() {
+        let mut inv = invoice("in_late", InvoiceStatus::Open, 4200);
+        inv.collection_method = Some("send_invoice".into());
+        inv.due_date = Some(NOW - 12 * DAY - 3600);
+        let w = build(&data(vec![inv]), NOW).expect("build");
+        assert_eq!(ids(&w), ["in_late"]);
+        let r = &w.rows[0];
+        assert_eq!(r.reason, Reason::PastDue);
+        assert_eq!(r.days_past_due, Some(12));
+        assert_eq!(r.days_past_due_basis, Some(DueBasis::DueDate));
+        assert!(!r.retries_left, "send_invoice has no automatic retry");
+        assert_eq!(r.decline_code, None);
+        assert_eq!(r.failure_code, None);
+        assert_eq!(r.action(), Action::ContactCustomer);
+        assert_eq!(r.decline_label(), "");
+    }
+
+    #[test]
+    fn attempted_with_a_failed_attempt_is_in_with_its_decline() {
+        let mut d = data(vec![]);
+        failed(&mut d, "in_a", 1999, "insufficient_funds");
+        let w = build(&d, NOW).expect("build");
+        assert_eq!(ids(&w), ["in_a"]);
+        let r = &w.rows[0];
+        assert_eq!(r.reason, Reason::FailedAttempt);
+        assert_eq!(r.decline_code.as_deref(), Some("insufficient_funds"));
+        assert_eq!(r.failure_code.as_deref(), Some("card_declined"));
+        assert_eq!(r.outcome_reason.as_deref(), Some("insufficient_funds"));
+        assert_eq!(r.action(), Action::RetryLater);
+        assert!(r.retries_left);
+        assert_eq!(r.days_past_due, Some(5));
+        assert_eq!(r.days_past_due_basis, Some(DueBasis::FirstFailedAttempt));
+        assert_eq!(r.customer_email.as_deref(), Some("ada@example.com"));
+        assert_eq!(r.attempts.len(), 1);
+    }
+
+    #[test]
+    fn stripe_stopped_retrying_is_in_with_no_retry_left() {
+        let mut d = data(vec![]);
+        failed(&mut d, "in_done", 5000, "insufficient_funds");
+        d.invoices[0].attempt_count = 4;
+        d.invoices[0].next_payment_attempt = None;
+        let w = build(&d, NOW).expect("build");
+        assert_eq!(ids(&w), ["in_done"]);
+        assert!(!w.rows[0].retries_left);
+        assert_eq!(w.no_retry_left().get(Currency::USD), 5000);
+    }
+
+    #[test]
+    fn non_retryable_code_means_no_retry_left_even_when_scheduled() {
+        let mut d = data(vec![]);
+        failed(&mut d, "in_stolen", 800, "stolen_card");
+        let w = build(&d, NOW).expect("build");
+        let r = &w.rows[0];
+        assert!(r.next_payment_attempt.is_some());
+        assert!(!r.retries_left);
+        assert_eq!(r.action(), Action::DoNotRetry);
+        assert!(!r.classification.disclose);
+        assert_eq!(w.no_retry_count(), 1);
+    }
+
+    #[test]
+    fn attempted_without_payment_data_still_counts_as_failed() {
+        let inv = attempted(
+            invoice("in_bare", InvoiceStatus::Open, 300),
+            2,
+            Some(NOW + DAY),
+        );
+        let w = build(&data(vec![inv]), NOW).expect("build");
+        assert_eq!(ids(&w), ["in_bare"]);
+        let r = &w.rows[0];
+        assert_eq!(r.action(), Action::Review);
+        assert_eq!(r.decline_code, None, "never invent a code");
+        assert_eq!(r.failure_code, None);
+        assert_eq!(r.days_past_due, None);
+    }
+
+    #[test]
+    fn an_attempt_in_flight_is_not_a_failure() {
+        let mut d = data(vec![]);
+        failed(&mut d, "in_ach", 1000, "insufficient_funds");
+        // A newer attempt is processing.
+        d.payment_intents[0].status = "processing".into();
+        let mut pending = charge("ch_new", Some("pi_in_ach"), NOW - DAY, None);
+        pending.status = ChargeStatus::Pending;
+        d.charges.push(pending);
+        assert!(build(&d, NOW).expect("build").rows.is_empty());
+        // Unless the invoice is past due.
+        d.invoices[0].due_date = Some(NOW - DAY);
+        let w = build(&d, NOW).expect("build");
+        assert_eq!(w.rows[0].reason, Reason::PastDue);
+    }
+
+    #[test]
+    fn the_latest_failed_attempt_decides() {
+        let mut d = data(vec![]);
+        failed(&mut d, "in_multi", 1000, "insufficient_funds");
+        // A second payment intent failed later with an expired card.
+        d.invoice_payments.push(InvoicePaymentRow {
+            id: "inpay_2".into(),
+            ..payment("in_multi", "pi_2")
+        });
+        d.payment_intents
+            .push(intent("pi_2", Some("expired_card"), None, "ch_2"));
+        d.charges.push(charge(
+            "ch_2",
+            Some("pi_2"),
+            NOW - DAY,
+            Some("expired_card"),
+        ));
+        let w = build(&d, NOW).expect("build");
+        let r = &w.rows[0];
+        assert_eq!(r.decline_code.as_deref(), Some("expired_card"));
+        assert_eq!(r.action(), Action::UpdatePaymentMethod);
+        assert_eq!(r.attempts.len(), 2);
+        assert_eq!(
+            r.attempts[0].decline_code.as_deref(),
+            Some("insufficient_funds")
+        );
+        assert_eq!(r.attempts[1].action, Some(Action::UpdatePaymentMethod));
+        assert_eq!(r.days_past_due, Some(5), "from the first failed attempt");
+    }
+
+    #[test]
+    fn an_older_charge_does_not_borrow_the_intents_latest_error() {
+        let mut d = data(vec![]);
+        failed(&mut d, "in_two", 1000, "expired_card");
+        // An earlier failed charge of the same intent: the intent's error is not its own.
+        d.charges
+            .push(charge("ch_old", Some("pi_in_two"), NOW - 9 * DAY, None));
+        let w = build(&d, NOW).expect("build");
+        let r = &w.rows[0];
+        assert_eq!(r.attempts[0].charge.as_deref(), Some("ch_old"));
+        assert_eq!(r.attempts[0].decline_code, None);
+        assert_eq!(
+            r.attempts[0].decline_label(),
+            "card_declined (no decline code returned)"
+        );
+        assert_eq!(r.decline_code.as_deref(), Some("expired_card"));
+        assert_eq!(r.days_past_due, Some(9));
+    }
+
+    #[test]
+    fn no_decline_code_shows_the_failure_code() {
+        let mut d = data(vec![]);
+        failed(&mut d, "in_nd", 1000, "x");
+        d.payment_intents[0].error_decline_code = None;
+        d.charges[0].outcome_reason = None;
+        let w = build(&d, NOW).expect("build");
+        let r = &w.rows[0];
+        assert_eq!(r.decline_code, None);
+        assert_eq!(
+            r.decline_label(),
+            "card_declined (no decline code returned)"
+        );
+        assert_eq!(r.action(), Action::ContactCustomer);
+        assert_eq!(
+            w.totals_by_decline_code[0].key.label(),
+            "card_declined (no decline code returned)"
+        );
+    }
+
+    #[test]
+    fn outcome_reason_and_advice_override() {
+        let mut d = data(vec![]);
+        failed(&mut d, "in_block", 1000, "generic_decline");
+        d.charges[0].outcome_reason = Some("previously_declined_do_not_retry".into());
+        d.charges[0].outcome_type = Some("blocked".into());
+        failed(&mut d, "in_advice", 900, "insufficient_funds");
+        d.payment_intents[1].error_advice_code = Some("do_not_try_again".into());
+        let w = build(&d, NOW).expect("build");
+        for r in &w.rows {
+            assert_eq!(r.action(), Action::DoNotRetry, "{}", r.invoice_id);
+            assert!(!r.retries_left, "{}", r.invoice_id);
+        }
+        assert_eq!(w.rows[0].decline_code.as_deref(), Some("generic_decline"));
+        assert_eq!(w.rows[1].advice_code.as_deref(), Some("do_not_try_again"));
+    }
+
+    #[test]
+    fn legacy_invoice_fields_find_the_decline() {
+        let mut d = data(vec![]);
+        let mut inv = attempted(
+            invoice("in_old", InvoiceStatus::Open, 1000),
+            1,
+            Some(NOW + DAY),
+        );
+        inv.legacy_payment_intent = Some("pi_old".into());
+        d.invoices.push(inv);
+        d.payment_intents
+            .push(intent("pi_old", Some("lost_card"), None, "ch_old"));
+        d.charges.push(charge(
+            "ch_old",
+            Some("pi_old"),
+            NOW - 2 * DAY,
+            Some("lost_card"),
+        ));
+        let mut inv2 = attempted(
+            invoice("in_old2", InvoiceStatus::Open, 500),
+            1,
+            Some(NOW + DAY),
+        );
+        inv2.legacy_charge = Some("ch_only".into());
+        d.invoices.push(inv2);
+        d.charges
+            .push(charge("ch_only", None, NOW - 2 * DAY, Some("expired_card")));
+        let w = build(&d, NOW).expect("build");
+        assert_eq!(ids(&w), ["in_old", "in_old2"]);
+        assert_eq!(w.rows[0].decline_code.as_deref(), Some("lost_card"));
+        assert_eq!(w.rows[0].action(), Action::DoNotRetry);
+        // The charge alone carries no decline code: the outcome reason classifies it.
+        assert_eq!(w.rows[1].decline_code, None);
+        assert_eq!(w.rows[1].outcome_reason.as_deref(), Some("expired_card"));
+        assert_eq!(w.rows[1].action(), Action::UpdatePaymentMethod);
+    }
+
+    #[test]
+    fn intent_error_without_its_charge() {
+        let mut d = data(vec![]);
+        failed(&mut d, "in_pi", 1000, "authentication_required");
+        d.charges.clear();
+        let w = build(&d, NOW).expect("build");
+        let r = &w.rows[0];
+        assert_eq!(r.decline_code.as_deref(), Some("authentication_required"));
+        assert_eq!(r.action(), Action::CustomerMustAuthenticate);
+        assert!(!r.retries_left);
+        assert_eq!(r.days_past_due, None);
+    }
+
+    #[test]
+    fn sorted_by_currency_total_then_amount_then_id() {
+        let mut d = data(vec![]);
+        failed(&mut d, "in_b", 1000, "insufficient_funds");
+        failed(&mut d, "in_a", 1000, "insufficient_funds");
+        failed(&mut d, "in_c", 3000, "expired_card");
+        failed(&mut d, "in_e1", 2500, "insufficient_funds");
+        failed(&mut d, "in_e2", 2600, "insufficient_funds");
+        for inv in d.invoices.iter_mut().filter(|i| i.id.starts_with("in_e")) {
+            inv.currency = Currency::EUR;
+        }
+        let w = build(&d, NOW).expect("build");
+        // EUR 51.00 outstanding beats USD 50.00: EUR first.
+        assert_eq!(ids(&w), ["in_e2", "in_e1", "in_c", "in_a", "in_b"]);
+        assert_eq!(w.totals_by_currency[0].currency, Currency::EUR);
+        assert_eq!(w.totals_by_currency[0].amount_remaining, 5100);
+        assert_eq!(w.totals_by_currency[1].amount_remaining, 5000);
+        let codes: Vec<(String, usize)> = w
+            .totals_by_decline_code
+            .iter()
+            .map(|t| (t.key.label(), t.count))
+            .collect();
+        assert_eq!(
+            codes,
+            [
+                ("insufficient_funds".to_string(), 4),
+                ("expired_card".to_string(), 1)
+            ]
+        );
+        let ins = &w.totals_by_decline_code[0].amounts;
+        assert_eq!(ins.get(Currency::USD), 2000);
+        assert_eq!(ins.get(Currency::EUR), 5100);
+    }
+}
