@@ -107,3 +107,5 @@ pub mod demo;
 pub mod load;
 pub mod sync;
 pub mod tables;
+#[cfg(test)]
+pub(crate) mod testdata;
