@@ -4,3 +4,4 @@
 pub mod csv_out;
 pub mod dunning;
 pub mod files;
+pub mod reconciliation;
