@@ -139,18 +139,13 @@ fn load_fresh(ctx: &Ctx, need: Need) -> Result<AccountData, Failure> {
     let cache = Cache::open_default().ok();
     let progress = StderrProgress::new();
     let stripe_account = ctx.global.stripe_account.as_deref();
-    let result = sync::block_on(async {
-        let account = sync::identify(&client, stripe_account).await?;
-        // Settled payouts' lines from the cache, when there is a readable one.
-        let previous = match (&cache, opts.parts.payouts) {
-            (Some(cache), true) => cache
-                .load(&account.id, client.key().mode())
-                .ok()
-                .and_then(|s| s.to_data().ok()),
-            _ => None,
-        };
-        sync::fetch(&client, &account, &opts, previous.as_ref(), &progress).await
-    })
+    let result = sync::block_on(sync::read_fresh(
+        &client,
+        stripe_account,
+        &opts,
+        cache.as_ref(),
+        &progress,
+    ))
     .map_err(|e| Failure::other(format!("could not start the network runtime: {e}")))?;
     progress.finish();
     result.map(|f| f.data).map_err(stripe_failure)
