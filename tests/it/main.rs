@@ -1,3 +1,4 @@
 //! The one integration-test crate: each topic is a module.
 
 mod client;
+mod keys;
