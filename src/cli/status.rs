@@ -34,31 +34,16 @@ fn demo_meta() -> Result<SnapshotMeta, Failure> {
     ))
 }
 
-/// The cache manifest of an account, if it was ever synced.
-///
-/// Coordination note (client -> source): this is where
-/// `crate::source::cache::read_manifest(account_id, mode) -> Result<Option<SnapshotMeta>, _>`
-/// plugs in; until it lands, status shows "none".
-fn cache_meta(_account_id: &str, _mode: Mode) -> Option<SnapshotMeta> {
-    None
+/// The cache manifest of an account (`source::cache`), if it was ever synced.
+fn cache_meta(account_id: &str, mode: Mode) -> Result<Option<SnapshotMeta>, String> {
+    crate::source::cache::read_manifest(account_id, mode)
+        .map(|m| m.map(|m| m.meta()))
+        .map_err(|e| e.to_string())
 }
 
-/// `3h 12m`, `2d 4h`, `45s`: how long ago `then` was, seen from `now`.
-pub fn age(then: i64, now: i64) -> String {
-    let secs = now.saturating_sub(then);
-    if secs < 0 {
-        return "in the future (check the clock)".to_string();
-    }
-    let (d, h, m) = (secs / 86_400, (secs % 86_400) / 3_600, (secs % 3_600) / 60);
-    if d > 0 {
-        format!("{d}d {h}h")
-    } else if h > 0 {
-        format!("{h}h {m}m")
-    } else if m > 0 {
-        format!("{m}m")
-    } else {
-        format!("{secs}s")
-    }
+/// How long ago `then` was, seen from `now` (`3 h 12 min`).
+fn age(then: i64, now: i64) -> String {
+    crate::source::cache::describe_age(now - then)
 }
 
 fn line(out: &mut dyn Write, label: &str, value: impl AsRef<str>) -> CmdResult {
@@ -92,7 +77,7 @@ pub fn status_with(
     ctx: &Ctx,
     key: &ApiKey,
     source: KeySource,
-    cache: impl FnOnce(&str, Mode) -> Option<SnapshotMeta>,
+    cache: impl FnOnce(&str, Mode) -> Result<Option<SnapshotMeta>, String>,
     out: &mut dyn Write,
 ) -> CmdResult {
     let verified = verify(ctx, key);
@@ -115,30 +100,20 @@ pub fn status_with(
     if let Some(note) = &info.note {
         line(out, "note", note)?;
     }
-    let cached = info.id.as_deref().and_then(|id| cache(id, key.mode()));
+    let cached = match info.id.as_deref() {
+        Some(id) => cache(id, key.mode()),
+        None => Ok(None),
+    };
     let cache_line = match cached {
-        Some(meta) => format!(
+        Ok(Some(meta)) => format!(
             "synced {} ago ({}), payouts arriving {} .. {}",
             age(meta.fetched_at, ctx.now),
             crate::time::iso_utc(meta.fetched_at),
             crate::time::iso_utc(meta.window_start),
             crate::time::iso_utc(meta.window_end)
         ),
-        None => "none (run `tieout sync`)".to_string(),
+        Ok(None) => "none (run `tieout sync`)".to_string(),
+        Err(e) => format!("unreadable ({e}); `tieout sync` writes a fresh one"),
     };
     line(out, "cache", cache_line)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ages() {
-        assert_eq!(age(0, 45), "45s");
-        assert_eq!(age(0, 5 * 60 + 3), "5m");
-        assert_eq!(age(0, 3 * 3600 + 12 * 60), "3h 12m");
-        assert_eq!(age(0, 2 * 86_400 + 4 * 3600 + 59), "2d 4h");
-        assert!(age(100, 0).contains("future"));
-    }
 }

@@ -289,7 +289,7 @@ fn status_shows_account_mode_key_source_and_cache_age() {
         KeySource::Keychain(Backend::SecretService),
         |acct, mode| {
             assert_eq!((acct, mode), ("acct_1TieoutTest", Mode::Test));
-            Some(meta(now - (3 * 3600 + 12 * 60)))
+            Ok(Some(meta(now - (3 * 3600 + 12 * 60))))
         },
         &mut out,
     )
@@ -305,7 +305,7 @@ fn status_shows_account_mode_key_source_and_cache_age() {
         out.contains("source   OS keychain (Secret Service)\n"),
         "{out}"
     );
-    assert!(out.contains("cache    synced 3h 12m ago"), "{out}");
+    assert!(out.contains("cache    synced 3 h 12 min ago"), "{out}");
     assert!(!out.contains(KEY), "{out}");
     assert_only_gets(&h.server);
 }
@@ -319,7 +319,7 @@ fn status_says_when_the_key_came_from_the_environment_and_there_is_no_cache() {
         &ctx,
         &ApiKey::parse(KEY).expect("key"),
         KeySource::Env,
-        |_, _| None,
+        |_, _| Ok(None),
         &mut out,
     )
     .expect("status");
@@ -370,7 +370,7 @@ fn status_on_a_stripe_outage_exits_with_the_stripe_code() {
         &ctx(&h.server.base, &[]),
         &ApiKey::parse(KEY).expect("key"),
         KeySource::Env,
-        |_, _| None,
+        |_, _| Ok(None),
         &mut Vec::new(),
     )
     .expect_err("503");
@@ -400,4 +400,23 @@ fn login_says_the_key_works_when_only_the_keychain_fails() {
         err.message
     );
     assert!(err.message.contains("STRIPE_API_KEY"), "{}", err.message);
+}
+
+#[test]
+fn status_says_when_the_cache_cannot_be_read() {
+    let h = harness(restricted_stripe);
+    let mut out = Vec::new();
+    status_with(
+        &ctx(&h.server.base, &[]),
+        &ApiKey::parse(KEY).expect("key"),
+        KeySource::Env,
+        |_, _| Err("manifest.json is not JSON".to_string()),
+        &mut out,
+    )
+    .expect("status still succeeds");
+    let out = text(out);
+    assert!(
+        out.contains("cache    unreadable (manifest.json is not JSON)"),
+        "{out}"
+    );
 }
