@@ -4,4 +4,5 @@
 mod support;
 
 mod client;
+mod client_fake;
 mod fake_stripe;
