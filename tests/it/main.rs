@@ -6,3 +6,4 @@ mod support;
 mod client;
 mod client_fake;
 mod fake_stripe;
+mod sync;
