@@ -6,4 +6,5 @@ mod support;
 mod client;
 mod client_fake;
 mod fake_stripe;
+mod keys;
 mod sync;
