@@ -2,4 +2,6 @@
 //! JSON exports, and the close packet. Every file is written atomically.
 
 pub mod csv_out;
+pub mod dunning;
 pub mod files;
+pub mod reconciliation;
