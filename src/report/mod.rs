@@ -3,3 +3,5 @@
 
 pub mod csv_out;
 pub mod files;
+pub mod month_lines;
+pub mod packet;
