@@ -3,6 +3,8 @@
 
 pub mod close_readme;
 pub mod csv_out;
+pub mod dunning;
 pub mod files;
 pub mod month_lines;
 pub mod packet;
+pub mod reconciliation;

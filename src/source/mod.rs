@@ -105,5 +105,8 @@ impl AccountData {
 pub mod cache;
 pub mod demo;
 pub mod load;
+pub mod progress;
 pub mod sync;
 pub mod tables;
+#[cfg(test)]
+pub(crate) mod testdata;
