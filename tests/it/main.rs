@@ -4,5 +4,6 @@
 mod support;
 
 mod client;
+mod close;
 mod fake_stripe;
 mod sync;
