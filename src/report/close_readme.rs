@@ -23,7 +23,9 @@ pub struct PacketFacts<'a> {
 
 fn origin_words(h: &ReportHeader) -> &'static str {
     match h.origin {
-        crate::source::Origin::Demo => "the bundled demo account (generated test data, no Stripe call)",
+        crate::source::Origin::Demo => {
+            "the bundled demo account (generated test data, no Stripe call)"
+        }
         crate::source::Origin::Live => "Stripe's API, read fresh for this packet",
         crate::source::Origin::Cache => "tieout's local cache of an earlier read from Stripe's API",
     }
@@ -74,7 +76,10 @@ pub fn readme(facts: &PacketFacts<'_>, tieout: &MonthTieOut, worklist: &Worklist
     let _ = writeln!(s);
     let c = tieout.counts;
     if tieout.is_empty() {
-        let _ = writeln!(s, "No payouts arrived in this month, so there is nothing to tie out.");
+        let _ = writeln!(
+            s,
+            "No payouts arrived in this month, so there is nothing to tie out."
+        );
     } else {
         let _ = writeln!(
             s,
@@ -96,9 +101,13 @@ pub fn readme(facts: &PacketFacts<'_>, tieout: &MonthTieOut, worklist: &Worklist
                 p.payout.id,
                 amount,
                 cur,
-                p.lines_net().map(|n| format_major(n, cur)).unwrap_or_default(),
+                p.lines_net()
+                    .map(|n| format_major(n, cur))
+                    .unwrap_or_default(),
                 amount,
-                p.difference().map(|d| format_major(d, cur)).unwrap_or_default(),
+                p.difference()
+                    .map(|d| format_major(d, cur))
+                    .unwrap_or_default(),
                 p.note()
             ),
             Verdict::NotItemisable => format!(

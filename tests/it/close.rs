@@ -25,7 +25,13 @@ fn demo_packet_is_complete_verifies_and_is_deterministic() {
     let t = Tieout::demo();
     let a = t.work_dir().join("close-a");
     let b = t.work_dir().join("close-b");
-    let out = t.run(&["close", "--month", "2026-10", "--out", a.to_str().expect("utf8")]);
+    let out = t.run(&[
+        "close",
+        "--month",
+        "2026-10",
+        "--out",
+        a.to_str().expect("utf8"),
+    ]);
     out.success();
     assert!(out.stdout.contains("wrote close packet"), "{}", out.stdout);
 
@@ -43,8 +49,14 @@ fn demo_packet_is_complete_verifies_and_is_deterministic() {
     assert!(verified.stdout.contains("intact"), "{}", verified.stdout);
 
     // Same data and --now: byte-identical, file by file (the manifest included).
-    t.run(&["close", "--month", "2026-10", "--out", b.to_str().expect("utf8")])
-        .success();
+    t.run(&[
+        "close",
+        "--month",
+        "2026-10",
+        "--out",
+        b.to_str().expect("utf8"),
+    ])
+    .success();
     for name in &names {
         assert_eq!(
             fs::read(a.join(name)).expect("a"),
@@ -60,7 +72,8 @@ fn an_existing_packet_is_kept_without_force_and_replaced_with_it() {
     let t = Tieout::demo();
     let dir = t.work_dir().join("packet");
     let d = dir.to_str().expect("utf8");
-    t.run(&["close", "--month", "2026-10", "--out", d]).success();
+    t.run(&["close", "--month", "2026-10", "--out", d])
+        .success();
     fs::write(dir.join("reconciliation.md"), "edited by hand\n").expect("tamper");
 
     let refused = t.run(&["close", "--month", "2026-10", "--out", d]);
@@ -89,7 +102,13 @@ fn an_existing_packet_is_kept_without_force_and_replaced_with_it() {
 fn bad_month_and_missing_manifest_are_clear_errors() {
     let t = Tieout::demo();
     let out = t.work_dir().join("x");
-    let bad = t.run(&["close", "--month", "2026-13", "--out", out.to_str().expect("utf8")]);
+    let bad = t.run(&[
+        "close",
+        "--month",
+        "2026-13",
+        "--out",
+        out.to_str().expect("utf8"),
+    ]);
     bad.code(2);
     assert!(bad.stderr.contains("YYYY-MM"), "{}", bad.stderr);
     assert!(!out.exists(), "nothing is written for a bad month");
