@@ -37,22 +37,25 @@ pub fn run(
         .map_err(|e: crate::time::TimeError| Failure::usage(format!("--month: {e}")))?;
     let out = out.ok_or_else(|| Failure::usage("--out DIR is required"))?;
     let data = load(ctx, Need::All)?;
-    let (files, manifest, summary) = build(ctx, month, &data)?;
-    packet::write_packet(out, &files, &manifest, force)
+    let built = build(ctx, month, &data)?;
+    packet::write_packet(out, &built.files, &built.manifest, force)
         .map_err(|e| Failure::other(e.to_string()))?;
-    for line in summary {
+    for line in built.summary {
         println!("{line}");
     }
     println!("wrote close packet {}", out.display());
     Ok(())
 }
 
+/// A packet ready to write: every file but the manifest, the manifest, and a summary.
+pub struct BuiltPacket {
+    pub files: BTreeMap<String, Vec<u8>>,
+    pub manifest: Manifest,
+    pub summary: Vec<String>,
+}
+
 /// Every file of the packet (without the manifest), the manifest, and a short summary.
-pub fn build(
-    ctx: &Ctx,
-    month: Month,
-    data: &AccountData,
-) -> Result<(BTreeMap<String, Vec<u8>>, Manifest, Vec<String>), Failure> {
+pub fn build(ctx: &Ctx, month: Month, data: &AccountData) -> Result<BuiltPacket, Failure> {
     let zone = zone_name(ctx);
     let header = ReportHeader::from_meta(&data.meta, &zone);
     let tieout = tie_out_month(&data.payouts, &data.balance_transactions, month, &ctx.tz);
@@ -135,7 +138,11 @@ pub fn build(
             worklist.rows.len()
         ),
     ];
-    Ok((files, manifest, summary))
+    Ok(BuiltPacket {
+        files,
+        manifest,
+        summary,
+    })
 }
 
 fn verify_packet(dir: &Path) -> CmdResult {
