@@ -780,10 +780,10 @@ impl Subscription {
     /// price, else its legacy plan.
     pub fn interval(&self) -> Option<(String, i64)> {
         let item = self.items.as_ref().and_then(|l| l.data.first())?;
-        if let Some(rec) = item.price.as_ref().and_then(|p| p.recurring.as_ref()) {
-            if let Some(interval) = &rec.interval {
-                return Some((interval.clone(), rec.interval_count.unwrap_or(1)));
-            }
+        if let Some(rec) = item.price.as_ref().and_then(|p| p.recurring.as_ref())
+            && let Some(interval) = &rec.interval
+        {
+            return Some((interval.clone(), rec.interval_count.unwrap_or(1)));
         }
         let plan = item.plan.as_ref()?;
         Some((plan.interval.clone()?, plan.interval_count.unwrap_or(1)))
