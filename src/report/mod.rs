@@ -3,3 +3,4 @@
 
 pub mod csv_out;
 pub mod files;
+pub mod refunds;

@@ -107,3 +107,4 @@ pub mod demo;
 pub mod load;
 pub mod sync;
 pub mod tables;
+pub mod ticket_fetch;

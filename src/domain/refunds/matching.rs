@@ -269,10 +269,11 @@ pub fn match_order<'a>(
     }
 }
 
-/// The subscription of the charge's customer whose current period the charge paid: a
-/// subscription whose latest invoice this charge paid (through an invoice payment) wins;
-/// else one whose current period started at most [`PERIOD_PAID_SLACK_SECS`] before the
-/// charge. Among several, the one whose period started last.
+/// The subscription of the charge's customer whose current period the charge paid: one
+/// whose current period started at most [`PERIOD_PAID_SLACK_SECS`] before the charge;
+/// else one whose latest invoice this charge paid (through an invoice payment: a late or
+/// retried payment). Among several, the one whose period started last. (The period-start
+/// test comes first so the live fetch needs invoice payments only when it fails.)
 pub fn link_subscription(
     charge: &ChargeRow,
     subscriptions: &[SubscriptionRow],
@@ -293,29 +294,29 @@ pub fn link_subscription(
                             && p.payment_intent == charge.payment_intent))
             })
         });
-        let candidate = if let Some(inv) = paid_invoice {
+        let by_start = sub.current_period_start.is_some()
+            && charge.created >= start
+            && charge.created <= start.saturating_add(PERIOD_PAID_SLACK_SECS);
+        let candidate = if by_start {
             Some((
                 2,
-                SubscriptionLink {
-                    subscription: sub.clone(),
-                    via: PeriodLink::LatestInvoice {
-                        invoice: inv.to_string(),
-                    },
-                },
-            ))
-        } else if sub.current_period_start.is_some()
-            && charge.created >= start
-            && charge.created <= start.saturating_add(PERIOD_PAID_SLACK_SECS)
-        {
-            Some((
-                1,
                 SubscriptionLink {
                     subscription: sub.clone(),
                     via: PeriodLink::PeriodStart,
                 },
             ))
         } else {
-            None
+            paid_invoice.map(|inv| {
+                (
+                    1,
+                    SubscriptionLink {
+                        subscription: sub.clone(),
+                        via: PeriodLink::LatestInvoice {
+                            invoice: inv.to_string(),
+                        },
+                    },
+                )
+            })
         };
         if let Some((rank, link)) = candidate {
             let better = match &best {

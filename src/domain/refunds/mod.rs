@@ -5,7 +5,8 @@
 //! - [`policy`]: the TOML policy (numbers and wording), default embedded;
 //! - [`matching`]: customers by email, the charge for the order id, its refunds,
 //!   disputes and subscription period;
-//! - [`decide`]: DESIGN.md's rules in order, first match wins.
+//! - [`decide`]: DESIGN.md's rules in order, first match wins;
+//! - [`tickets`]: reading a tickets file (CSV or JSON lines).
 
 pub mod decide;
 #[cfg(test)]
@@ -14,6 +15,7 @@ pub mod matching;
 pub mod policy;
 #[cfg(test)]
 pub(crate) mod testdata;
+pub mod tickets;
 
 use jiff::tz::TimeZone;
 use serde::{Deserialize, Serialize};
