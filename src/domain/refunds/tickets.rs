@@ -65,6 +65,35 @@ pub fn read_tickets(text: &str, format: TicketsFormat) -> Result<TicketsRead, St
     }
 }
 
+/// Reads a tickets file from its bytes: a line that is not UTF-8 is reported as broken
+/// (by its number) rather than failing the file.
+pub fn read_tickets_bytes(bytes: &[u8], format: TicketsFormat) -> Result<TicketsRead, String> {
+    let bad_lines: Vec<u64> = bytes
+        .split(|b| *b == b'\n')
+        .enumerate()
+        .filter(|(_, l)| std::str::from_utf8(l).is_err())
+        .map(|(i, _)| i as u64 + 1)
+        .collect();
+    let text = String::from_utf8_lossy(bytes);
+    let mut read = read_tickets(&text, format)?;
+    if !bad_lines.is_empty() {
+        let (bad, good): (Vec<_>, Vec<_>) = read.tickets.into_iter().partition(|(line, t)| {
+            bad_lines.contains(line)
+                || [&t.email, &t.order_id, &t.message]
+                    .iter()
+                    .chain(t.ticket_id.as_ref().iter())
+                    .any(|f| f.contains('\u{fffd}'))
+        });
+        read.tickets = good;
+        read.problems.extend(bad.into_iter().map(|(line, _)| LineProblem {
+            line,
+            message: "is not UTF-8 text".to_string(),
+        }));
+        read.problems.sort_by_key(|p| p.line);
+    }
+    Ok(read)
+}
+
 fn check_ticket(line: u64, t: Ticket, out: &mut TicketsRead) {
     let missing: Vec<&str> = [("email", &t.email), ("order_id", &t.order_id)]
         .into_iter()
@@ -234,6 +263,16 @@ fn read_jsonl(text: &str) -> TicketsRead {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_reported_not_fatal() {
+        let mut bytes = b"ticket_id,email,order_id,message\nT-1,a@x.io,ORD-1,ok\nT-2,b@x.io,ORD-2,caf".to_vec();
+        bytes.push(0xE9);
+        bytes.extend_from_slice(b"\nT-3,c@x.io,ORD-3,ok\n");
+        let read = read_tickets_bytes(&bytes, TicketsFormat::Csv).expect("readable");
+        assert_eq!(read.tickets.iter().map(|(l, _)| *l).collect::<Vec<_>>(), [2, 4]);
+        assert_eq!(read.problems, [LineProblem { line: 3, message: "is not UTF-8 text".into() }]);
+    }
 
     #[test]
     fn detects_the_format() {
