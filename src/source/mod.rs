@@ -107,4 +107,6 @@ pub mod demo;
 pub mod load;
 pub mod sync;
 pub mod tables;
+#[cfg(test)]
+pub(crate) mod testdata;
 pub mod ticket_fetch;

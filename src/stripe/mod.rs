@@ -1,6 +1,24 @@
 //! The only code that speaks HTTP to Stripe, and the typed models of what it reads.
+//!
+//! [`Client`] sends GET and nothing else (DESIGN.md §6). Its pieces: [`limiter`] (pacing),
+//! [`retry`] (what to retry, backoff), [`query`] (Stripe-style query strings), [`stats`]
+//! (request counters), [`error`] (typed failures with what to do).
 
+pub mod client;
+pub mod error;
+pub mod limiter;
 pub mod models;
+pub mod query;
+pub mod retry;
+pub mod stats;
+
+#[cfg(test)]
+mod parse_tests;
+
+pub use client::{Client, ClientConfig, DEFAULT_API_BASE, DEFAULT_MAX_ATTEMPTS};
+pub use error::StripeError;
+pub use limiter::RateConfig;
+pub use stats::RequestStats;
 
 /// The API version every request pins (`Stripe-Version`). The models were checked
 /// against its shapes.

@@ -761,6 +761,9 @@ pub struct Subscription {
     /// Pre-basil shapes only.
     #[serde(default)]
     pub current_period_end: Option<i64>,
+    /// Legacy (single-plan) shapes only; the interval lives on the items otherwise.
+    #[serde(default)]
+    pub plan: Option<Plan>,
 }
 
 impl Subscription {
@@ -777,15 +780,17 @@ impl Subscription {
     }
 
     /// The billing interval (`month`, `year`, ...) and its count, from the first item's
-    /// price, else its legacy plan.
+    /// price, else its legacy plan, else the legacy top-level `plan`.
     pub fn interval(&self) -> Option<(String, i64)> {
-        let item = self.items.as_ref().and_then(|l| l.data.first())?;
-        if let Some(rec) = item.price.as_ref().and_then(|p| p.recurring.as_ref())
+        let item = self.items.as_ref().and_then(|l| l.data.first());
+        if let Some(rec) = item
+            .and_then(|i| i.price.as_ref())
+            .and_then(|p| p.recurring.as_ref())
             && let Some(interval) = &rec.interval
         {
             return Some((interval.clone(), rec.interval_count.unwrap_or(1)));
         }
-        let plan = item.plan.as_ref()?;
+        let plan = item.and_then(|i| i.plan.as_ref()).or(self.plan.as_ref())?;
         Some((plan.interval.clone()?, plan.interval_count.unwrap_or(1)))
     }
 }

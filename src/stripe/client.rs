@@ -1,0 +1,713 @@
+//! The read-only Stripe client: GET and nothing else.
+//!
+//! There is no method parameter anywhere: every request goes through
+//! `reqwest::Client::get`. Each request carries `Authorization: Bearer <key>` (marked
+//! sensitive, never logged), `Stripe-Version` ([`super::API_VERSION`]), the optional
+//! `Stripe-Account`, and a `User-Agent` naming tieout's version. Requests are paced by a
+//! shared rate limiter, retried per [`super::retry`], counted in [`RequestStats`], and
+//! failures come back as a typed [`StripeError`].
+//!
+//! Lists page with `limit=100` and `starting_after=<last id>` while `has_more`
+//! ([`Client::list`], [`Client::list_all`]); search endpoints page with
+//! `page=<next_page>` ([`Client::search`], [`Client::search_all`]).
+//!
+//! Independent requests can run concurrently up to [`Client::max_concurrency`]; the rate
+//! limiter keeps the total below Stripe's limits whatever the concurrency:
+//!
+//! ```no_run
+//! # async fn demo(client: tieout::stripe::Client, payout_ids: Vec<String>) -> Result<(), tieout::stripe::StripeError> {
+//! use tieout::stripe::models::BalanceTransaction;
+//! use tieout::stripe::query::params;
+//! // In input order, stopping at the first error:
+//! let per_payout: Vec<Vec<BalanceTransaction>> = client
+//!     .map_concurrent(payout_ids, |id| {
+//!         let client = client.clone();
+//!         async move {
+//!             client.list_all("/v1/balance_transactions", &params([("payout", id)])).await
+//!         }
+//!     })
+//!     .await?;
+//! // Or by hand, in completion order:
+//! // futures::stream::iter(ids).map(|id| ...).buffer_unordered(client.max_concurrency())
+//! # Ok(()) }
+//! ```
+
+use std::collections::VecDeque;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::stream::{self, BoxStream, StreamExt, TryStreamExt};
+use reqwest::header::{HeaderMap, HeaderValue};
+use serde::de::DeserializeOwned;
+
+use super::error::{StripeError, parse_permission};
+use super::limiter::{Limiter, RateConfig};
+use super::models::{ErrorBody, HasId, List};
+use super::query;
+use super::retry;
+use super::stats::{RequestStats, StatsCell};
+use crate::secrets::{ApiKey, scrub_keys};
+
+/// Stripe's API base.
+pub const DEFAULT_API_BASE: &str = "https://api.stripe.com";
+/// Attempts per request (the first one included) unless configured otherwise.
+pub const DEFAULT_MAX_ATTEMPTS: u32 = 4;
+/// Items per list page (Stripe's maximum).
+pub const PAGE_LIMIT: &str = "100";
+
+/// How to reach Stripe. `Debug` shows the key masked.
+#[derive(Debug, Clone)]
+pub struct ClientConfig {
+    /// `https://api.stripe.com`, or a loopback `http://127.0.0.1:PORT` (tests, the fake
+    /// server). Paths (`/v1/...`) are appended to it.
+    pub api_base: String,
+    pub key: ApiKey,
+    /// Sent as `Stripe-Account` (Connect: act on a connected account).
+    pub stripe_account: Option<String>,
+    pub rate: RateConfig,
+    /// Attempts per request, the first included (at least 1).
+    pub max_attempts: u32,
+}
+
+impl ClientConfig {
+    /// The defaults for `key`: its mode's rate, 4 attempts, no `Stripe-Account`.
+    pub fn new(api_base: impl Into<String>, key: ApiKey) -> Self {
+        let rate = RateConfig::for_mode(key.mode());
+        Self {
+            api_base: api_base.into(),
+            key,
+            stripe_account: None,
+            rate,
+            max_attempts: DEFAULT_MAX_ATTEMPTS,
+        }
+    }
+}
+
+/// A read-only Stripe client. Cheap to clone; clones share the rate limiter and stats.
+#[derive(Clone)]
+pub struct Client {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    http: reqwest::Client,
+    base: String,
+    key: ApiKey,
+    headers: HeaderMap,
+    stripe_account: Option<String>,
+    rate: RateConfig,
+    limiter: Limiter,
+    max_attempts: u32,
+    stats: StatsCell,
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client")
+            .field("base", &self.inner.base)
+            .field("key", &self.inner.key)
+            .field("stripe_account", &self.inner.stripe_account)
+            .field("max_attempts", &self.inner.max_attempts)
+            .finish()
+    }
+}
+
+/// Ids of list items, so a list can page on from its last item. Models implement it;
+/// raw JSON objects do too (their `id` field).
+impl HasId for serde_json::Value {
+    fn id(&self) -> &str {
+        self.get("id").and_then(|v| v.as_str()).unwrap_or("")
+    }
+}
+
+fn config_error(detail: impl Into<String>) -> StripeError {
+    StripeError::Config {
+        detail: detail.into(),
+    }
+}
+
+/// Checks the base URL: https, or plain http only to this machine (the key must never
+/// cross a network unencrypted). Returns it without a trailing `/`.
+fn check_base(api_base: &str) -> Result<String, StripeError> {
+    let trimmed = api_base.trim().trim_end_matches('/');
+    let url = reqwest::Url::parse(trimmed).map_err(|e| {
+        config_error(format!(
+            "the API base '{trimmed}' is not a URL ({e}): use --api-base https://api.stripe.com \
+             or a loopback address like http://127.0.0.1:12111"
+        ))
+    })?;
+    let loopback = url.host_str().is_some_and(|h| {
+        let h = h.trim_start_matches('[').trim_end_matches(']');
+        h.eq_ignore_ascii_case("localhost")
+            || h.parse::<std::net::IpAddr>()
+                .is_ok_and(|ip| ip.is_loopback())
+    });
+    match url.scheme() {
+        "https" => {}
+        "http" if loopback => {}
+        "http" => {
+            return Err(config_error(format!(
+                "the API base '{trimmed}' is plain http to another machine, which would send \
+                 the key unencrypted: use https, or http only to 127.0.0.1/localhost"
+            )));
+        }
+        other => {
+            return Err(config_error(format!(
+                "the API base '{trimmed}' uses '{other}': use an https:// URL (or http:// to \
+                 127.0.0.1 for a local fake server)"
+            )));
+        }
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err(config_error(format!(
+            "the API base '{trimmed}' has a query or fragment: give just the scheme, host and \
+             port, e.g. https://api.stripe.com"
+        )));
+    }
+    Ok(trimmed.to_string())
+}
+
+/// One failed attempt, before it becomes a [`StripeError`].
+enum Fail {
+    Status {
+        status: u16,
+        body: Option<Box<ErrorBody>>,
+        should_retry: Option<bool>,
+        request_id: Option<String>,
+    },
+    Transport {
+        detail: String,
+        request_id: Option<String>,
+        should_retry: Option<bool>,
+    },
+    Decode {
+        at: String,
+        detail: String,
+        request_id: Option<String>,
+    },
+    Config(String),
+}
+
+impl Fail {
+    fn retryable(&self) -> bool {
+        match self {
+            Fail::Status {
+                status,
+                should_retry,
+                ..
+            } => retry::should_retry_status(*status, *should_retry),
+            Fail::Transport { should_retry, .. } => should_retry.unwrap_or(true),
+            Fail::Decode { .. } | Fail::Config(_) => false,
+        }
+    }
+
+    fn is_429(&self) -> bool {
+        matches!(self, Fail::Status { status: 429, .. })
+    }
+
+    /// The final error. Texts quoted from the answer are scrubbed of anything that looks
+    /// like a key (and of this client's key) before they are kept anywhere.
+    fn into_error(self, path: &str, attempts: u32, key: &ApiKey) -> StripeError {
+        let path = path.to_string();
+        let clean = |text: String| key.scrub(&scrub_keys(&text));
+        match self {
+            Fail::Status {
+                status,
+                body,
+                request_id,
+                ..
+            } => {
+                let mut api = body.map(|b| b.error).unwrap_or_default();
+                api.message = api.message.map(clean);
+                match status {
+                    401 => StripeError::InvalidKey {
+                        path,
+                        expired: api.code.as_deref() == Some("api_key_expired"),
+                        message: api.message,
+                        request_id,
+                    },
+                    403 => StripeError::MissingPermission {
+                        path,
+                        permission: api.message.as_deref().and_then(parse_permission),
+                        message: api.message,
+                        request_id,
+                    },
+                    404 => StripeError::NotFound {
+                        path,
+                        message: api.message,
+                        request_id,
+                    },
+                    429 => StripeError::RateLimited {
+                        path,
+                        attempts,
+                        request_id,
+                    },
+                    _ => StripeError::Api {
+                        path,
+                        status,
+                        kind: api.kind,
+                        code: api.code,
+                        message: api.message,
+                        attempts,
+                        request_id,
+                    },
+                }
+            }
+            Fail::Transport {
+                detail, request_id, ..
+            } => StripeError::Network {
+                path,
+                attempts,
+                detail: clean(detail),
+                request_id,
+            },
+            Fail::Decode {
+                at,
+                detail,
+                request_id,
+            } => StripeError::Decode {
+                path,
+                at,
+                detail: clean(detail),
+                request_id,
+            },
+            Fail::Config(detail) => StripeError::Config {
+                detail: clean(detail),
+            },
+        }
+    }
+}
+
+fn header_str(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string)
+}
+
+/// Describes a transport error without the URL's query (it may hold an email) and
+/// without any header.
+fn transport_detail(e: &reqwest::Error) -> String {
+    let what = if e.is_timeout() {
+        "timed out"
+    } else if e.is_connect() {
+        "could not connect"
+    } else if e.is_body() || e.is_decode() {
+        "the answer was cut short"
+    } else {
+        "the connection failed"
+    };
+    let mut source: Option<&dyn std::error::Error> = std::error::Error::source(e);
+    let mut root = None;
+    while let Some(s) = source {
+        root = Some(s.to_string());
+        source = s.source();
+    }
+    match root {
+        Some(r) => format!("{what}: {r}"),
+        None => what.to_string(),
+    }
+}
+
+impl Client {
+    /// Builds a client. Fails on a base URL that is not https (or http to loopback) and
+    /// on a `Stripe-Account` that cannot be a header.
+    pub fn new(config: ClientConfig) -> Result<Client, StripeError> {
+        let base = check_base(&config.api_base)?;
+        let mut headers = HeaderMap::new();
+        let mut auth = HeaderValue::from_str(&format!("Bearer {}", config.key.expose()))
+            .map_err(|_| config_error("the key contains characters a header cannot carry"))?;
+        auth.set_sensitive(true);
+        headers.insert(reqwest::header::AUTHORIZATION, auth);
+        headers.insert(
+            "Stripe-Version",
+            HeaderValue::from_static(super::API_VERSION),
+        );
+        let stripe_account = config
+            .stripe_account
+            .map(|a| a.trim().to_string())
+            .filter(|a| !a.is_empty());
+        if let Some(acct) = &stripe_account {
+            let value = HeaderValue::from_str(acct)
+                .ok()
+                .filter(|_| acct.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+                .ok_or_else(|| {
+                    config_error(format!(
+                        "--stripe-account '{acct}' is not an account id: give one like acct_1A2b3C"
+                    ))
+                })?;
+            headers.insert("Stripe-Account", value);
+        }
+        let http = reqwest::Client::builder()
+            .user_agent(format!("tieout/{}", env!("CARGO_PKG_VERSION")))
+            .timeout(config.rate.request_timeout)
+            .connect_timeout(config.rate.request_timeout.min(Duration::from_secs(10)))
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .map_err(|e| config_error(format!("the HTTP client could not start: {e}")))?;
+        Ok(Client {
+            inner: Arc::new(Inner {
+                http,
+                base,
+                limiter: Limiter::new(&config.rate),
+                key: config.key,
+                headers,
+                stripe_account,
+                rate: config.rate,
+                max_attempts: config.max_attempts.max(1),
+                stats: StatsCell::default(),
+            }),
+        })
+    }
+
+    /// The key this client reads with (masked in `Debug`).
+    pub fn key(&self) -> &ApiKey {
+        &self.inner.key
+    }
+
+    /// The API base, without a trailing `/`.
+    pub fn api_base(&self) -> &str {
+        &self.inner.base
+    }
+
+    /// How many independent requests to run at once (see the module docs).
+    pub fn max_concurrency(&self) -> usize {
+        self.inner.rate.max_concurrency.max(1)
+    }
+
+    /// What this client (and its clones) sent so far.
+    pub fn stats(&self) -> RequestStats {
+        self.inner.stats.snapshot()
+    }
+
+    fn url(&self, path: &str, query: &[(String, String)]) -> String {
+        let mut url = format!("{}{}", self.inner.base, query::encode_path(path));
+        if !query.is_empty() {
+            url.push('?');
+            url.push_str(&query::encode(query));
+        }
+        url
+    }
+
+    /// GETs `path` (e.g. `/v1/balance`) with `query` and decodes the JSON answer.
+    pub async fn get<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        query: &[(String, String)],
+    ) -> Result<T, StripeError> {
+        let url = self.url(path, query);
+        let max = self.inner.max_attempts;
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            self.inner.limiter.until_ready(path).await;
+            self.inner.stats.sent(path, attempt > 1);
+            let fail = match self.attempt::<T>(&url, path, attempt).await {
+                Ok(value) => return Ok(value),
+                Err(fail) => fail,
+            };
+            if fail.is_429() {
+                self.inner.stats.saw_429();
+            }
+            if fail.retryable() && attempt < max {
+                let wait = retry::backoff(
+                    attempt,
+                    self.inner.rate.backoff_base,
+                    self.inner.rate.backoff_cap,
+                );
+                tracing::debug!(path, attempt, ?wait, "retrying Stripe GET");
+                tokio::time::sleep(wait).await;
+                continue;
+            }
+            let error = fail.into_error(path, attempt, &self.inner.key);
+            tracing::debug!(path, attempt, request_id = ?error.request_id(), "Stripe GET failed");
+            return Err(error);
+        }
+    }
+
+    async fn attempt<T: DeserializeOwned>(
+        &self,
+        url: &str,
+        path: &str,
+        attempt: u32,
+    ) -> Result<T, Fail> {
+        let response = self
+            .inner
+            .http
+            .get(url)
+            .headers(self.inner.headers.clone())
+            .send()
+            .await
+            .map_err(|e| {
+                if e.is_builder() {
+                    Fail::Config(format!("the request to {path} could not be built"))
+                } else {
+                    Fail::Transport {
+                        detail: transport_detail(&e),
+                        request_id: None,
+                        should_retry: None,
+                    }
+                }
+            })?;
+        let status = response.status().as_u16();
+        let headers = response.headers();
+        let request_id = header_str(headers, "request-id");
+        let should_retry =
+            retry::parse_should_retry(header_str(headers, "stripe-should-retry").as_deref());
+        tracing::debug!(path, attempt, status, request_id = ?request_id, "Stripe GET");
+        let body = response.bytes().await.map_err(|e| Fail::Transport {
+            detail: transport_detail(&e),
+            request_id: request_id.clone(),
+            should_retry,
+        })?;
+        if !(200..300).contains(&status) {
+            return Err(Fail::Status {
+                status,
+                body: serde_json::from_slice::<ErrorBody>(&body)
+                    .ok()
+                    .map(Box::new),
+                should_retry,
+                request_id,
+            });
+        }
+        let mut de = serde_json::Deserializer::from_slice(&body);
+        serde_path_to_error::deserialize::<_, T>(&mut de).map_err(|e| {
+            let at = e.path().to_string();
+            let inner = e.into_inner();
+            match inner.classify() {
+                serde_json::error::Category::Data => Fail::Decode {
+                    at,
+                    detail: inner.to_string(),
+                    request_id: request_id.clone(),
+                },
+                _ => Fail::Transport {
+                    detail: format!(
+                        "the answer was not complete JSON ({inner}, {} bytes)",
+                        body.len()
+                    ),
+                    request_id: request_id.clone(),
+                    should_retry,
+                },
+            }
+        })
+    }
+
+    /// Every item of a list endpoint, page by page (`limit=100`, `starting_after`, while
+    /// `has_more`), as a stream. An error ends the stream after it is yielded. A caller's
+    /// own `limit` or initial `starting_after` is respected.
+    pub fn list<T>(
+        &self,
+        path: &str,
+        query: &[(String, String)],
+    ) -> BoxStream<'static, Result<T, StripeError>>
+    where
+        T: DeserializeOwned + HasId + Send + 'static,
+    {
+        struct State<T> {
+            client: Client,
+            path: String,
+            query: Vec<(String, String)>,
+            buffer: VecDeque<T>,
+            /// None: no more pages. Some(cursor): fetch the page after `cursor`.
+            next: Option<Option<String>>,
+        }
+        let mut base_query = query.to_vec();
+        if query::get(&base_query, "limit").is_none() {
+            query::set(&mut base_query, "limit", PAGE_LIMIT);
+        }
+        let first = query::get(&base_query, "starting_after").map(str::to_string);
+        base_query.retain(|(k, _)| k != "starting_after");
+        let state = State {
+            client: self.clone(),
+            path: path.to_string(),
+            query: base_query,
+            buffer: VecDeque::new(),
+            next: Some(first),
+        };
+        stream::unfold(state, |mut st| async move {
+            loop {
+                if let Some(item) = st.buffer.pop_front() {
+                    return Some((Ok(item), st));
+                }
+                let cursor = st.next.take()?;
+                let mut q = st.query.clone();
+                if let Some(c) = cursor {
+                    q.push(("starting_after".to_string(), c));
+                }
+                match st.client.get::<List<T>>(&st.path, &q).await {
+                    Ok(page) => {
+                        if page.has_more {
+                            match page.data.last().map(|t| t.id().to_string()) {
+                                Some(last) if !last.is_empty() => st.next = Some(Some(last)),
+                                _ => tracing::warn!(
+                                    path = %st.path,
+                                    "Stripe said has_more but the page gave no id to continue from"
+                                ),
+                            }
+                        }
+                        st.buffer = page.data.into();
+                    }
+                    Err(e) => return Some((Err(e), st)),
+                }
+            }
+        })
+        .boxed()
+    }
+
+    /// All items of a list endpoint (see [`Client::list`]).
+    pub async fn list_all<T>(
+        &self,
+        path: &str,
+        query: &[(String, String)],
+    ) -> Result<Vec<T>, StripeError>
+    where
+        T: DeserializeOwned + HasId + Send + 'static,
+    {
+        self.list(path, query).try_collect().await
+    }
+
+    /// Every result of a search endpoint (`/v1/customers/search`, ...), following
+    /// `next_page` (sent back as `page`) while `has_more`, as a stream.
+    pub fn search<T>(
+        &self,
+        path: &str,
+        query: &[(String, String)],
+    ) -> BoxStream<'static, Result<T, StripeError>>
+    where
+        T: DeserializeOwned + Send + 'static,
+    {
+        struct State<T> {
+            client: Client,
+            path: String,
+            query: Vec<(String, String)>,
+            buffer: VecDeque<T>,
+            next: Option<Option<String>>,
+        }
+        let mut base_query = query.to_vec();
+        if query::get(&base_query, "limit").is_none() {
+            query::set(&mut base_query, "limit", PAGE_LIMIT);
+        }
+        let first = query::get(&base_query, "page").map(str::to_string);
+        base_query.retain(|(k, _)| k != "page");
+        let state = State {
+            client: self.clone(),
+            path: path.to_string(),
+            query: base_query,
+            buffer: VecDeque::new(),
+            next: Some(first),
+        };
+        stream::unfold(state, |mut st| async move {
+            loop {
+                if let Some(item) = st.buffer.pop_front() {
+                    return Some((Ok(item), st));
+                }
+                let page_token = st.next.take()?;
+                let mut q = st.query.clone();
+                if let Some(p) = page_token {
+                    q.push(("page".to_string(), p));
+                }
+                match st.client.get::<List<T>>(&st.path, &q).await {
+                    Ok(page) => {
+                        if page.has_more {
+                            match page.next_page.filter(|p| !p.is_empty()) {
+                                Some(p) => st.next = Some(Some(p)),
+                                None => tracing::warn!(
+                                    path = %st.path,
+                                    "Stripe said has_more but sent no next_page"
+                                ),
+                            }
+                        }
+                        st.buffer = page.data.into();
+                    }
+                    Err(e) => return Some((Err(e), st)),
+                }
+            }
+        })
+        .boxed()
+    }
+
+    /// All results of a search endpoint (see [`Client::search`]).
+    pub async fn search_all<T>(
+        &self,
+        path: &str,
+        query: &[(String, String)],
+    ) -> Result<Vec<T>, StripeError>
+    where
+        T: DeserializeOwned + Send + 'static,
+    {
+        self.search(path, query).try_collect().await
+    }
+
+    /// Runs `f` over `items` with at most [`Client::max_concurrency`] in flight; results
+    /// come back in input order; the first error stops the rest.
+    pub async fn map_concurrent<I, F, Fut, R>(&self, items: I, f: F) -> Result<Vec<R>, StripeError>
+    where
+        I: IntoIterator,
+        F: FnMut(I::Item) -> Fut,
+        Fut: Future<Output = Result<R, StripeError>>,
+    {
+        stream::iter(items)
+            .map(f)
+            .buffered(self.max_concurrency())
+            .try_collect()
+            .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key() -> ApiKey {
+        ApiKey::parse("rk_test_0123456789abcdefWXYZ").expect("key")
+    }
+
+    #[test]
+    fn base_urls_must_be_https_or_loopback_http() {
+        assert_eq!(
+            check_base("https://api.stripe.com/").expect("https"),
+            "https://api.stripe.com"
+        );
+        check_base("http://127.0.0.1:12111").expect("loopback v4");
+        check_base("http://localhost:8080").expect("localhost");
+        check_base("http://[::1]:8080").expect("loopback v6");
+        let err = check_base("http://api.example.com").expect_err("plain http");
+        assert!(err.to_string().contains("unencrypted"), "{err}");
+        check_base("ftp://x").expect_err("scheme");
+        check_base("not a url").expect_err("not a url");
+        check_base("https://api.stripe.com/?x=1").expect_err("query");
+    }
+
+    #[test]
+    fn debug_masks_the_key() {
+        let client = Client::new(ClientConfig::new("https://api.stripe.com", key())).expect("ok");
+        let text = format!("{client:?}");
+        assert!(text.contains("rk_test_...WXYZ"), "{text}");
+        assert!(!text.contains("0123456789"), "{text}");
+    }
+
+    #[test]
+    fn stripe_account_must_look_like_an_id() {
+        let mut cfg = ClientConfig::new("https://api.stripe.com", key());
+        cfg.stripe_account = Some("acct_1A2b\r\nX-Evil: 1".into());
+        assert!(matches!(Client::new(cfg), Err(StripeError::Config { .. })));
+        let mut cfg = ClientConfig::new("https://api.stripe.com", key());
+        cfg.stripe_account = Some("acct_1A2b3C".into());
+        Client::new(cfg).expect("valid account id");
+    }
+
+    #[test]
+    fn urls_keep_brackets_and_encode_paths() {
+        let client = Client::new(ClientConfig::new("http://127.0.0.1:9", key())).expect("ok");
+        let q = query::params([("created[gte]", "5"), ("expand[]", "data.payments")]);
+        assert_eq!(
+            client.url("/v1/invoices", &q),
+            "http://127.0.0.1:9/v1/invoices?created[gte]=5&expand[]=data.payments"
+        );
+        assert_eq!(
+            client.url("/v1/balance", &[]),
+            "http://127.0.0.1:9/v1/balance"
+        );
+    }
+}

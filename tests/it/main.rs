@@ -1,0 +1,3 @@
+//! The one integration-test crate: each topic is a module.
+
+mod client;
