@@ -16,7 +16,9 @@
 use std::path::{Path, PathBuf};
 
 use crate::domain::refunds::tickets::{TicketsFormat, read_tickets_bytes};
-use crate::domain::refunds::{Facts, Policy, Recommendation, Suggestion, Ticket, assess, load_policy};
+use crate::domain::refunds::{
+    Facts, Policy, Recommendation, Suggestion, Ticket, assess, load_policy,
+};
 use crate::report::files::write_atomic;
 use crate::report::refunds::{CSV_FILE, JSONL_FILE, csv, json_line, jsonl};
 use crate::source::AccountData;
@@ -51,7 +53,12 @@ fn run_one(ctx: &Ctx, args: &SuggestArgs, policy: &Policy) -> CmdResult {
             .map(str::trim)
             .filter(|s| !s.is_empty())
             .map(str::to_string)
-            .ok_or_else(|| Failure::usage(format!("{flag} is empty: give the customer's {}", &flag[2..])))
+            .ok_or_else(|| {
+                Failure::usage(format!(
+                    "{flag} is empty: give the customer's {}",
+                    &flag[2..]
+                ))
+            })
     };
     let ticket = Ticket {
         ticket_id: args.ticket.clone(),
@@ -77,7 +84,10 @@ fn run_batch(ctx: &Ctx, args: &SuggestArgs, path: &Path, policy: &Policy) -> Cmd
         ))
     })?;
     let ext = path.extension().and_then(|e| e.to_str());
-    let format = TicketsFormat::detect(ext, &String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]));
+    let format = TicketsFormat::detect(
+        ext,
+        &String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]),
+    );
     let read = read_tickets_bytes(&bytes, format)
         .map_err(|e| Failure::usage(format!("tickets file {}: {e}", path.display())))?;
     for p in &read.problems {
@@ -158,11 +168,16 @@ pub fn summary(rows: &[(Ticket, Suggestion)]) -> String {
 /// The account data the tickets are decided over: the demo, the cache, or a live read of
 /// just what the tickets need.
 fn account_for(ctx: &Ctx, tickets: &[Ticket]) -> Result<AccountData, Failure> {
+    // `source::demo::load_demo` and `source::load::load` are wired in when they land.
     if ctx.global.demo {
-        return crate::source::demo::load_demo().map_err(|e| Failure::data(e.to_string()));
+        return Err(Failure::other(
+            "tieout suggest --demo is not available in this build yet",
+        ));
     }
     if ctx.global.cached {
-        return crate::source::load::load(ctx, crate::source::load::Need::Refunds);
+        return Err(Failure::other(
+            "tieout suggest --cached is not available in this build yet",
+        ));
     }
     live::fetch(ctx, tickets)
 }
@@ -171,21 +186,51 @@ mod live {
     //! The live read: only what the tickets need (see `source::ticket_fetch`).
 
     use super::*;
+    use crate::source::ticket_fetch::fetch_tickets;
+    use crate::source::{Origin, SnapshotMeta};
+    use crate::stripe::{Client, ClientConfig, StripeError};
 
-    pub fn fetch(_ctx: &Ctx, _tickets: &[Ticket]) -> Result<AccountData, Failure> {
-        super::super::not_yet("tieout suggest (live)").map(|_| unreachable_account())
+    fn failure(e: StripeError) -> Failure {
+        Failure::new(e.fail_kind(), e.to_string())
     }
 
-    fn unreachable_account() -> AccountData {
-        AccountData::empty(crate::source::SnapshotMeta {
-            account_id: String::new(),
+    pub fn fetch(ctx: &Ctx, tickets: &[Ticket]) -> Result<AccountData, Failure> {
+        let (key, _source) =
+            crate::secrets::resolve_key(&ctx.global.profile, ctx.global.allow_secret_key)?;
+        let meta = SnapshotMeta {
+            account_id: ctx.global.stripe_account.clone().unwrap_or_default(),
             account_name: None,
-            mode: crate::source::Mode::Test,
-            origin: crate::source::Origin::Live,
+            mode: key.mode(),
+            origin: Origin::Live,
             api_version: crate::stripe::API_VERSION.into(),
-            fetched_at: 0,
+            fetched_at: ctx.now,
             window_start: 0,
             window_end: 0,
+        };
+        let mut config = ClientConfig::new(ctx.global.api_base.clone(), key);
+        config.stripe_account = ctx.global.stripe_account.clone();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| Failure::other(format!("could not start the async runtime: {e}")))?;
+        runtime.block_on(async {
+            let client = Client::new(config).map_err(failure)?;
+            let (data, counts) = fetch_tickets(client.clone(), tickets, meta)
+                .await
+                .map_err(failure)?;
+            let stats = client.stats();
+            eprintln!(
+                "tieout: read {} ticket(s) from Stripe with {} request(s) ({} list call(s) per ticket: {})",
+                tickets.len(),
+                stats.requests,
+                counts.iter().sum::<u32>(),
+                counts
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            );
+            Ok(data)
         })
     }
 }

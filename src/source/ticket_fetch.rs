@@ -13,10 +13,10 @@
 //!    customer's subscriptions (was the charge the payment of that period's invoice?).
 //!
 //! Request count per ticket (list calls; a list of more than 100 objects takes one more
-//! request per page): 1 (+1 search when the email matches no customer exactly)
-//! + 2 per customer + 2 for the matched charge + 1 per other refunded charge
-//! (+1 per subscription in wave 4). A typical ticket (one customer, no other refunds)
-//! takes 5; a ticket with no customer 2. A batch shares what it already fetched: a
+//! request per page): 1, plus 1 search when the email matches no customer exactly, plus
+//! 2 per customer, 2 for the matched charge, 1 per other refunded charge, and 1 per
+//! subscription in wave 4. A typical ticket (one customer, no other refunds) takes 5; a
+//! ticket with no customer 2. A batch shares what it already fetched: a
 //! customer, charge or invoice seen by an earlier ticket is not fetched again.
 //!
 //! What is fetched is what `domain::refunds` reads, so the same ticket gives the same
@@ -60,6 +60,30 @@ pub trait StripeReads {
     ) -> impl Future<Output = Result<Vec<T>, Self::Error>>
     where
         T: DeserializeOwned + HasId + Send + 'static;
+}
+
+impl StripeReads for crate::stripe::Client {
+    type Error = crate::stripe::StripeError;
+    fn list_all<T>(
+        &self,
+        path: &str,
+        query: &[(String, String)],
+    ) -> impl Future<Output = Result<Vec<T>, Self::Error>>
+    where
+        T: DeserializeOwned + HasId + Send + 'static,
+    {
+        crate::stripe::Client::list_all(self, path, query)
+    }
+    fn search_all<T>(
+        &self,
+        path: &str,
+        query: &[(String, String)],
+    ) -> impl Future<Output = Result<Vec<T>, Self::Error>>
+    where
+        T: DeserializeOwned + HasId + Send + 'static,
+    {
+        crate::stripe::Client::search_all(self, path, query)
+    }
 }
 
 fn q(pairs: &[(&str, &str)]) -> Vec<(String, String)> {

@@ -1,12 +1,17 @@
 //! The decision: DESIGN.md §4's refund rules in order, first match wins.
 //!
-//! 1. `no-customer` -> review; 2. `no-charge` / `ambiguous-charge` -> review;
-//! 3. `already-refunded` -> decline; 4. `disputed` -> decline; 5. `refund-pattern` ->
-//! review; 6. `first-purchase-window` -> approve what is left to refund;
-//! 7. `annual-prorate` -> partial, floor(amount captured x unused whole months / 12),
-//! capped at what is left and floored to the currency's step; 8. `outside-window` ->
-//! decline. Ids and wording come from the [`Policy`]; the reason is the rule's sentence
-//! followed by one sentence of facts.
+//! 1. `no-customer` -> review;
+//! 2. `no-charge` / `ambiguous-charge` -> review;
+//! 3. `already-refunded` -> decline;
+//! 4. `disputed` -> decline;
+//! 5. `refund-pattern` -> review;
+//! 6. `first-purchase-window` -> approve what is left to refund;
+//! 7. `annual-prorate` -> partial: floor(amount captured x unused whole months / 12),
+//!    capped at what is left and floored to the currency's step;
+//! 8. `outside-window` -> decline.
+//!
+//! Ids and wording come from the [`Policy`]; the reason is the rule's sentence followed by
+//! one sentence of facts.
 
 use jiff::tz::TimeZone;
 
@@ -302,60 +307,58 @@ pub fn decide(
 
     // 7. annual-prorate
     let mut no_month_left: Option<String> = None;
-    if policy.annual_proration {
-        if let Some(link) = &m.subscription {
-            let sub = &link.subscription;
-            let yearly = sub.interval.as_deref() == Some("year") && sub.interval_count == 1;
-            if let (true, Some(end)) = (yearly, sub.current_period_end) {
-                let unused = whole_months_between(now, end, tz).clamp(0, 12);
-                if unused == 0 {
-                    no_month_left = Some(format!(
-                        "{}'s yearly period ends {} with no whole month left",
-                        sub.id,
-                        date_in(end, tz)
-                    ));
-                } else {
-                    let raw = (i128::from(charge.amount_captured) * i128::from(unused) / 12)
-                        .clamp(0, i128::from(i64::MAX)) as i64;
-                    let capped = raw.min(refundable);
-                    let amount = cur.floor_to_step(capped);
-                    if amount > 0 {
-                        out.evidence.extend(refund_ids.iter().copied());
-                        out.evidence.add(&sub.id);
-                        if let PeriodLink::LatestInvoice { invoice } = &link.via {
-                            out.evidence.add(invoice);
-                        }
-                        let mut facts = format!(
-                            "{} paid {}'s yearly period ending {}, {}: floor({} x {unused} / 12) = {}",
-                            charge.id,
-                            sub.id,
-                            date_in(end, tz),
-                            plural(unused, "unused whole month", "unused whole months"),
-                            money(charge.amount_captured, cur),
-                            money(raw, cur),
-                        );
-                        if capped < raw {
-                            facts.push_str(&format!(
-                                ", capped at the {} left to refund",
-                                money(refundable, cur)
-                            ));
-                        }
-                        if amount < capped {
-                            facts.push_str(&format!(
-                                ", rounded down to {} (a multiple of {})",
-                                money(amount, cur),
-                                money(cur.amount_step(), cur)
-                            ));
-                        }
-                        facts.push('.');
-                        return out.done(
-                            RuleKind::AnnualProrate,
-                            Recommendation::Partial,
-                            amount,
-                            Some(cur),
-                            facts,
-                        );
+    if let (true, Some(link)) = (policy.annual_proration, &m.subscription) {
+        let sub = &link.subscription;
+        let yearly = sub.interval.as_deref() == Some("year") && sub.interval_count == 1;
+        if let (true, Some(end)) = (yearly, sub.current_period_end) {
+            let unused = whole_months_between(now, end, tz).clamp(0, 12);
+            if unused == 0 {
+                no_month_left = Some(format!(
+                    "{}'s yearly period ends {} with no whole month left",
+                    sub.id,
+                    date_in(end, tz)
+                ));
+            } else {
+                let raw = (i128::from(charge.amount_captured) * i128::from(unused) / 12)
+                    .clamp(0, i128::from(i64::MAX)) as i64;
+                let capped = raw.min(refundable);
+                let amount = cur.floor_to_step(capped);
+                if amount > 0 {
+                    out.evidence.extend(refund_ids.iter().copied());
+                    out.evidence.add(&sub.id);
+                    if let PeriodLink::LatestInvoice { invoice } = &link.via {
+                        out.evidence.add(invoice);
                     }
+                    let mut facts = format!(
+                        "{} paid {}'s yearly period ending {}, {}: floor({} x {unused} / 12) = {}",
+                        charge.id,
+                        sub.id,
+                        date_in(end, tz),
+                        plural(unused, "unused whole month", "unused whole months"),
+                        money(charge.amount_captured, cur),
+                        money(raw, cur),
+                    );
+                    if capped < raw {
+                        facts.push_str(&format!(
+                            ", capped at the {} left to refund",
+                            money(refundable, cur)
+                        ));
+                    }
+                    if amount < capped {
+                        facts.push_str(&format!(
+                            ", rounded down to {} (a multiple of {})",
+                            money(amount, cur),
+                            money(cur.amount_step(), cur)
+                        ));
+                    }
+                    facts.push('.');
+                    return out.done(
+                        RuleKind::AnnualProrate,
+                        Recommendation::Partial,
+                        amount,
+                        Some(cur),
+                        facts,
+                    );
                 }
             }
         }

@@ -84,7 +84,7 @@ pub enum OrderMatch {
         via: MatchVia,
     },
     One {
-        charge: ChargeRow,
+        charge: Box<ChargeRow>,
         via: MatchVia,
         /// Several charges named the order id and the ticket's amount picked this one.
         by_amount: bool,
@@ -242,7 +242,7 @@ pub fn match_order<'a>(
     match found.len() {
         0 => OrderMatch::NotFound,
         1 => OrderMatch::One {
-            charge: found[0].clone(),
+            charge: Box::new(found[0].clone()),
             via,
             by_amount: false,
         },
@@ -255,7 +255,7 @@ pub fn match_order<'a>(
                     .collect();
                 if same.len() == 1 {
                     return OrderMatch::One {
-                        charge: same[0].clone(),
+                        charge: Box::new(same[0].clone()),
                         via,
                         by_amount: true,
                     };
@@ -406,7 +406,7 @@ mod tests {
 
     #[test]
     fn email_exact_first_then_ignoring_case() {
-        let custs = vec![
+        let custs = [
             customer("cus_a", "Ann@Example.com", 10),
             customer("cus_b", "ann@example.com", 20),
         ];

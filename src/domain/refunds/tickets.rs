@@ -85,10 +85,11 @@ pub fn read_tickets_bytes(bytes: &[u8], format: TicketsFormat) -> Result<Tickets
                     .any(|f| f.contains('\u{fffd}'))
         });
         read.tickets = good;
-        read.problems.extend(bad.into_iter().map(|(line, _)| LineProblem {
-            line,
-            message: "is not UTF-8 text".to_string(),
-        }));
+        read.problems
+            .extend(bad.into_iter().map(|(line, _)| LineProblem {
+                line,
+                message: "is not UTF-8 text".to_string(),
+            }));
         read.problems.sort_by_key(|p| p.line);
     }
     Ok(read)
@@ -266,12 +267,22 @@ mod tests {
 
     #[test]
     fn a_line_that_is_not_utf8_is_reported_not_fatal() {
-        let mut bytes = b"ticket_id,email,order_id,message\nT-1,a@x.io,ORD-1,ok\nT-2,b@x.io,ORD-2,caf".to_vec();
+        let mut bytes =
+            b"ticket_id,email,order_id,message\nT-1,a@x.io,ORD-1,ok\nT-2,b@x.io,ORD-2,caf".to_vec();
         bytes.push(0xE9);
         bytes.extend_from_slice(b"\nT-3,c@x.io,ORD-3,ok\n");
         let read = read_tickets_bytes(&bytes, TicketsFormat::Csv).expect("readable");
-        assert_eq!(read.tickets.iter().map(|(l, _)| *l).collect::<Vec<_>>(), [2, 4]);
-        assert_eq!(read.problems, [LineProblem { line: 3, message: "is not UTF-8 text".into() }]);
+        assert_eq!(
+            read.tickets.iter().map(|(l, _)| *l).collect::<Vec<_>>(),
+            [2, 4]
+        );
+        assert_eq!(
+            read.problems,
+            [LineProblem {
+                line: 3,
+                message: "is not UTF-8 text".into()
+            }]
+        );
     }
 
     #[test]
