@@ -2,5 +2,7 @@
 //! JSON exports, and the close packet. Every file is written atomically.
 
 pub mod csv_out;
+pub mod dunning;
 pub mod files;
+pub mod reconciliation;
 pub mod refunds;

@@ -1,0 +1,480 @@
+//! One payout tied out: which kind it is, whether Stripe can itemise it, its lines (the
+//! balance transactions its `?payout=` listing returned, minus its own `type=payout`
+//! transaction), the checks, the subtotals by category, and the notes a bookkeeper needs.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::category;
+use crate::money::{Currency, format_major};
+use crate::source::rows::{BalanceTxnRow, PayoutRow};
+use crate::stripe::models::{PayoutStatus, ReconciliationStatus};
+
+/// Stripe's reason, in words, why a manual payout has no itemised lines.
+pub const MANUAL_REASON: &str = "Stripe cannot itemise manual payouts: you choose their timing and amount, so the Balance Transactions API answers 400 for ?payout= on them.";
+/// The same for an instant payout.
+pub const INSTANT_REASON: &str = "Stripe cannot itemise instant payouts: you trigger them and choose their amount, so the Balance Transactions API answers 400 for ?payout= on them.";
+
+/// How a payout came about, which decides whether Stripe can itemise it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PayoutKind {
+    /// Made by the payout schedule: the only kind `?payout=` itemises.
+    Automatic,
+    /// Requested by hand.
+    Manual,
+    /// An instant payout (`method=instant`).
+    Instant,
+}
+
+impl PayoutKind {
+    pub fn of(p: &PayoutRow) -> Self {
+        if p.method.eq_ignore_ascii_case("instant") {
+            PayoutKind::Instant
+        } else if p.automatic {
+            PayoutKind::Automatic
+        } else {
+            PayoutKind::Manual
+        }
+    }
+
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            PayoutKind::Automatic => "automatic",
+            PayoutKind::Manual => "manual",
+            PayoutKind::Instant => "instant",
+        }
+    }
+}
+
+/// The result of tying one payout out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// Lines' net equals the payout amount and every check passed.
+    Tied,
+    /// Lines' net differs from the amount, or a line failed a check.
+    Difference,
+    /// A manual or instant payout: Stripe cannot list its lines.
+    NotItemisable,
+    /// Stripe has not finished reconciling it (`reconciliation_status` not `completed`).
+    InProgress,
+}
+
+impl Verdict {
+    /// The machine name (`tied`, `difference`, `not_itemisable`, `in_progress`).
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Verdict::Tied => "tied",
+            Verdict::Difference => "difference",
+            Verdict::NotItemisable => "not_itemisable",
+            Verdict::InProgress => "in_progress",
+        }
+    }
+
+    /// The words people read (`tied out`, `difference`, ...).
+    pub fn label(&self) -> &'static str {
+        match self {
+            Verdict::Tied => "tied out",
+            Verdict::Difference => "difference",
+            Verdict::NotItemisable => "not itemisable",
+            Verdict::InProgress => "in progress",
+        }
+    }
+}
+
+/// A subtotal of a payout's lines in one category (the payout's currency only).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CategorySubtotal {
+    pub reporting_category: String,
+    pub count: usize,
+    pub gross: i64,
+    pub fee: i64,
+    pub net: i64,
+}
+
+/// A check that failed on one payout.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Problem {
+    /// A line whose `net` is not `amount - fee`.
+    LineArithmetic {
+        txn: String,
+        amount: i64,
+        fee: i64,
+        net: i64,
+        currency: Currency,
+    },
+    /// A line in a currency other than the payout's: left out of every sum.
+    ForeignCurrency {
+        txn: String,
+        currency: Currency,
+        net: i64,
+    },
+    /// The payout's own `type=payout` transaction does not carry `net = -amount`.
+    OwnTransaction {
+        txn: String,
+        net: i64,
+        expected: i64,
+        currency: Currency,
+    },
+}
+
+impl Problem {
+    /// One sentence saying what is wrong.
+    pub fn describe(&self) -> String {
+        match self {
+            Problem::LineArithmetic {
+                txn,
+                amount,
+                fee,
+                net,
+                currency,
+            } => format!(
+                "Line {txn}: net {} is not amount {} minus fee {} ({} {currency}).",
+                format_major(*net, *currency),
+                format_major(*amount, *currency),
+                format_major(*fee, *currency),
+                format_major(amount - fee, *currency),
+            ),
+            Problem::ForeignCurrency { txn, currency, net } => format!(
+                "Line {txn} is in {currency} ({} {currency}), not the payout's currency: it is left out of the sums.",
+                format_major(*net, *currency),
+            ),
+            Problem::OwnTransaction {
+                txn,
+                net,
+                expected,
+                currency,
+            } => format!(
+                "The payout's own transaction {txn} has net {} {currency}; it should be {} {currency} (minus the payout amount).",
+                format_major(*net, *currency),
+                format_major(*expected, *currency),
+            ),
+        }
+    }
+}
+
+/// The lines of an itemisable payout, the sums and the checks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Itemisation {
+    /// The balance transactions paid out, oldest first (not the payout's own one).
+    pub lines: Vec<BalanceTxnRow>,
+    /// The payout's own `type=payout` transaction, when it was listed.
+    pub own: Option<BalanceTxnRow>,
+    /// Sum of the lines' `net` in the payout's currency.
+    pub lines_net: i64,
+    pub lines_gross: i64,
+    pub lines_fee: i64,
+    /// `lines_net - payout.amount`: zero when they agree.
+    pub difference: i64,
+    /// Subtotals by category, in [`category::compare`] order.
+    pub by_category: Vec<CategorySubtotal>,
+    pub problems: Vec<Problem>,
+}
+
+impl Itemisation {
+    /// The lines of one category, oldest first.
+    pub fn lines_in<'a>(&'a self, cat: &'a str) -> impl Iterator<Item = &'a BalanceTxnRow> + 'a {
+        self.lines
+            .iter()
+            .filter(move |l| category::category_of(l) == cat)
+    }
+}
+
+/// One payout, tied out (or said why it cannot be).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PayoutTieOut {
+    pub payout: PayoutRow,
+    pub kind: PayoutKind,
+    pub verdict: Verdict,
+    /// Present when the payout is automatic and Stripe finished reconciling it.
+    pub itemisation: Option<Itemisation>,
+    /// Sentences for people: why not itemisable, in progress, failed, holds, problems.
+    pub notes: Vec<String>,
+}
+
+impl PayoutTieOut {
+    pub fn currency(&self) -> Currency {
+        self.payout.currency
+    }
+
+    /// Lines' net, when itemised.
+    pub fn lines_net(&self) -> Option<i64> {
+        self.itemisation.as_ref().map(|i| i.lines_net)
+    }
+
+    /// `lines_net - amount`, when itemised.
+    pub fn difference(&self) -> Option<i64> {
+        self.itemisation.as_ref().map(|i| i.difference)
+    }
+
+    /// The notes as one paragraph.
+    pub fn note(&self) -> String {
+        self.notes.join(" ")
+    }
+}
+
+/// The payout status in words (`in transit` rather than `in_transit`).
+pub fn status_label(status: &PayoutStatus) -> String {
+    match status {
+        PayoutStatus::InTransit => "in transit".to_string(),
+        PayoutStatus::Unknown(s) if s.is_empty() => "unknown".to_string(),
+        other => other.as_str().to_string(),
+    }
+}
+
+fn money(minor: i64, currency: Currency) -> String {
+    format!("{} {currency}", format_major(minor, currency))
+}
+
+/// Ties one payout out against the balance transactions at hand.
+///
+/// `listed` are the transactions whose `?payout=` listing was this payout's; `all` is
+/// every transaction known (to find a failure or reversal transaction by id or source).
+pub fn tie_out(
+    payout: &PayoutRow,
+    listed: &[&BalanceTxnRow],
+    all: &[BalanceTxnRow],
+) -> PayoutTieOut {
+    let kind = PayoutKind::of(payout);
+    let mut notes = Vec::new();
+    let (verdict, itemisation) = match kind {
+        PayoutKind::Manual => {
+            notes.push(MANUAL_REASON.to_string());
+            (Verdict::NotItemisable, None)
+        }
+        PayoutKind::Instant => {
+            notes.push(INSTANT_REASON.to_string());
+            (Verdict::NotItemisable, None)
+        }
+        PayoutKind::Automatic => match &payout.reconciliation_status {
+            ReconciliationStatus::Completed => {
+                let it = itemise(payout, listed);
+                let tied = it.difference == 0 && it.problems.is_empty();
+                if !tied && it.difference != 0 {
+                    notes.push(format!(
+                        "The lines' net is {} but the payout is {}: a difference of {}.",
+                        money(it.lines_net, payout.currency),
+                        money(payout.amount, payout.currency),
+                        money(it.difference, payout.currency),
+                    ));
+                }
+                if listed.is_empty() {
+                    notes.push(
+                        "No balance transactions are on hand for this payout: its ?payout= listing returned nothing."
+                            .to_string(),
+                    );
+                } else if it.own.is_none() {
+                    notes.push(
+                        "Its own type=payout transaction was not in the listing (Stripe normally includes it)."
+                            .to_string(),
+                    );
+                }
+                notes.extend(it.problems.iter().map(Problem::describe));
+                let v = if tied {
+                    Verdict::Tied
+                } else {
+                    Verdict::Difference
+                };
+                (v, Some(it))
+            }
+            ReconciliationStatus::InProgress => {
+                notes.push(
+                    "Stripe is still reconciling this payout (reconciliation_status in_progress), so its lines cannot be listed completely yet; tie it out once Stripe marks it completed."
+                        .to_string(),
+                );
+                (Verdict::InProgress, None)
+            }
+            ReconciliationStatus::NotApplicable => {
+                notes.push(
+                    "Stripe marks this payout's reconciliation not applicable (reconciliation_status not_applicable), so it has no itemised lines."
+                        .to_string(),
+                );
+                (Verdict::InProgress, None)
+            }
+            ReconciliationStatus::Unknown(s) => {
+                let shown = if s.is_empty() { "none" } else { s.as_str() };
+                notes.push(format!(
+                    "Stripe gave reconciliation_status '{shown}', not completed: the payout is not tied out until it is."
+                ));
+                (Verdict::InProgress, None)
+            }
+        },
+    };
+    notes.extend(status_notes(payout, all));
+    if let Some(it) = &itemisation {
+        notes.extend(hold_notes(it, payout.currency));
+    }
+    if payout.amount < 0 {
+        notes.push(format!(
+            "A negative payout: Stripe debited {} from the bank account.",
+            money(-payout.amount, payout.currency)
+        ));
+    }
+    PayoutTieOut {
+        payout: payout.clone(),
+        kind,
+        verdict,
+        itemisation,
+        notes,
+    }
+}
+
+/// Splits the listing into the payout's own transaction and its lines, sums and checks.
+fn itemise(payout: &PayoutRow, listed: &[&BalanceTxnRow]) -> Itemisation {
+    let is_own = |t: &BalanceTxnRow| {
+        t.kind == "payout"
+            && (t.source.as_deref() == Some(payout.id.as_str())
+                || payout.balance_transaction.as_deref() == Some(t.id.as_str()))
+    };
+    let mut own: Option<BalanceTxnRow> = None;
+    let mut lines: Vec<BalanceTxnRow> = Vec::with_capacity(listed.len());
+    for t in listed {
+        if own.is_none() && is_own(t) {
+            own = Some((*t).clone());
+        } else {
+            lines.push((*t).clone());
+        }
+    }
+    lines.sort_by(|a, b| a.created.cmp(&b.created).then_with(|| a.id.cmp(&b.id)));
+
+    let cur = payout.currency;
+    let mut problems = Vec::new();
+    if let Some(o) = &own
+        && (o.net != -payout.amount || o.currency != cur)
+    {
+        problems.push(Problem::OwnTransaction {
+            txn: o.id.clone(),
+            net: o.net,
+            expected: -payout.amount,
+            currency: o.currency,
+        });
+    }
+    let (mut net, mut gross, mut fee) = (0i64, 0i64, 0i64);
+    let mut groups: BTreeMap<String, CategorySubtotal> = BTreeMap::new();
+    for l in &lines {
+        if l.amount.checked_sub(l.fee) != Some(l.net) {
+            problems.push(Problem::LineArithmetic {
+                txn: l.id.clone(),
+                amount: l.amount,
+                fee: l.fee,
+                net: l.net,
+                currency: l.currency,
+            });
+        }
+        if l.currency != cur {
+            problems.push(Problem::ForeignCurrency {
+                txn: l.id.clone(),
+                currency: l.currency,
+                net: l.net,
+            });
+            continue;
+        }
+        net = net.saturating_add(l.net);
+        gross = gross.saturating_add(l.amount);
+        fee = fee.saturating_add(l.fee);
+        let cat = category::category_of(l);
+        let g = groups
+            .entry(cat.clone())
+            .or_insert_with(|| CategorySubtotal {
+                reporting_category: cat,
+                count: 0,
+                gross: 0,
+                fee: 0,
+                net: 0,
+            });
+        g.count += 1;
+        g.gross = g.gross.saturating_add(l.amount);
+        g.fee = g.fee.saturating_add(l.fee);
+        g.net = g.net.saturating_add(l.net);
+    }
+    let mut by_category: Vec<CategorySubtotal> = groups.into_values().collect();
+    by_category.sort_by(|a, b| category::compare(&a.reporting_category, &b.reporting_category));
+    Itemisation {
+        lines,
+        own,
+        lines_net: net,
+        lines_gross: gross,
+        lines_fee: fee,
+        difference: net.saturating_sub(payout.amount),
+        by_category,
+        problems,
+    }
+}
+
+/// Notes on failed, canceled, pending payouts and on transactions that returned funds.
+fn status_notes(payout: &PayoutRow, all: &[BalanceTxnRow]) -> Vec<String> {
+    let mut notes = Vec::new();
+    let why = match (&payout.failure_code, &payout.failure_message) {
+        (Some(c), Some(m)) => format!(" ({c}: {m})"),
+        (Some(c), None) => format!(" ({c})"),
+        (None, Some(m)) => format!(" ({m})"),
+        (None, None) => String::new(),
+    };
+    let failure_txn = payout
+        .failure_balance_transaction
+        .as_deref()
+        .and_then(|id| all.iter().find(|t| t.id == id));
+    match &payout.status {
+        PayoutStatus::Failed => {
+            let via = match (failure_txn, &payout.failure_balance_transaction) {
+                (Some(t), _) => format!(
+                    "its payout_failure transaction {} ({})",
+                    t.id,
+                    money(t.net, t.currency)
+                ),
+                (None, Some(id)) => format!("its payout_failure transaction {id}"),
+                (None, None) => "a payout_failure balance transaction".to_string(),
+            };
+            notes.push(format!(
+                "This payout failed{why}: the bank did not accept it. Its funds returned to the Stripe balance through {via} so they can be paid out again."
+            ));
+        }
+        PayoutStatus::Canceled => notes.push(format!(
+            "This payout was canceled before it reached the bank{why}: its funds returned to the Stripe balance through a payout_cancel transaction."
+        )),
+        PayoutStatus::Pending | PayoutStatus::InTransit => notes.push(format!(
+            "The bank has not confirmed this payout yet (status {}).",
+            status_label(&payout.status)
+        )),
+        _ => {}
+    }
+    // A reversal or failure recorded against this payout (its source is the payout).
+    for t in all.iter().filter(|t| {
+        t.source.as_deref() == Some(payout.id.as_str())
+            && t.kind != "payout"
+            && failure_txn.is_none_or(|f| f.id != t.id)
+    }) {
+        notes.push(format!(
+            "Balance transaction {} ({}, {}) moved this payout's funds back to the Stripe balance.",
+            t.id,
+            if t.kind.is_empty() {
+                "unknown type"
+            } else {
+                t.kind.as_str()
+            },
+            money(t.net, t.currency),
+        ));
+    }
+    notes
+}
+
+/// Notes on minimum-balance holds and releases among the lines.
+fn hold_notes(it: &Itemisation, cur: Currency) -> Vec<String> {
+    let mut notes = Vec::new();
+    for s in &it.by_category {
+        match s.reporting_category.as_str() {
+            "payout_minimum_balance_hold" => notes.push(format!(
+                "Stripe withheld {} to keep the account's minimum balance (payout_minimum_balance_hold); it is released into a later payout.",
+                money(-s.net, cur)
+            )),
+            "payout_minimum_balance_release" => notes.push(format!(
+                "Includes {} released from an earlier minimum-balance hold (payout_minimum_balance_release).",
+                money(s.net, cur)
+            )),
+            _ => {}
+        }
+    }
+    notes
+}

@@ -1,0 +1,137 @@
+//! `reconciliation.json`: the same content as the CSV and the Markdown as one document,
+//! money in integer minor units. Per payout: `id, status, automatic, arrival_date_utc,
+//! currency, amount, lines_net, difference, itemised, note, by_category` (DESIGN.md), plus
+//! the verdict, the lines and the month's counts and totals.
+
+use serde::Serialize;
+
+use super::ReportHeader;
+use crate::domain::tieout::{CategorySubtotal, Counts, CurrencyTotals, EMPTY_MONTH, MonthTieOut};
+use crate::money::Currency;
+use crate::time::iso_utc;
+
+#[derive(Serialize)]
+struct Doc<'a> {
+    report: &'static str,
+    month: String,
+    time_zone: &'a str,
+    period_start_utc: String,
+    period_end_utc: String,
+    account: Account<'a>,
+    origin: &'static str,
+    read_at_utc: String,
+    counts: Counts,
+    totals: &'a [CurrencyTotals],
+    /// "No payouts arrived in this month." for an empty month, else null.
+    empty: Option<&'static str>,
+    payouts: Vec<Payout<'a>>,
+}
+
+#[derive(Serialize)]
+struct Account<'a> {
+    id: &'a str,
+    name: Option<&'a str>,
+    mode: &'static str,
+}
+
+#[derive(Serialize)]
+struct Payout<'a> {
+    id: &'a str,
+    status: &'a str,
+    automatic: bool,
+    method: &'a str,
+    reconciliation_status: &'a str,
+    arrival_date_utc: String,
+    currency: Currency,
+    amount: i64,
+    lines_net: Option<i64>,
+    difference: Option<i64>,
+    itemised: bool,
+    result: &'static str,
+    note: String,
+    by_category: &'a [CategorySubtotal],
+    lines: Vec<Line<'a>>,
+}
+
+#[derive(Serialize)]
+struct Line<'a> {
+    balance_transaction_id: &'a str,
+    #[serde(rename = "type")]
+    kind: &'a str,
+    reporting_category: &'a str,
+    source_id: Option<&'a str>,
+    created_utc: String,
+    available_on_utc: String,
+    currency: Currency,
+    gross: i64,
+    fee: i64,
+    net: i64,
+    description: Option<&'a str>,
+}
+
+/// The JSON bytes (pretty, trailing newline).
+pub fn json(t: &MonthTieOut, h: &ReportHeader) -> Vec<u8> {
+    let payouts = t
+        .payouts
+        .iter()
+        .map(|p| Payout {
+            id: &p.payout.id,
+            status: p.payout.status.as_str(),
+            automatic: p.payout.automatic,
+            method: &p.payout.method,
+            reconciliation_status: p.payout.reconciliation_status.as_str(),
+            arrival_date_utc: iso_utc(p.payout.arrival_date),
+            currency: p.currency(),
+            amount: p.payout.amount,
+            lines_net: p.lines_net(),
+            difference: p.difference(),
+            itemised: p.itemisation.is_some(),
+            result: p.verdict.as_str(),
+            note: p.note(),
+            by_category: p
+                .itemisation
+                .as_ref()
+                .map(|i| i.by_category.as_slice())
+                .unwrap_or(&[]),
+            lines: p
+                .itemisation
+                .iter()
+                .flat_map(|i| i.lines.iter())
+                .map(|l| Line {
+                    balance_transaction_id: &l.id,
+                    kind: &l.kind,
+                    reporting_category: &l.reporting_category,
+                    source_id: l.source.as_deref(),
+                    created_utc: iso_utc(l.created),
+                    available_on_utc: iso_utc(l.available_on),
+                    currency: l.currency,
+                    gross: l.amount,
+                    fee: l.fee,
+                    net: l.net,
+                    description: l.description.as_deref(),
+                })
+                .collect(),
+        })
+        .collect();
+    let doc = Doc {
+        report: "payout_reconciliation",
+        month: t.month.to_string(),
+        time_zone: &h.time_zone,
+        period_start_utc: iso_utc(t.start),
+        period_end_utc: iso_utc(t.end),
+        account: Account {
+            id: &h.account_id,
+            name: h.account_name.as_deref(),
+            mode: h.mode.as_str(),
+        },
+        origin: h.origin.as_str(),
+        read_at_utc: iso_utc(h.read_at),
+        counts: t.counts,
+        totals: &t.totals,
+        empty: t.is_empty().then_some(EMPTY_MONTH),
+        payouts,
+    };
+    let mut bytes = serde_json::to_vec_pretty(&doc).unwrap_or_default();
+    bytes.push(b'\n');
+    bytes
+}
