@@ -132,9 +132,9 @@ pub fn decide(
                 format!("{} has no succeeded charge.", list(&customer_ids))
             } else {
                 format!(
-                    "None of the {} of {} names order {order} in its metadata or description.",
-                    plural(n, "succeeded charge", "succeeded charges"),
-                    list(&customer_ids)
+                    "No succeeded charge of {} ({} checked) names order {order} in its metadata or description.",
+                    list(&customer_ids),
+                    n
                 )
             };
             return out.done(RuleKind::NoCharge, Recommendation::Review, 0, None, facts);

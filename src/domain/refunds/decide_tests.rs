@@ -106,7 +106,7 @@ fn no_matching_charge_goes_to_review() {
     assert!(
         a.suggestion
             .reason
-            .contains("None of the 1 succeeded charge of cus_a names order ORD-2")
+            .contains("No succeeded charge of cus_a (1 checked) names order ORD-2")
     );
     // A failed charge for the order is not a purchase.
     let mut w = one_purchase(3, "usd", 4900);
