@@ -168,16 +168,8 @@ pub fn summary(rows: &[(Ticket, Suggestion)]) -> String {
 /// The account data the tickets are decided over: the demo, the cache, or a live read of
 /// just what the tickets need.
 fn account_for(ctx: &Ctx, tickets: &[Ticket]) -> Result<AccountData, Failure> {
-    // `source::demo::load_demo` and `source::load::load` are wired in when they land.
-    if ctx.global.demo {
-        return Err(Failure::other(
-            "tieout suggest --demo is not available in this build yet",
-        ));
-    }
-    if ctx.global.cached {
-        return Err(Failure::other(
-            "tieout suggest --cached is not available in this build yet",
-        ));
+    if ctx.global.demo || ctx.global.cached {
+        return crate::source::load::load(ctx, crate::source::load::Need::Refunds);
     }
     live::fetch(ctx, tickets)
 }
@@ -186,44 +178,35 @@ mod live {
     //! The live read: only what the tickets need (see `source::ticket_fetch`).
 
     use super::*;
+    use crate::source::load::stripe_failure;
     use crate::source::ticket_fetch::fetch_tickets;
     use crate::source::{Origin, SnapshotMeta};
-    use crate::stripe::{Client, ClientConfig, StripeError};
-
-    fn failure(e: StripeError) -> Failure {
-        Failure::new(e.fail_kind(), e.to_string())
-    }
 
     pub fn fetch(ctx: &Ctx, tickets: &[Ticket]) -> Result<AccountData, Failure> {
-        let (key, _source) =
-            crate::secrets::resolve_key(&ctx.global.profile, ctx.global.allow_secret_key)?;
+        let client = crate::source::load::connect(ctx)?;
         let meta = SnapshotMeta {
             account_id: ctx.global.stripe_account.clone().unwrap_or_default(),
             account_name: None,
-            mode: key.mode(),
+            mode: client.key().mode(),
             origin: Origin::Live,
             api_version: crate::stripe::API_VERSION.into(),
             fetched_at: ctx.now,
             window_start: 0,
             window_end: 0,
         };
-        let mut config = ClientConfig::new(ctx.global.api_base.clone(), key);
-        config.stripe_account = ctx.global.stripe_account.clone();
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .map_err(|e| Failure::other(format!("could not start the async runtime: {e}")))?;
         runtime.block_on(async {
-            let client = Client::new(config).map_err(failure)?;
             let (data, counts) = fetch_tickets(client.clone(), tickets, meta)
                 .await
-                .map_err(failure)?;
+                .map_err(stripe_failure)?;
             let stats = client.stats();
             eprintln!(
-                "tieout: read {} ticket(s) from Stripe with {} request(s) ({} list call(s) per ticket: {})",
+                "tieout: read what {} ticket(s) need from Stripe in {} request(s); list calls per ticket: {}",
                 tickets.len(),
                 stats.requests,
-                counts.iter().sum::<u32>(),
                 counts
                     .iter()
                     .map(u32::to_string)
