@@ -239,6 +239,56 @@ impl Worklist {
     }
 }
 
+/// A filter over the worklist, as the Worklist pane offers it. Empty fields match all.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Filter {
+    /// Only invoices with no automatic retry left.
+    pub no_retry_left: bool,
+    pub decline: Option<DeclineKey>,
+    pub currency: Option<Currency>,
+    pub action: Option<Action>,
+}
+
+impl Filter {
+    pub fn matches(&self, r: &WorkRow) -> bool {
+        (!self.no_retry_left || !r.retries_left)
+            && self.decline.as_ref().is_none_or(|k| *k == r.decline_key())
+            && self.currency.is_none_or(|c| c == r.currency)
+            && self.action.is_none_or(|a| a == r.action())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        *self == Filter::default()
+    }
+
+    /// The indices of the rows that match, in the worklist's order.
+    pub fn apply(&self, w: &Worklist) -> Vec<usize> {
+        w.rows
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| self.matches(r))
+            .map(|(i, _)| i)
+            .collect()
+    }
+}
+
+impl Worklist {
+    /// The decline keys, currencies and actions present, for the filter pickers.
+    pub fn decline_keys(&self) -> Vec<DeclineKey> {
+        self.totals_by_decline_code
+            .iter()
+            .map(|t| t.key.clone())
+            .collect()
+    }
+    pub fn currencies(&self) -> Vec<Currency> {
+        self.totals_by_currency.iter().map(|t| t.currency).collect()
+    }
+    pub fn actions(&self) -> Vec<Action> {
+        let present: BTreeSet<Action> = self.rows.iter().map(WorkRow::action).collect();
+        present.into_iter().collect()
+    }
+}
+
 /// Why the worklist could not be computed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DunningError {
@@ -1144,5 +1194,68 @@ mod tests {
         let ins = &w.totals_by_decline_code[0].amounts;
         assert_eq!(ins.get(Currency::USD), 2000);
         assert_eq!(ins.get(Currency::EUR), 5100);
+    }
+
+    #[test]
+    fn filters_narrow_the_list() {
+        let mut d = data(vec![]);
+        failed(&mut d, "in_if", 1000, "insufficient_funds");
+        failed(&mut d, "in_st", 900, "stolen_card");
+        failed(&mut d, "in_ex", 800, "expired_card");
+        d.invoices[2].currency = Currency::EUR;
+        let w = build(&d, NOW).expect("build");
+        let pick = |f: &Filter| -> Vec<&str> {
+            f.apply(&w)
+                .into_iter()
+                .map(|i| w.rows[i].invoice_id.as_str())
+                .collect()
+        };
+        assert_eq!(pick(&Filter::default()).len(), 3);
+        assert_eq!(
+            pick(&Filter {
+                no_retry_left: true,
+                ..Default::default()
+            }),
+            ["in_st"]
+        );
+        assert_eq!(
+            pick(&Filter {
+                currency: Some(Currency::EUR),
+                ..Default::default()
+            }),
+            ["in_ex"]
+        );
+        assert_eq!(
+            pick(&Filter {
+                action: Some(Action::RetryLater),
+                ..Default::default()
+            }),
+            ["in_if"]
+        );
+        assert_eq!(
+            pick(&Filter {
+                decline: Some(DeclineKey::of(Some("expired_card"), None)),
+                ..Default::default()
+            }),
+            ["in_ex"]
+        );
+        assert!(
+            pick(&Filter {
+                no_retry_left: true,
+                currency: Some(Currency::EUR),
+                ..Default::default()
+            })
+            .is_empty()
+        );
+        assert_eq!(w.currencies(), [Currency::USD, Currency::EUR]);
+        assert_eq!(
+            w.actions(),
+            [
+                Action::UpdatePaymentMethod,
+                Action::RetryLater,
+                Action::DoNotRetry
+            ]
+        );
+        assert_eq!(w.decline_keys().len(), 3);
     }
 }
