@@ -14,5 +14,6 @@ pub mod report;
 pub mod secrets;
 pub mod source;
 pub mod stripe;
+pub mod testkit;
 pub mod time;
 pub mod tui;

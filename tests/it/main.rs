@@ -1,3 +1,7 @@
-//! The one integration-test crate: each topic is a module.
+//! The one integration-test crate (so heavy dependencies link once): each topic is a
+//! module (`mod <topic>;` plus `tests/it/<topic>.rs`); shared helpers live in `support`.
+
+mod support;
 
 mod client;
+mod fake_stripe;

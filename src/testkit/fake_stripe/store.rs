@@ -1,0 +1,381 @@
+//! The fake's in-memory data: Stripe objects kept as raw JSON (exactly what the fixtures
+//! hold), one table per object type ordered the way Stripe lists them (newest `created`
+//! first, then id descending), plus the account, the balance and which balance
+//! transactions each automatic payout paid out.
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, HashMap};
+use std::ops::Bound;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+/// The object types served as lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ObjectKind {
+    Payout,
+    BalanceTransaction,
+    Invoice,
+    InvoicePayment,
+    PaymentIntent,
+    Charge,
+    Refund,
+    Dispute,
+    Customer,
+    Subscription,
+}
+
+impl ObjectKind {
+    pub const ALL: [ObjectKind; 10] = [
+        ObjectKind::Payout,
+        ObjectKind::BalanceTransaction,
+        ObjectKind::Invoice,
+        ObjectKind::InvoicePayment,
+        ObjectKind::PaymentIntent,
+        ObjectKind::Charge,
+        ObjectKind::Refund,
+        ObjectKind::Dispute,
+        ObjectKind::Customer,
+        ObjectKind::Subscription,
+    ];
+
+    /// The `object` field value (`"payout"`).
+    pub fn object(self) -> &'static str {
+        match self {
+            ObjectKind::Payout => "payout",
+            ObjectKind::BalanceTransaction => "balance_transaction",
+            ObjectKind::Invoice => "invoice",
+            ObjectKind::InvoicePayment => "invoice_payment",
+            ObjectKind::PaymentIntent => "payment_intent",
+            ObjectKind::Charge => "charge",
+            ObjectKind::Refund => "refund",
+            ObjectKind::Dispute => "dispute",
+            ObjectKind::Customer => "customer",
+            ObjectKind::Subscription => "subscription",
+        }
+    }
+
+    /// The collection name: the fixture file stem and the URL segment (`"payouts"`).
+    pub fn plural(self) -> &'static str {
+        match self {
+            ObjectKind::Payout => "payouts",
+            ObjectKind::BalanceTransaction => "balance_transactions",
+            ObjectKind::Invoice => "invoices",
+            ObjectKind::InvoicePayment => "invoice_payments",
+            ObjectKind::PaymentIntent => "payment_intents",
+            ObjectKind::Charge => "charges",
+            ObjectKind::Refund => "refunds",
+            ObjectKind::Dispute => "disputes",
+            ObjectKind::Customer => "customers",
+            ObjectKind::Subscription => "subscriptions",
+        }
+    }
+
+    /// The list URL (`"/v1/payouts"`).
+    pub fn path(self) -> String {
+        format!("/v1/{}", self.plural())
+    }
+
+    /// How Stripe names it in "No such ...: 'id'".
+    pub fn noun(self) -> &'static str {
+        match self {
+            ObjectKind::BalanceTransaction => "balance transaction",
+            other => other.object(),
+        }
+    }
+
+    pub fn from_object(object: &str) -> Option<ObjectKind> {
+        ObjectKind::ALL.into_iter().find(|k| k.object() == object)
+    }
+
+    pub fn from_plural(plural: &str) -> Option<ObjectKind> {
+        ObjectKind::ALL.into_iter().find(|k| k.plural() == plural)
+    }
+
+    /// The restricted-key permission a GET of this type needs (stripe-api-notes §7).
+    pub fn read_permission(self) -> &'static str {
+        match self {
+            ObjectKind::Payout => "rak_payout_read",
+            ObjectKind::BalanceTransaction => "rak_balance_read",
+            ObjectKind::Invoice | ObjectKind::InvoicePayment => "rak_invoice_read",
+            ObjectKind::PaymentIntent => "rak_payment_intent_read",
+            ObjectKind::Charge | ObjectKind::Refund => "rak_charge_read",
+            ObjectKind::Dispute => "rak_dispute_read",
+            ObjectKind::Customer => "rak_customer_read",
+            ObjectKind::Subscription => "rak_subscription_read",
+        }
+    }
+}
+
+/// Stripe's list order as a key: ascending keys are newest first, ties by id descending.
+pub type SortKey = (Reverse<i64>, Reverse<String>);
+
+fn sort_key(value: &Value) -> Option<SortKey> {
+    let id = value.get("id")?.as_str()?.to_string();
+    let created = value.get("created").and_then(Value::as_i64).unwrap_or(0);
+    Some((Reverse(created), Reverse(id)))
+}
+
+/// One object type's rows in list order.
+#[derive(Debug, Default, Clone)]
+pub struct Table {
+    rows: BTreeMap<SortKey, Value>,
+    keys: HashMap<String, SortKey>,
+}
+
+impl Table {
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    pub fn get(&self, id: &str) -> Option<&Value> {
+        self.rows.get(self.keys.get(id)?)
+    }
+
+    pub fn get_mut(&mut self, id: &str) -> Option<&mut Value> {
+        self.rows.get_mut(self.keys.get(id)?)
+    }
+
+    pub fn key_of(&self, id: &str) -> Option<&SortKey> {
+        self.keys.get(id)
+    }
+
+    /// Inserts or replaces (by id). Returns false if the value has no string `id`.
+    pub fn put(&mut self, value: Value) -> bool {
+        let Some(key) = sort_key(&value) else {
+            return false;
+        };
+        let id = key.1.0.clone();
+        if let Some(old) = self.keys.insert(id, key.clone()) {
+            self.rows.remove(&old);
+        }
+        self.rows.insert(key, value);
+        true
+    }
+
+    /// All rows, newest first.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &Value> {
+        self.rows.values()
+    }
+
+    /// Rows strictly older than `cursor` (what `starting_after` pages through).
+    pub fn after(&self, cursor: &SortKey) -> impl DoubleEndedIterator<Item = &Value> {
+        self.rows
+            .range((Bound::Excluded(cursor.clone()), Bound::Unbounded))
+            .map(|(_, v)| v)
+    }
+
+    /// Rows strictly newer than `cursor`, nearest first (what `ending_before` pages through).
+    pub fn before(&self, cursor: &SortKey) -> impl Iterator<Item = &Value> {
+        self.rows.range(..cursor.clone()).rev().map(|(_, v)| v)
+    }
+}
+
+/// A fixture directory that could not be loaded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("fake Stripe fixtures: {path}: {message}")]
+pub struct FixtureError {
+    pub path: PathBuf,
+    pub message: String,
+}
+
+/// The whole fake account.
+#[derive(Debug, Clone)]
+pub struct Store {
+    pub account: Value,
+    pub balance: Value,
+    /// `po_...` → the `txn_...` ids it paid out (its own payout transaction included).
+    pub payout_lines: HashMap<String, Vec<String>>,
+    tables: BTreeMap<ObjectKind, Table>,
+    kind_of: HashMap<String, ObjectKind>,
+}
+
+fn read_json(path: &Path) -> Result<Option<Value>, FixtureError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => {
+            return Err(FixtureError {
+                path: path.to_path_buf(),
+                message: format!("cannot read: {e}"),
+            });
+        }
+    };
+    serde_json::from_str(&text)
+        .map(Some)
+        .map_err(|e| FixtureError {
+            path: path.to_path_buf(),
+            message: format!("not valid JSON: {e}"),
+        })
+}
+
+impl Store {
+    /// An empty account with a default `acct_` id.
+    pub fn empty() -> Store {
+        Store {
+            account: json!({"id": "acct_1FakeStripe000000", "object": "account"}),
+            balance: json!({"object": "balance", "available": [], "pending": [], "livemode": false}),
+            payout_lines: HashMap::new(),
+            tables: ObjectKind::ALL
+                .into_iter()
+                .map(|k| (k, Table::default()))
+                .collect(),
+            kind_of: HashMap::new(),
+        }
+    }
+
+    /// Loads a fixture directory (TEAM.md "Demo fixtures"). Missing files are empty.
+    pub fn load(dir: &Path) -> Result<Store, FixtureError> {
+        if !dir.is_dir() {
+            return Err(FixtureError {
+                path: dir.to_path_buf(),
+                message: "is not a directory (pass a fixture folder such as fixtures/demo)"
+                    .to_string(),
+            });
+        }
+        let mut store = Store::empty();
+        if let Some(account) = read_json(&dir.join("account.json"))? {
+            store.account = account;
+        }
+        if let Some(balance) = read_json(&dir.join("balance.json"))? {
+            store.balance = balance;
+        }
+        for kind in ObjectKind::ALL {
+            let path = dir.join(format!("{}.json", kind.plural()));
+            let Some(value) = read_json(&path)? else {
+                continue;
+            };
+            let Value::Array(items) = value else {
+                return Err(FixtureError {
+                    path,
+                    message: "expected a JSON array of objects".to_string(),
+                });
+            };
+            for (i, item) in items.into_iter().enumerate() {
+                if !store.put_kind(kind, item) {
+                    return Err(FixtureError {
+                        path,
+                        message: format!("item {i} is not an object with a string \"id\""),
+                    });
+                }
+            }
+        }
+        let lines_path = dir.join("payout_lines.json");
+        if let Some(lines) = read_json(&lines_path)? {
+            store.payout_lines = serde_json::from_value(lines).map_err(|e| FixtureError {
+                path: lines_path,
+                message: format!("expected {{\"po_...\": [\"txn_...\"]}}: {e}"),
+            })?;
+        }
+        Ok(store)
+    }
+
+    pub fn account_id(&self) -> &str {
+        self.account
+            .get("id")
+            .and_then(Value::as_str)
+            .unwrap_or("acct_unknown")
+    }
+
+    pub fn table(&self, kind: ObjectKind) -> &Table {
+        static EMPTY: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
+        self.tables
+            .get(&kind)
+            .unwrap_or_else(|| EMPTY.get_or_init(Table::default))
+    }
+
+    pub fn get(&self, kind: ObjectKind, id: &str) -> Option<&Value> {
+        self.table(kind).get(id)
+    }
+
+    pub fn get_mut(&mut self, kind: ObjectKind, id: &str) -> Option<&mut Value> {
+        self.tables.get_mut(&kind)?.get_mut(id)
+    }
+
+    /// Any object by id, whatever its type.
+    pub fn lookup(&self, id: &str) -> Option<&Value> {
+        let kind = self.kind_of.get(id)?;
+        self.get(*kind, id)
+    }
+
+    /// Inserts or replaces an object into the table of `kind`.
+    pub fn put_kind(&mut self, kind: ObjectKind, value: Value) -> bool {
+        let Some(id) = value.get("id").and_then(Value::as_str).map(str::to_string) else {
+            return false;
+        };
+        if !value.is_object() {
+            return false;
+        }
+        let ok = self.tables.entry(kind).or_default().put(value);
+        if ok {
+            self.kind_of.insert(id, kind);
+        }
+        ok
+    }
+
+    /// Inserts or replaces an object; its type comes from its `object` field.
+    pub fn put(&mut self, value: Value) -> Result<ObjectKind, String> {
+        let object = value
+            .get("object")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        let kind = ObjectKind::from_object(&object)
+            .ok_or_else(|| format!("the fake does not store objects of type {object:?}"))?;
+        if self.put_kind(kind, value) {
+            Ok(kind)
+        } else {
+            Err("an object needs a string \"id\"".to_string())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_orders_newest_first_then_id_descending() {
+        let mut t = Table::default();
+        for (id, created) in [("a", 1), ("c", 2), ("b", 2), ("d", 0)] {
+            assert!(t.put(json!({"id": id, "created": created})));
+        }
+        let ids: Vec<_> = t.iter().map(|v| v["id"].as_str().unwrap_or("")).collect();
+        assert_eq!(ids, vec!["c", "b", "a", "d"]);
+        let after_b = t.key_of("b").cloned().expect("b");
+        let ids: Vec<_> = t
+            .after(&after_b)
+            .map(|v| v["id"].as_str().unwrap_or(""))
+            .collect();
+        assert_eq!(ids, vec!["a", "d"]);
+        let before_a = t.key_of("a").cloned().expect("a");
+        let ids: Vec<_> = t
+            .before(&before_a)
+            .map(|v| v["id"].as_str().unwrap_or(""))
+            .collect();
+        assert_eq!(ids, vec!["b", "c"]);
+        // Replacing keeps one row per id, even when `created` changes.
+        assert!(t.put(json!({"id": "a", "created": 5})));
+        assert_eq!(t.len(), 4);
+        assert_eq!(t.iter().next().map(|v| v["id"].clone()), Some(json!("a")));
+    }
+
+    #[test]
+    fn loads_the_mini_fixtures() {
+        let store = Store::load(&super::super::config::mini_fixtures()).expect("mini fixtures");
+        assert_eq!(store.account_id(), "acct_1MiniFake0000001");
+        assert_eq!(store.table(ObjectKind::BalanceTransaction).len(), 10);
+        assert_eq!(store.payout_lines["po_Mini1"].len(), 3);
+        assert!(store.lookup("ch_Mini4").is_some());
+    }
+
+    #[test]
+    fn a_missing_folder_is_a_clear_error() {
+        let err = Store::load(Path::new("/nonexistent/fixtures")).expect_err("missing");
+        assert!(err.to_string().contains("/nonexistent/fixtures"), "{err}");
+    }
+}

@@ -1,0 +1,23 @@
+//! Helpers every integration test uses:
+//! - [`fake`]: start the fake Stripe server (also from sync tests, on its own runtime) and
+//!   make raw requests to it;
+//! - [`cli`]: run the built `tieout` binary in a clean, throw-away environment;
+//! - [`golden`]: compare output with files under `tests/golden/` (`UPDATE_GOLDEN=1`
+//!   rewrites them).
+//!
+//! Not every test uses every helper.
+#![allow(dead_code, unused_imports)]
+
+pub mod cli;
+pub mod fake;
+pub mod golden;
+
+pub use cli::{NOW, RunOutput, Tieout};
+pub use fake::{RunningFake, StripeReq, start_fake};
+pub use golden::{assert_golden, assert_golden_bytes, assert_golden_dir, redact};
+pub use tieout::testkit::fake_stripe::{
+    FakeConfig, FakeStripe, Fault, ObjectKind, RateLimit, TEST_KEY, VersionCheck,
+};
+
+/// The API version tieout pins (DESIGN.md §3); the fake echoes whatever is sent.
+pub const STRIPE_VERSION: &str = "2026-07-29.dahlia";
