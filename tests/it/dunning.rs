@@ -7,79 +7,24 @@
 //! it dunning` and review the diff.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use assert_cmd::Command;
+use crate::support::cli::{RunOutput, Tieout};
+use crate::support::fake::start_fake;
+use crate::support::golden::{assert_golden, assert_golden_bytes};
+use tieout::testkit::fake_stripe::FakeConfig;
 
-const NOW: &str = "2026-11-30T12:00:00Z";
 const FILES: [&str; 3] = [
     "failed-payments.csv",
     "failed-payments.md",
     "failed-payments.json",
 ];
 
-fn golden(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden/dunning")
-        .join(name)
-}
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn tieout(args: &[&str], env: &[(&str, &str)]) -> Run {
-    let mut cmd = Command::cargo_bin("tieout").expect("binary");
-    cmd.env_remove("STRIPE_API_KEY").env_remove("TIEOUT_API_BASE");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let out = cmd.args(args).output().expect("run tieout");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-fn dunning_demo(out: &Path, extra: &[&str]) -> Run {
-    let out = out.to_str().expect("utf8 path");
-    let mut args = vec!["--demo", "--now", NOW, "dunning", "--out", out];
+/// `tieout --demo dunning <extra>` in a sealed environment; files land in its work dir.
+fn dunning(t: &Tieout, extra: &[&str]) -> RunOutput {
+    let mut args = vec!["dunning"];
     args.extend_from_slice(extra);
-    tieout(&args, &[])
-}
-
-/// Compares `actual` with the golden file, or writes it under UPDATE_GOLDEN=1.
-fn check_golden(path: &Path, actual: &[u8]) {
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        std::fs::write(path, actual).expect("write golden");
-        return;
-    }
-    let expected = std::fs::read(path).unwrap_or_else(|_| {
-        panic!(
-            "no golden file {}: run UPDATE_GOLDEN=1 cargo test --test it dunning",
-            path.display()
-        )
-    });
-    if expected != actual {
-        let exp = String::from_utf8_lossy(&expected);
-        let act = String::from_utf8_lossy(actual);
-        let first = exp
-            .lines()
-            .zip(act.lines())
-            .position(|(a, b)| a != b)
-            .unwrap_or(exp.lines().count().min(act.lines().count()));
-        panic!(
-            "{} differs from the golden file, first at line {}:\n  golden: {:?}\n  actual: {:?}\n(UPDATE_GOLDEN=1 to accept an intended change)",
-            path.display(),
-            first + 1,
-            exp.lines().nth(first),
-            act.lines().nth(first)
-        );
-    }
+    t.run(&args)
 }
 
 fn read_json(dir: &Path) -> serde_json::Value {
@@ -89,30 +34,75 @@ fn read_json(dir: &Path) -> serde_json::Value {
 
 #[test]
 fn demo_exports_match_their_golden_files() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let run = dunning_demo(dir.path(), &[]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
+    let t = Tieout::demo();
+    let run = dunning(&t, &[]);
+    run.success();
     for name in FILES {
-        let bytes = std::fs::read(dir.path().join(name)).expect("file written");
-        check_golden(&golden(name), &bytes);
+        let bytes = std::fs::read(t.work_dir().join(name)).expect("file written");
+        assert_golden_bytes(&format!("dunning/{name}"), &bytes);
     }
-    let shown = run
-        .stdout
-        .replace(&dir.path().display().to_string(), "<OUT>");
-    check_golden(&golden("stdout.txt"), shown.as_bytes());
+    assert_golden("dunning/stdout.txt", &run.stdout);
+}
+
+/// The same account through the fake Stripe server (the real HTTP client, pagination and
+/// all) gives the same worklist: identical CSV, identical JSON rows and totals, and
+/// Markdown that differs only in where the data came from.
+#[test]
+fn the_fake_server_gives_the_same_worklist_as_the_demo() {
+    let demo = Tieout::demo();
+    dunning(&demo, &[]).success();
+    let fake = start_fake(FakeConfig::default());
+    let live = Tieout::against(&fake);
+    let run = dunning(&live, &[]);
+    run.success();
+    let read = |t: &Tieout, name: &str| std::fs::read(t.work_dir().join(name)).expect(name);
+    assert_golden_bytes(
+        "dunning/failed-payments.csv",
+        &read(&live, "failed-payments.csv"),
+    );
+    let mut a = read_json(&demo.work_dir());
+    let mut b = read_json(&live.work_dir());
+    assert_eq!(a["source"]["origin"], "demo");
+    assert_eq!(b["source"]["origin"], "live");
+    assert_eq!(a["source"]["account_id"], b["source"]["account_id"]);
+    a["source"] = serde_json::Value::Null;
+    b["source"] = serde_json::Value::Null;
+    assert_eq!(a, b);
+    let md = |t: &Tieout| {
+        String::from_utf8(read(t, "failed-payments.md"))
+            .expect("utf8")
+            .lines()
+            .filter(|l| !l.starts_with("Computed at "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(md(&demo), md(&live));
+    // The channel post differs only in its first line (which names the data's origin).
+    let after_first = |s: &str| s.lines().skip(1).collect::<Vec<_>>().join("\n");
+    let again = dunning(&demo, &[]);
+    again.success();
+    assert!(
+        run.stdout.starts_with("Failed payments: "),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(after_first(&run.stdout), after_first(&again.stdout));
 }
 
 #[test]
 fn the_demo_worklist_is_substantial_and_consistent() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let run = dunning_demo(dir.path(), &[]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let json = read_json(dir.path());
+    let t = Tieout::demo();
+    dunning(&t, &[]).success();
+    let dir = t.work_dir();
+    let json = read_json(&dir);
     let rows = json["rows"].as_array().expect("rows");
-    assert!(rows.len() >= 20, "the demo has a real worklist: {}", rows.len());
+    assert!(
+        rows.len() >= 20,
+        "the demo has a real worklist: {}",
+        rows.len()
+    );
     // The CSV has the contract's header and one line per JSON row, same order.
-    let mut reader =
-        csv::Reader::from_path(dir.path().join("failed-payments.csv")).expect("csv");
+    let mut reader = csv::Reader::from_path(dir.join("failed-payments.csv")).expect("csv");
     let header: Vec<String> = reader
         .headers()
         .expect("header")
@@ -131,14 +121,24 @@ fn the_demo_worklist_is_substantial_and_consistent() {
         let minor = tieout::money::parse_major(&rec[6], cur).expect("amount");
         assert_eq!(Some(minor), row["amount_remaining"].as_i64());
         assert!(minor > 0);
-        assert_eq!(&rec[9], if row["retries_left"] == true { "yes" } else { "no" });
+        assert_eq!(
+            &rec[9],
+            if row["retries_left"] == true {
+                "yes"
+            } else {
+                "no"
+            }
+        );
         if rec[13].is_empty() {
             assert!(row["decline_code"].is_null());
         }
     }
     // Sorted: currencies by outstanding, amounts descending within each.
     let totals = json["totals_by_currency"].as_array().expect("totals");
-    let order: Vec<&str> = totals.iter().map(|t| t["currency"].as_str().expect("c")).collect();
+    let order: Vec<&str> = totals
+        .iter()
+        .map(|t| t["currency"].as_str().expect("c"))
+        .collect();
     let mut seen: Vec<&str> = Vec::new();
     for pair in rows.windows(2) {
         let (a, b) = (&pair[0], &pair[1]);
@@ -204,21 +204,40 @@ fn stripe_guidance(code: &str) -> Option<&'static str> {
         | "approve_with_id"
         | "card_velocity_exceeded"
         | "withdrawal_count_limit_exceeded" => "retry_later",
-        "expired_card" | "incorrect_number" | "incorrect_cvc" | "invalid_cvc"
-        | "incorrect_zip" | "incorrect_address" | "invalid_number" | "invalid_expiry_month"
-        | "invalid_expiry_year" | "pin_try_exceeded" | "new_account_information_available"
+        "expired_card"
+        | "incorrect_number"
+        | "incorrect_cvc"
+        | "invalid_cvc"
+        | "incorrect_zip"
+        | "incorrect_address"
+        | "invalid_number"
+        | "invalid_expiry_month"
+        | "invalid_expiry_year"
+        | "pin_try_exceeded"
+        | "new_account_information_available"
         | "testmode_decline" => "update_payment_method",
-        "stolen_card" | "lost_card" | "fraudulent" | "pickup_card" | "merchant_blacklist"
-        | "restricted_card" | "revocation_of_authorization"
-        | "revocation_of_all_authorizations" | "stop_payment_order" | "do_not_try_again" => {
-            "do_not_retry"
-        }
-        "authentication_required" | "authentication_not_handled" => {
-            "customer_must_authenticate"
-        }
-        "generic_decline" | "do_not_honor" | "call_issuer" | "card_not_supported"
-        | "currency_not_supported" | "invalid_account" | "invalid_amount" | "no_action_taken"
-        | "not_permitted" | "security_violation" | "service_not_allowed"
+        "stolen_card"
+        | "lost_card"
+        | "fraudulent"
+        | "pickup_card"
+        | "merchant_blacklist"
+        | "restricted_card"
+        | "revocation_of_authorization"
+        | "revocation_of_all_authorizations"
+        | "stop_payment_order"
+        | "do_not_try_again" => "do_not_retry",
+        "authentication_required" | "authentication_not_handled" => "customer_must_authenticate",
+        "generic_decline"
+        | "do_not_honor"
+        | "call_issuer"
+        | "card_not_supported"
+        | "currency_not_supported"
+        | "invalid_account"
+        | "invalid_amount"
+        | "no_action_taken"
+        | "not_permitted"
+        | "security_violation"
+        | "service_not_allowed"
         | "transaction_not_allowed" => "contact_customer",
         "duplicate_transaction" => "check_duplicate",
         _ => return None,
@@ -227,10 +246,9 @@ fn stripe_guidance(code: &str) -> Option<&'static str> {
 
 #[test]
 fn every_demo_decline_code_maps_to_stripes_guidance() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let run = dunning_demo(dir.path(), &["--format", "json"]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let json = read_json(dir.path());
+    let t = Tieout::demo();
+    dunning(&t, &["--format", "json"]).success();
+    let json = read_json(&t.work_dir());
     let mut codes = BTreeSet::new();
     for r in json["rows"].as_array().expect("rows") {
         let action = r["action"].as_str().expect("action");
@@ -241,10 +259,18 @@ fn every_demo_decline_code_maps_to_stripes_guidance() {
             Some("do_not_try_again" | "confirm_card_data" | "try_again_later")
         ) || matches!(
             reason,
-            Some("previously_declined_do_not_retry" | "highest_risk_level" | "rule" | "elevated_risk_level")
+            Some(
+                "previously_declined_do_not_retry"
+                    | "highest_risk_level"
+                    | "rule"
+                    | "elevated_risk_level"
+            )
         );
         if matches!(advice, Some("do_not_try_again"))
-            || matches!(reason, Some("previously_declined_do_not_retry" | "highest_risk_level"))
+            || matches!(
+                reason,
+                Some("previously_declined_do_not_retry" | "highest_risk_level")
+            )
         {
             assert_eq!(action, "do_not_retry", "{}", r["invoice_id"]);
             assert_eq!(r["retries_left"], false, "{}", r["invoice_id"]);
@@ -270,31 +296,45 @@ fn every_demo_decline_code_maps_to_stripes_guidance() {
 
 #[test]
 fn formats_and_overwrites() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let run = dunning_demo(dir.path(), &["--format", "csv"]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let names: BTreeSet<String> = std::fs::read_dir(dir.path())
+    let t = Tieout::demo();
+    let dir = t.work_dir();
+    dunning(&t, &["--format", "csv"]).success();
+    let names: BTreeSet<String> = std::fs::read_dir(&dir)
         .expect("dir")
         .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
         .collect();
     assert_eq!(names, BTreeSet::from(["failed-payments.csv".to_string()]));
     // The same run again is harmless.
-    assert_eq!(dunning_demo(dir.path(), &["--format", "csv"]).code, 0);
+    dunning(&t, &["--format", "csv"]).success();
     // A different earlier file is not replaced without --force.
-    std::fs::write(dir.path().join("failed-payments.csv"), "mine\n").expect("write");
-    let run = dunning_demo(dir.path(), &["--format", "csv"]);
-    assert_ne!(run.code, 0);
+    std::fs::write(dir.join("failed-payments.csv"), "mine\n").expect("write");
+    let run = dunning(&t, &["--format", "csv"]);
+    assert_ne!(run.code, Some(0));
     assert!(run.stderr.contains("--force"), "{}", run.stderr);
     assert_eq!(
-        std::fs::read_to_string(dir.path().join("failed-payments.csv")).expect("read"),
+        std::fs::read_to_string(dir.join("failed-payments.csv")).expect("read"),
         "mine\n"
     );
-    let run = dunning_demo(dir.path(), &["--format", "csv", "--force"]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
+    dunning(&t, &["--format", "csv", "--force"]).success();
+    // --out puts the files elsewhere.
+    let out = t.root().join("elsewhere");
+    let out_s = out.to_str().expect("utf8");
+    let run = dunning(&t, &["--out", out_s, "--format", "md,json"]);
+    run.success();
+    assert!(
+        run.stdout.contains(&format!("{out_s}/failed-payments.md")),
+        "{}",
+        run.stdout
+    );
+    assert!(out.join("failed-payments.json").exists());
     // A bad format is a usage error and writes nothing.
-    let empty = tempfile::tempdir().expect("tempdir");
-    let run = dunning_demo(empty.path(), &["--format", "xlsx"]);
-    assert_eq!(run.code, 2);
-    assert!(run.stderr.contains("unknown format 'xlsx'"), "{}", run.stderr);
-    assert_eq!(std::fs::read_dir(empty.path()).expect("dir").count(), 0);
+    let empty = Tieout::demo();
+    let run = dunning(&empty, &["--format", "xlsx"]);
+    run.code(2);
+    assert!(
+        run.stderr.contains("unknown format 'xlsx'"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(std::fs::read_dir(empty.work_dir()).expect("dir").count(), 0);
 }
