@@ -1,0 +1,147 @@
+//! The one vocabulary of user intent. Keys map to an [`Action`] through the keymap; the
+//! keymap file names actions by their snake_case name; the help overlay and the key-hint
+//! line are generated from [`Action::ALL`] and each action's description.
+//!
+//! Who sends it: the keymap (via `update` on a key press), mouse translation, scripted
+//! tests. Who handles it: `update::update`, which first offers it to the focused pane or
+//! screen and then applies the shell's meaning.
+
+use serde::{Deserialize, Serialize};
+
+macro_rules! actions {
+    ($( $(#[$m:meta])* $variant:ident => $name:literal, $desc:literal, $group:ident; )*) => {
+        /// A user intent. The serde name (snake_case) is what keymap files use.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[serde(rename_all = "snake_case")]
+        pub enum Action {
+            $( $(#[$m])* $variant, )*
+        }
+
+        impl Action {
+            /// Every action, in help order.
+            pub const ALL: &'static [Action] = &[$(Action::$variant,)*];
+
+            /// The snake_case name used in keymap files.
+            pub fn name(self) -> &'static str {
+                match self { $(Action::$variant => $name,)* }
+            }
+
+            /// One line for the help overlay.
+            pub fn desc(self) -> &'static str {
+                match self { $(Action::$variant => $desc,)* }
+            }
+
+            /// Which help section the action belongs to.
+            pub fn group(self) -> Group {
+                match self { $(Action::$variant => Group::$group,)* }
+            }
+        }
+    };
+}
+
+/// Sections of the help overlay.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Group {
+    General,
+    Move,
+    Table,
+}
+
+impl Group {
+    pub const ALL: [Group; 3] = [Group::General, Group::Move, Group::Table];
+    pub fn title(self) -> &'static str {
+        match self {
+            Group::General => "General",
+            Group::Move => "Moving around",
+            Group::Table => "Tables",
+        }
+    }
+}
+
+actions! {
+    Quit => "quit", "quit tieout", General;
+    Help => "help", "show or hide this help", General;
+    NextTab => "next_tab", "next tab", General;
+    PrevTab => "prev_tab", "previous tab", General;
+    #[serde(rename = "tab_1")]
+    Tab1 => "tab_1", "go to the Worklist tab", General;
+    #[serde(rename = "tab_2")]
+    Tab2 => "tab_2", "go to the Tie-out tab", General;
+    #[serde(rename = "tab_3")]
+    Tab3 => "tab_3", "go to the Refunds tab", General;
+    Open => "open", "open the selected row (drill in)", General;
+    Back => "back", "go back one screen / close the prompt", General;
+    Refresh => "refresh", "reload the account (retry after an error)", General;
+    CycleTheme => "cycle_theme", "switch to the next colour theme", General;
+    Up => "up", "previous row", Move;
+    Down => "down", "next row", Move;
+    Left => "left", "previous column (scrolls wide tables)", Move;
+    Right => "right", "next column (scrolls wide tables)", Move;
+    PageUp => "page_up", "one page up", Move;
+    PageDown => "page_down", "one page down", Move;
+    HalfPageUp => "half_page_up", "half a page up", Move;
+    HalfPageDown => "half_page_down", "half a page down", Move;
+    Top => "top", "first row", Move;
+    Bottom => "bottom", "last row", Move;
+    Goto => "goto", "jump to a row number or an id", Move;
+    Filter => "filter", "filter rows as you type (all columns)", Table;
+    ClearFilter => "clear_filter", "remove the filter", Table;
+    Sort => "sort", "sort by this column: ascending, descending, off", Table;
+    CopyCell => "copy_cell", "copy the selected cell", Table;
+    CopyRow => "copy_row", "copy the selected row (tab-separated)", Table;
+    Export => "export", "write the rows on screen to a CSV file", Table;
+}
+
+impl Action {
+    /// Looks an action up by its keymap name.
+    pub fn from_name(name: &str) -> Option<Action> {
+        Action::ALL.iter().copied().find(|a| a.name() == name)
+    }
+
+    /// All names, comma-separated, for error messages.
+    pub fn valid_names() -> String {
+        Action::ALL
+            .iter()
+            .map(|a| a.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// A short label for the key-hint line.
+    pub fn hint(self) -> &'static str {
+        match self {
+            Action::Quit => "quit",
+            Action::Help => "help",
+            Action::NextTab => "next tab",
+            Action::Open => "open",
+            Action::Back => "back",
+            Action::Filter => "filter",
+            Action::Sort => "sort",
+            Action::Goto => "goto",
+            Action::CopyCell => "copy",
+            Action::CopyRow => "copy row",
+            Action::Refresh => "refresh",
+            Action::CycleTheme => "theme",
+            Action::Export => "export",
+            other => other.name(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serde_names_match_keymap_names() {
+        for a in Action::ALL {
+            let json = serde_json::to_string(a).expect("serialise");
+            assert_eq!(json, format!("\"{}\"", a.name()));
+            let back: Action = serde_json::from_str(&json).expect("parse");
+            assert_eq!(back, *a);
+            assert_eq!(Action::from_name(a.name()), Some(*a));
+        }
+        assert_eq!(Action::from_name("launch_rockets"), None);
+        assert!(Action::valid_names().contains("copy_row"));
+    }
+}

@@ -1,0 +1,170 @@
+//! The messages that change state and the effects `update` asks the runtime to perform.
+//!
+//! [`Msg`]: sent by the runtime (terminal events, finished work) and by scripted tests;
+//! handled only by `update::update`. [`Effect`]: returned by `update` (panes add them
+//! through `Cx`); performed only by `runtime::effects`, whose results come back as `Msg`s
+//! tagged with the [`RequestId`] they answer. A result whose request is no longer pending
+//! (cancelled, superseded, its screen closed) is dropped: latest wins.
+
+use std::any::Any;
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::action::Action;
+use super::keymap::Key;
+use super::workspace::{LoadError, LoadKind, Workspace};
+
+/// Identifies one piece of background work. Allocated from a counter (deterministic in
+/// tests); larger is newer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RequestId(pub u64);
+
+/// Who asked for a piece of work, so its result goes back there and is cancelled when
+/// that screen closes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Owner {
+    /// The shell itself (loading the account).
+    Shell,
+    /// A tab, by position in the pane list.
+    Tab(usize),
+    /// A drill-down screen, by its id.
+    Screen(u64),
+}
+
+/// What a finished job hands back; the owner downcasts it to the type it asked for.
+pub type JobOutput = Box<dyn Any + Send>;
+
+/// Set when a job's result is no longer wanted; long jobs check it and stop early.
+#[derive(Debug, Clone, Default)]
+pub struct CancelFlag(Arc<AtomicBool>);
+
+impl CancelFlag {
+    pub fn new() -> Self {
+        Self::default()
+    }
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// CPU work to run off the UI task (sorting a large table, computing a tie-out).
+pub struct Job {
+    /// Shown next to the spinner while it runs ("sorting", "tying out").
+    pub label: String,
+    pub(crate) run: Box<dyn FnOnce(&CancelFlag) -> JobOutput + Send>,
+}
+
+impl Job {
+    pub fn new<T: Send + 'static>(
+        label: impl Into<String>,
+        f: impl FnOnce(&CancelFlag) -> T + Send + 'static,
+    ) -> Self {
+        Job {
+            label: label.into(),
+            run: Box::new(move |c| Box::new(f(c)) as JobOutput),
+        }
+    }
+
+    /// Runs the job on the current thread (the runtime calls this on a worker thread;
+    /// tests call it directly).
+    pub fn run(self, cancel: &CancelFlag) -> JobOutput {
+        (self.run)(cancel)
+    }
+}
+
+impl fmt::Debug for Job {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Job({:?})", self.label)
+    }
+}
+
+impl PartialEq for Job {
+    fn eq(&self, other: &Self) -> bool {
+        self.label == other.label
+    }
+}
+
+/// A mouse event, already reduced to what the shell cares about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MouseInput {
+    ScrollUp { col: u16, row: u16 },
+    ScrollDown { col: u16, row: u16 },
+    Click { col: u16, row: u16 },
+}
+
+/// Everything that can change the state.
+pub enum Msg {
+    /// A key press (resolved through the keymap, or typed into a prompt).
+    Key(Key),
+    /// An action directly (scripted tests, mouse translation).
+    Action(Action),
+    /// Text pasted into the terminal.
+    Paste(String),
+    Mouse(MouseInput),
+    /// The terminal's new size.
+    Resize(u16, u16),
+    /// The spinner's clock; sent only while work is pending.
+    Tick,
+    /// A load finished.
+    Loaded {
+        req: RequestId,
+        kind: LoadKind,
+        result: Result<Workspace, LoadError>,
+    },
+    /// A load or job reports how far it got.
+    Progress {
+        req: RequestId,
+        text: String,
+    },
+    /// A job finished.
+    Computed {
+        req: RequestId,
+        output: JobOutput,
+    },
+    /// The clipboard copy finished: where it went, or why it failed.
+    Copied(Result<String, String>),
+    /// A file was written (its path), or why not.
+    Written(Result<PathBuf, String>),
+}
+
+impl fmt::Debug for Msg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Msg::Key(k) => write!(f, "Key({k})"),
+            Msg::Action(a) => write!(f, "Action({})", a.name()),
+            Msg::Paste(t) => write!(f, "Paste({} chars)", t.chars().count()),
+            Msg::Mouse(m) => write!(f, "{m:?}"),
+            Msg::Resize(w, h) => write!(f, "Resize({w}x{h})"),
+            Msg::Tick => f.write_str("Tick"),
+            Msg::Loaded { req, kind, result } => write!(
+                f,
+                "Loaded({req:?}, {kind:?}, {})",
+                if result.is_ok() { "ok" } else { "err" }
+            ),
+            Msg::Progress { req, text } => write!(f, "Progress({req:?}, {text})"),
+            Msg::Computed { req, .. } => write!(f, "Computed({req:?})"),
+            Msg::Copied(r) => write!(f, "Copied({r:?})"),
+            Msg::Written(r) => write!(f, "Written({r:?})"),
+        }
+    }
+}
+
+/// Side effects as data; the runtime performs them.
+#[derive(Debug, PartialEq)]
+pub enum Effect {
+    /// Load the account (demo, cache, or fresh from Stripe) off the UI task.
+    Load { req: RequestId, kind: LoadKind },
+    /// Run CPU work off the UI task; the result comes back as `Msg::Computed`.
+    Compute { req: RequestId, job: Job },
+    /// The result of this request is no longer wanted: stop it if possible.
+    Cancel(RequestId),
+    /// Put text on the clipboard (system clipboard, else OSC 52).
+    Copy(String),
+    /// Write a file atomically (refusing to replace a different file).
+    Write { path: PathBuf, bytes: Vec<u8> },
+}

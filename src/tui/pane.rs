@@ -1,0 +1,222 @@
+//! The extension point: a [`Pane`] is one tab (Worklist, Tie-out, Refunds) or one
+//! drill-down screen pushed on top of them. Panes hold their own UI state, compute views
+//! from the [`Workspace`], and ask for work through [`Cx`]; they own no channels and do no
+//! IO. See the module doc of `tui` for a walk-through.
+
+use std::collections::BTreeMap;
+
+use jiff::tz::TimeZone;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
+use super::action::Action;
+use super::keymap::Keymap;
+use super::msg::{Effect, Job, JobOutput, Owner, RequestId};
+use super::theme::Theme;
+use super::widgets::table::DataTable;
+use super::workspace::Workspace;
+
+/// Whether a pane used an action; if not, the shell applies its own meaning (table moves,
+/// filter, sort, copy, open a row detail, ...).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Handled {
+    Yes,
+    No,
+}
+
+/// One tab or drill-down screen.
+pub trait Pane {
+    /// The tab or screen title ("Tie-out", "Payout po_123").
+    fn title(&self) -> String;
+
+    /// The account was loaded or refreshed: rebuild what the pane shows. Called once per
+    /// load for tabs; screens get it too so they can refresh (or close themselves by
+    /// returning `false` when what they showed is gone).
+    fn on_data(&mut self, ws: &Workspace, cx: &mut Cx<'_>) -> bool;
+
+    /// An action while this pane has focus. Return `Handled::No` to let the shell apply
+    /// its default (most panes only handle `Open`).
+    fn handle(&mut self, _action: Action, _cx: &mut Cx<'_>) -> Handled {
+        Handled::No
+    }
+
+    /// A job this pane asked for (through `Cx::compute`) finished. Results for the pane's
+    /// table (sort/filter of large tables) are routed to the table before this is called.
+    fn on_computed(&mut self, _req: RequestId, _output: JobOutput, _cx: &mut Cx<'_>) {}
+
+    /// The pane's main table, if it has one: the shell then handles moving, filter, sort,
+    /// goto, copy, export and mouse for it, and shows its position in the status bar.
+    fn table(&self) -> Option<&DataTable> {
+        None
+    }
+    fn table_mut(&mut self) -> Option<&mut DataTable> {
+        None
+    }
+
+    /// Draws the pane into `area`. `&mut self` so tables can keep their scroll offset.
+    fn render(&mut self, area: Rect, buf: &mut Buffer, cx: &ViewCx<'_>);
+
+    /// Actions worth advertising on the hint line while this pane has focus (the keys are
+    /// looked up in the keymap).
+    fn hints(&self) -> Vec<Action> {
+        vec![Action::Open, Action::Filter, Action::Sort, Action::CopyCell]
+    }
+}
+
+/// A short-lived message at the bottom of the screen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Toast {
+    pub text: String,
+    pub error: bool,
+}
+
+/// The parts of the state panes may reach while handling a message.
+pub struct Core {
+    pub now: i64,
+    pub tz: TimeZone,
+    pub workspace: Option<Workspace>,
+    next_req: u64,
+    /// Work in flight: who asked and what it is (shown next to the spinner).
+    pub(crate) pending: BTreeMap<RequestId, (Owner, String)>,
+    pub(crate) effects: Vec<Effect>,
+    pub(crate) pushed: Vec<Box<dyn Pane>>,
+    pub(crate) toast: Option<Toast>,
+    pub(crate) close_self: bool,
+}
+
+impl Core {
+    pub fn new(now: i64, tz: TimeZone) -> Self {
+        Core {
+            now,
+            tz,
+            workspace: None,
+            next_req: 1,
+            pending: BTreeMap::new(),
+            effects: Vec::new(),
+            pushed: Vec::new(),
+            toast: None,
+            close_self: false,
+        }
+    }
+
+    /// A fresh request id, recorded as pending for `owner`.
+    pub(crate) fn request(&mut self, owner: Owner, label: impl Into<String>) -> RequestId {
+        let req = RequestId(self.next_req);
+        self.next_req += 1;
+        self.pending.insert(req, (owner, label.into()));
+        req
+    }
+
+    /// Cancels a pending request (its result, if any, will be dropped).
+    pub(crate) fn cancel(&mut self, req: RequestId) {
+        if self.pending.remove(&req).is_some() {
+            self.effects.push(Effect::Cancel(req));
+        }
+    }
+
+    /// Cancels everything `owner` asked for (its screen closed).
+    pub(crate) fn cancel_owned_by(&mut self, owner: Owner) {
+        let reqs: Vec<RequestId> = self
+            .pending
+            .iter()
+            .filter(|(_, (o, _))| *o == owner)
+            .map(|(r, _)| *r)
+            .collect();
+        for r in reqs {
+            self.cancel(r);
+        }
+    }
+}
+
+/// What a pane gets while handling a message: the clock, the data, and ways to ask for
+/// work. Everything it asks for is recorded as data and performed after `update` returns.
+pub struct Cx<'a> {
+    pub(crate) core: &'a mut Core,
+    pub(crate) owner: Owner,
+}
+
+impl<'a> Cx<'a> {
+    pub fn new(core: &'a mut Core, owner: Owner) -> Self {
+        Cx { core, owner }
+    }
+
+    /// The run's clock (unix seconds; `--now` in tests).
+    pub fn now(&self) -> i64 {
+        self.core.now
+    }
+
+    /// The time zone dates are shown in (`--tz`).
+    pub fn tz(&self) -> &TimeZone {
+        &self.core.tz
+    }
+
+    /// The loaded account, if any.
+    pub fn workspace(&self) -> Option<&Workspace> {
+        self.core.workspace.as_ref()
+    }
+
+    /// Runs `job` off the UI task; its output comes back to this pane's `on_computed`
+    /// with the returned id. The previous request is not cancelled automatically: call
+    /// [`Cx::cancel`] when a new request supersedes it.
+    pub fn compute(&mut self, job: Job) -> RequestId {
+        let req = self.core.request(self.owner, job.label.clone());
+        self.core.effects.push(Effect::Compute { req, job });
+        req
+    }
+
+    /// Whether a request is still wanted (not cancelled or finished).
+    pub fn is_pending(&self, req: RequestId) -> bool {
+        self.core.pending.contains_key(&req)
+    }
+
+    /// Drops a request this pane made; its result will be ignored.
+    pub fn cancel(&mut self, req: RequestId) {
+        self.core.cancel(req);
+    }
+
+    /// Opens a drill-down screen on top of the current one (Esc comes back).
+    pub fn push(&mut self, screen: Box<dyn Pane>) {
+        self.core.pushed.push(screen);
+    }
+
+    /// Closes this screen (drill-downs only; tabs ignore it).
+    pub fn close(&mut self) {
+        self.core.close_self = true;
+    }
+
+    /// Shows a short message in the status line.
+    pub fn toast(&mut self, text: impl Into<String>) {
+        self.core.toast = Some(Toast {
+            text: text.into(),
+            error: false,
+        });
+    }
+
+    /// Shows a short error message in the status line.
+    pub fn toast_error(&mut self, text: impl Into<String>) {
+        self.core.toast = Some(Toast {
+            text: text.into(),
+            error: true,
+        });
+    }
+
+    /// Puts text on the clipboard.
+    pub fn copy(&mut self, text: String) {
+        self.core.effects.push(Effect::Copy(text));
+    }
+
+    /// Any other effect (e.g. writing an export).
+    pub fn effect(&mut self, effect: Effect) {
+        self.core.effects.push(effect);
+    }
+}
+
+/// What a pane gets while drawing.
+pub struct ViewCx<'a> {
+    pub theme: &'a Theme,
+    pub keymap: &'a Keymap,
+    pub tz: &'a TimeZone,
+    pub now: i64,
+    /// Whether the account is still loading / failed (panes show it in their body).
+    pub load: &'a super::workspace::LoadState,
+}

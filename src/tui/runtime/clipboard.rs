@@ -1,0 +1,133 @@
+//! Copying text: the system clipboard through the platform's tool when one is there
+//! (pbcopy, wl-copy, xclip, xsel, clip.exe), else OSC 52, which terminals (also over SSH)
+//! turn into a clipboard write.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// A clipboard tool found on this machine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tool {
+    pub program: &'static str,
+    pub args: &'static [&'static str],
+}
+
+/// The system clipboard tool to use, if any. Over SSH the local machine's clipboard is
+/// what the user wants, so OSC 52 is used there.
+pub fn system_tool() -> Option<Tool> {
+    let over_ssh =
+        std::env::var_os("SSH_TTY").is_some() || std::env::var_os("SSH_CONNECTION").is_some();
+    if over_ssh {
+        return None;
+    }
+    let candidates: &[(Tool, Option<&str>)] = &[
+        (
+            Tool {
+                program: "pbcopy",
+                args: &[],
+            },
+            None,
+        ),
+        (
+            Tool {
+                program: "wl-copy",
+                args: &[],
+            },
+            Some("WAYLAND_DISPLAY"),
+        ),
+        (
+            Tool {
+                program: "xclip",
+                args: &["-selection", "clipboard"],
+            },
+            Some("DISPLAY"),
+        ),
+        (
+            Tool {
+                program: "xsel",
+                args: &["--clipboard", "--input"],
+            },
+            Some("DISPLAY"),
+        ),
+        (
+            Tool {
+                program: "clip.exe",
+                args: &[],
+            },
+            None,
+        ),
+    ];
+    candidates
+        .iter()
+        .find(|(tool, env)| {
+            env.is_none_or(|e| std::env::var_os(e).is_some()) && on_path(tool.program)
+        })
+        .map(|(t, _)| t.clone())
+}
+
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
+}
+
+/// Pipes `text` into the tool.
+pub fn copy_with(tool: &Tool, text: &str) -> Result<(), String> {
+    let mut child = Command::new(tool.program)
+        .args(tool.args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("{}: {e}", tool.program))?;
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin
+            .write_all(text.as_bytes())
+            .map_err(|e| format!("{}: {e}", tool.program))?;
+    }
+    let status = child.wait().map_err(|e| format!("{}: {e}", tool.program))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{} exited with {status}", tool.program))
+    }
+}
+
+/// The OSC 52 sequence that asks the terminal to put `text` on the clipboard.
+pub fn osc52(text: &str) -> String {
+    format!("\x1b]52;c;{}\x07", base64(text.as_bytes()))
+}
+
+fn base64(bytes: &[u8]) -> String {
+    const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            chunk.get(1).copied().unwrap_or(0),
+            chunk.get(2).copied().unwrap_or(0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(T[((n >> (18 - 6 * i)) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn osc52_encodes_base64() {
+        assert_eq!(osc52("hi"), "\x1b]52;c;aGk=\x07");
+        assert_eq!(base64(b"foobar"), "Zm9vYmFy");
+        assert_eq!(base64(b"fooba"), "Zm9vYmE=");
+        assert_eq!(base64(b"f"), "Zg==");
+        assert_eq!(base64(b""), "");
+    }
+}

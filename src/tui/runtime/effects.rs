@@ -1,0 +1,158 @@
+//! Performs the effects `update` returns. Loads and jobs run on worker threads (so a
+//! loader may block, or start its own async runtime); their results come back on the
+//! message channel tagged with their request id. Cancelling sets the job's flag; a result
+//! that still arrives is dropped by `update` because its request is no longer pending.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use tokio::sync::mpsc::Sender;
+
+use super::clipboard::{self, Tool};
+use crate::tui::msg::{CancelFlag, Effect, Msg, RequestId};
+use crate::tui::workspace::{LoadError, LoadKind, Workspace};
+
+/// Reads the account for the TUI. Runs on a worker thread; may block.
+pub trait Loader: Send + Sync + 'static {
+    fn load(&self, kind: LoadKind, progress: &dyn Fn(String)) -> Result<Workspace, LoadError>;
+}
+
+/// Runs effects; owned by the runtime loop.
+pub struct EffectRunner {
+    tx: Sender<Msg>,
+    loader: Arc<dyn Loader>,
+    running: HashMap<RequestId, CancelFlag>,
+    clipboard: Option<Tool>,
+}
+
+impl EffectRunner {
+    pub fn new(tx: Sender<Msg>, loader: Arc<dyn Loader>) -> Self {
+        EffectRunner {
+            tx,
+            loader,
+            running: HashMap::new(),
+            clipboard: clipboard::system_tool(),
+        }
+    }
+
+    pub fn run_all(&mut self, effects: Vec<Effect>) {
+        for e in effects {
+            self.run(e);
+        }
+    }
+
+    /// Forgets finished requests (called when their message is handled).
+    pub fn finished(&mut self, req: RequestId) {
+        self.running.remove(&req);
+    }
+
+    fn run(&mut self, effect: Effect) {
+        match effect {
+            Effect::Load { req, kind } => {
+                let flag = CancelFlag::new();
+                self.running.insert(req, flag.clone());
+                let tx = self.tx.clone();
+                let loader = Arc::clone(&self.loader);
+                spawn(format!("load-{}", req.0), move || {
+                    tracing::info!(req = req.0, ?kind, "load started");
+                    let ptx = tx.clone();
+                    let progress = move |text: String| {
+                        if !flag.is_cancelled() {
+                            let _ = ptx.blocking_send(Msg::Progress { req, text });
+                        }
+                    };
+                    let result = loader.load(kind, &progress);
+                    match &result {
+                        Ok(_) => tracing::info!(req = req.0, ?kind, "load finished"),
+                        Err(e) => {
+                            tracing::warn!(req = req.0, ?kind, error = %e.message, "load failed")
+                        }
+                    }
+                    let _ = tx.blocking_send(Msg::Loaded { req, kind, result });
+                });
+            }
+            Effect::Compute { req, job } => {
+                let flag = CancelFlag::new();
+                self.running.insert(req, flag.clone());
+                let tx = self.tx.clone();
+                spawn(format!("job-{}", req.0), move || {
+                    let label = job.label.clone();
+                    let output = job.run(&flag);
+                    if flag.is_cancelled() {
+                        tracing::debug!(req = req.0, %label, "job cancelled");
+                        return;
+                    }
+                    let _ = tx.blocking_send(Msg::Computed { req, output });
+                });
+            }
+            Effect::Cancel(req) => {
+                if let Some(flag) = self.running.remove(&req) {
+                    flag.cancel();
+                }
+            }
+            Effect::Copy(text) => match &self.clipboard {
+                Some(tool) => {
+                    let tool = tool.clone();
+                    let tx = self.tx.clone();
+                    spawn("copy".into(), move || {
+                        let r = clipboard::copy_with(&tool, &text)
+                            .map(|()| format!("the clipboard ({})", tool.program));
+                        let _ = tx.blocking_send(Msg::Copied(r));
+                    });
+                }
+                None => {
+                    // Written between frames on the UI task, so it cannot interleave a draw.
+                    let mut out = std::io::stdout();
+                    let r = out
+                        .write_all(clipboard::osc52(&text).as_bytes())
+                        .and_then(|()| out.flush())
+                        .map(|()| "the terminal clipboard (OSC 52)".to_string())
+                        .map_err(|e| e.to_string());
+                    let _ = self.tx.try_send(Msg::Copied(r));
+                }
+            },
+            Effect::Write { path, bytes } => {
+                let tx = self.tx.clone();
+                spawn("write".into(), move || {
+                    let _ = tx.blocking_send(Msg::Written(write_new(&path, &bytes)));
+                });
+            }
+        }
+    }
+}
+
+/// Writes to `path`, or to `name-2.ext`, `name-3.ext`, ... when an earlier, different
+/// file is there (an export never replaces another).
+fn write_new(path: &Path, bytes: &[u8]) -> Result<PathBuf, String> {
+    use crate::report::files::{WriteError, write_atomic};
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let ext = path
+        .extension()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut candidate = path.to_path_buf();
+    for n in 2..=100 {
+        match write_atomic(&candidate, bytes, false) {
+            Ok(_) => return Ok(candidate),
+            Err(WriteError::Exists(_)) => {
+                candidate = path.with_file_name(format!("{stem}-{n}.{ext}"));
+            }
+            Err(e) => return Err(e.to_string()),
+        }
+    }
+    Err(format!(
+        "could not find a free name next to {}",
+        path.display()
+    ))
+}
+
+fn spawn(name: String, f: impl FnOnce() + Send + 'static) {
+    if let Err(e) = std::thread::Builder::new().name(name).spawn(f) {
+        tracing::error!("could not start a worker thread: {e}");
+    }
+}

@@ -1,0 +1,270 @@
+//! The whole UI state: the tabs, the stack of drill-down screens, the input mode, the
+//! account's load state, keymap and theme. Changed only by `update::update`; read by
+//! `view::render`.
+
+use jiff::tz::TimeZone;
+use ratatui::layout::Rect;
+
+use super::keymap::{Key, Keymap};
+use super::msg::{Effect, Owner, RequestId};
+use super::pane::{Core, Cx, Pane};
+use super::panes;
+use super::theme::Theme;
+use super::workspace::{LoadKind, LoadState};
+
+/// Where the account comes from for this run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Startup {
+    /// The bundled demo account only.
+    Demo,
+    /// The cache at once (if any), then a fresh read in the background.
+    CacheThenFresh,
+}
+
+/// Which line prompt is open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PromptKind {
+    /// Filter the focused table as you type.
+    Filter,
+    /// Jump to a row number or an id.
+    Goto,
+}
+
+/// A one-line text prompt at the bottom of the screen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prompt {
+    pub kind: PromptKind,
+    pub text: String,
+    /// The filter before the prompt opened (restored on Esc).
+    pub before: String,
+}
+
+/// What keys currently do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mode {
+    Normal,
+    /// The help overlay is open.
+    Help,
+    Prompt(Prompt),
+}
+
+/// Settings the shell starts with.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub keymap: Keymap,
+    pub theme: Theme,
+    /// Themes `cycle_theme` goes through (the starting theme first if it is not built in).
+    pub themes: Vec<Theme>,
+    pub startup: Startup,
+    pub mouse: bool,
+    pub now: i64,
+    pub tz: TimeZone,
+}
+
+/// The UI state.
+pub struct State {
+    /// What panes may reach while handling messages (clock, data, pending work).
+    pub core: Core,
+    pub tabs: Vec<Box<dyn Pane>>,
+    pub active: usize,
+    /// Drill-down screens above the active tab, innermost last, each with its id.
+    pub screens: Vec<(u64, Box<dyn Pane>)>,
+    next_screen: u64,
+    pub mode: Mode,
+    pub load: LoadState,
+    /// The load whose data is shown (newer loads replace it; older ones are dropped).
+    pub shown: Option<RequestId>,
+    pub keymap: Keymap,
+    pub theme: Theme,
+    pub themes: Vec<Theme>,
+    pub startup: Startup,
+    pub mouse: bool,
+    /// Keys typed so far of a longer binding (shown in the status bar).
+    pub pending_keys: Vec<Key>,
+    pub size: (u16, u16),
+    pub spinner: usize,
+    /// Something changed since the last draw.
+    pub dirty: bool,
+    pub quit: bool,
+    /// Tab title positions from the last draw (mouse clicks on tabs).
+    pub tab_hits: Vec<(Rect, usize)>,
+    /// First line of the help overlay shown (it scrolls).
+    pub help_scroll: u16,
+}
+
+impl State {
+    /// A state with the registered tabs and nothing loaded.
+    pub fn new(settings: Settings) -> Self {
+        Self::with_tabs(settings, panes::tabs())
+    }
+
+    /// A state with the given tabs (tests).
+    pub fn with_tabs(settings: Settings, tabs: Vec<Box<dyn Pane>>) -> Self {
+        State {
+            core: Core::new(settings.now, settings.tz),
+            tabs,
+            active: 0,
+            screens: Vec::new(),
+            next_screen: 1,
+            mode: Mode::Normal,
+            load: LoadState::Idle,
+            shown: None,
+            keymap: settings.keymap,
+            theme: settings.theme,
+            themes: settings.themes,
+            startup: settings.startup,
+            mouse: settings.mouse,
+            pending_keys: Vec::new(),
+            size: (80, 24),
+            spinner: 0,
+            dirty: true,
+            quit: false,
+            tab_hits: Vec::new(),
+            help_scroll: 0,
+        }
+    }
+
+    /// The first effects: load the account (demo, or cache then fresh).
+    pub fn start(&mut self) -> Vec<Effect> {
+        match self.startup {
+            Startup::Demo => {
+                let req = self.core.request(Owner::Shell, "loading the demo account");
+                self.load = LoadState::Loading {
+                    req,
+                    progress: None,
+                };
+                self.core.effects.push(Effect::Load {
+                    req,
+                    kind: LoadKind::Demo,
+                });
+            }
+            Startup::CacheThenFresh => {
+                let cache = self.core.request(Owner::Shell, "opening the cache");
+                let fresh = self.core.request(Owner::Shell, "reading from Stripe");
+                self.load = LoadState::Loading {
+                    req: fresh,
+                    progress: None,
+                };
+                self.core.effects.push(Effect::Load {
+                    req: cache,
+                    kind: LoadKind::Cache,
+                });
+                self.core.effects.push(Effect::Load {
+                    req: fresh,
+                    kind: LoadKind::Fresh,
+                });
+            }
+        }
+        self.dirty = true;
+        std::mem::take(&mut self.core.effects)
+    }
+
+    /// Who has focus: the innermost screen, else the active tab.
+    pub fn focus_owner(&self) -> Owner {
+        match self.screens.last() {
+            Some((id, _)) => Owner::Screen(*id),
+            None => Owner::Tab(self.active),
+        }
+    }
+
+    /// The focused pane.
+    pub fn focused(&self) -> Option<&dyn Pane> {
+        match self.screens.last() {
+            Some((_, p)) => Some(p.as_ref()),
+            None => self.tabs.get(self.active).map(|p| p.as_ref()),
+        }
+    }
+
+    /// Runs `f` on the focused pane with a context owned by it.
+    pub fn with_focus<R>(&mut self, f: impl FnOnce(&mut dyn Pane, &mut Cx<'_>) -> R) -> Option<R> {
+        let owner = self.focus_owner();
+        let State {
+            core,
+            tabs,
+            screens,
+            active,
+            ..
+        } = self;
+        let pane: &mut dyn Pane = match screens.last_mut() {
+            Some((_, p)) => p.as_mut(),
+            None => tabs.get_mut(*active)?.as_mut(),
+        };
+        let mut cx = Cx::new(core, owner);
+        Some(f(pane, &mut cx))
+    }
+
+    /// Runs `f` on the pane that owns `owner`'s requests, if it is still open.
+    pub fn with_owner<R>(
+        &mut self,
+        owner: Owner,
+        f: impl FnOnce(&mut dyn Pane, &mut Cx<'_>) -> R,
+    ) -> Option<R> {
+        let State {
+            core,
+            tabs,
+            screens,
+            ..
+        } = self;
+        let pane: &mut dyn Pane = match owner {
+            Owner::Shell => return None,
+            Owner::Tab(i) => tabs.get_mut(i)?.as_mut(),
+            Owner::Screen(id) => screens.iter_mut().find(|(s, _)| *s == id)?.1.as_mut(),
+        };
+        let mut cx = Cx::new(core, owner);
+        Some(f(pane, &mut cx))
+    }
+
+    /// Pushes the screens panes asked for and closes the focused one if it asked to.
+    pub(crate) fn apply_navigation(&mut self, acting: Owner) {
+        if std::mem::take(&mut self.core.close_self)
+            && let Owner::Screen(id) = acting
+            && let Some(pos) = self.screens.iter().position(|(s, _)| *s == id)
+        {
+            let closing: Vec<u64> = self.screens.drain(pos..).map(|(s, _)| s).collect();
+            for s in closing {
+                self.core.cancel_owned_by(Owner::Screen(s));
+            }
+        }
+        for screen in std::mem::take(&mut self.core.pushed) {
+            let id = self.next_screen;
+            self.next_screen += 1;
+            self.screens.push((id, screen));
+        }
+    }
+
+    /// Closes the innermost screen and cancels its work.
+    pub fn pop_screen(&mut self) -> bool {
+        match self.screens.pop() {
+            Some((id, _)) => {
+                self.core.cancel_owned_by(Owner::Screen(id));
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Closes every screen (e.g. on a tab switch).
+    pub fn pop_all_screens(&mut self) {
+        while self.pop_screen() {}
+    }
+
+    /// Whether something runs that the spinner should show.
+    pub fn animating(&self) -> bool {
+        !self.core.pending.is_empty()
+    }
+
+    /// What runs, for the status bar (the newest piece of work).
+    pub fn busy_label(&self) -> Option<&str> {
+        self.core
+            .pending
+            .iter()
+            .next_back()
+            .map(|(_, (_, label))| label.as_str())
+    }
+
+    /// The spinner glyph for the current tick.
+    pub fn spinner_glyph(&self) -> char {
+        const FRAMES: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+        FRAMES[self.spinner % FRAMES.len()]
+    }
+}

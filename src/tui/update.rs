@@ -1,0 +1,475 @@
+//! The reducer: `update(&mut State, Msg) -> Vec<Effect>`. Pure: no IO, no clock, no
+//! terminal; everything slow or outside comes back as an [`Effect`] for the runtime.
+//!
+//! Order of handling an action: global actions (quit, help, tabs, theme, refresh) first;
+//! then the focused pane's `handle`; then the shell's defaults (back, prompts, open a row's
+//! detail, export, and the table's own moves, sort and copy).
+
+use std::path::PathBuf;
+
+use super::action::Action;
+use super::keymap::{Key, Resolved};
+use super::msg::{Effect, MouseInput, Msg, Owner};
+use super::pane::{Handled, Toast};
+use super::panes::detail::RowDetail;
+use super::state::{Mode, Prompt, PromptKind, Startup, State};
+use super::workspace::{LoadKind, LoadState};
+
+/// Applies one message; returns the effects to perform.
+pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
+    let changed = match msg {
+        Msg::Key(key) => on_key(state, key),
+        Msg::Action(a) => {
+            state.core.toast = None;
+            on_action(state, a);
+            true
+        }
+        Msg::Paste(text) => on_paste(state, &text),
+        Msg::Mouse(m) => on_mouse(state, m),
+        Msg::Resize(w, h) => {
+            state.size = (w, h);
+            true
+        }
+        Msg::Tick => {
+            state.spinner = state.spinner.wrapping_add(1);
+            state.animating()
+        }
+        Msg::Loaded { req, kind, result } => on_loaded(state, req, kind, result),
+        Msg::Progress { req, text } => {
+            if let Some(entry) = state.core.pending.get_mut(&req) {
+                entry.1 = text.clone();
+                if let LoadState::Loading { req: r, progress } = &mut state.load
+                    && *r == req
+                {
+                    *progress = Some(text);
+                }
+                true
+            } else {
+                false
+            }
+        }
+        Msg::Computed { req, output } => match state.core.pending.remove(&req) {
+            // Not pending: cancelled or superseded. Latest wins.
+            None => false,
+            Some((owner, _)) => {
+                state.with_owner(owner, |pane, cx| {
+                    let rest = match pane.table_mut() {
+                        Some(t) => t.take_result(req, output),
+                        None => Some(output),
+                    };
+                    if let Some(out) = rest {
+                        pane.on_computed(req, out, cx);
+                    }
+                });
+                state.apply_navigation(owner);
+                true
+            }
+        },
+        Msg::Copied(r) => {
+            state.core.toast = Some(match r {
+                Ok(place) => Toast {
+                    text: format!("copied to {place}"),
+                    error: false,
+                },
+                Err(e) => Toast {
+                    text: format!("copy failed: {e}"),
+                    error: true,
+                },
+            });
+            true
+        }
+        Msg::Written(r) => {
+            state.core.toast = Some(match r {
+                Ok(path) => Toast {
+                    text: format!("wrote {}", path.display()),
+                    error: false,
+                },
+                Err(e) => Toast {
+                    text: e,
+                    error: true,
+                },
+            });
+            true
+        }
+    };
+    if changed {
+        state.dirty = true;
+    }
+    std::mem::take(&mut state.core.effects)
+}
+
+fn on_key(state: &mut State, key: Key) -> bool {
+    state.core.toast = None;
+    if let Mode::Prompt(_) = state.mode {
+        on_prompt_key(state, key);
+        return true;
+    }
+    state.pending_keys.push(key);
+    let keys = state.pending_keys.clone();
+    match state.keymap.resolve(&keys) {
+        Resolved::Action(a) => {
+            state.pending_keys.clear();
+            on_action(state, a);
+        }
+        Resolved::Pending => {}
+        Resolved::Unbound => {
+            state.pending_keys.clear();
+            // A broken sequence: the last key may still mean something on its own.
+            if keys.len() > 1 {
+                return on_key(state, key);
+            }
+        }
+    }
+    true
+}
+
+fn on_prompt_key(state: &mut State, key: Key) {
+    let Mode::Prompt(prompt) = &mut state.mode else {
+        return;
+    };
+    if key.is_named("enter") {
+        let prompt = prompt.clone();
+        state.mode = Mode::Normal;
+        if prompt.kind == PromptKind::Goto {
+            let found = state
+                .with_focus(|pane, _| pane.table_mut().map(|t| t.goto(&prompt.text)))
+                .flatten();
+            if found == Some(false) {
+                state.core.toast = Some(Toast {
+                    text: format!("no row {}", prompt.text.trim()),
+                    error: true,
+                });
+            }
+        }
+        return;
+    }
+    if key.is_named("esc") {
+        let prompt = prompt.clone();
+        state.mode = Mode::Normal;
+        if prompt.kind == PromptKind::Filter {
+            set_focused_filter(state, &prompt.before);
+        }
+        return;
+    }
+    let edited = if key.is_named("backspace") {
+        prompt.text.pop();
+        true
+    } else if Key::parse("ctrl-u") == Some(key) {
+        prompt.text.clear();
+        true
+    } else if let Some(c) = key.text_char() {
+        prompt.text.push(c);
+        true
+    } else {
+        false
+    };
+    if edited && prompt.kind == PromptKind::Filter {
+        let text = prompt.text.clone();
+        set_focused_filter(state, &text);
+    }
+}
+
+fn set_focused_filter(state: &mut State, text: &str) {
+    state.with_focus(|pane, cx| {
+        if let Some(t) = pane.table_mut() {
+            t.set_filter(text, cx);
+        }
+    });
+}
+
+fn on_paste(state: &mut State, text: &str) -> bool {
+    let Mode::Prompt(prompt) = &mut state.mode else {
+        return false;
+    };
+    prompt.text.extend(text.chars().filter(|c| !c.is_control()));
+    if prompt.kind == PromptKind::Filter {
+        let t = prompt.text.clone();
+        set_focused_filter(state, &t);
+    }
+    true
+}
+
+/// Applies an action (from a key, the mouse or a script).
+pub fn on_action(state: &mut State, action: Action) {
+    if state.mode == Mode::Help {
+        match action {
+            Action::Help | Action::Back => state.mode = Mode::Normal,
+            Action::Quit => state.quit = true,
+            Action::Down => state.help_scroll = state.help_scroll.saturating_add(1),
+            Action::Up => state.help_scroll = state.help_scroll.saturating_sub(1),
+            Action::PageDown | Action::HalfPageDown => {
+                state.help_scroll = state.help_scroll.saturating_add(10)
+            }
+            Action::PageUp | Action::HalfPageUp => {
+                state.help_scroll = state.help_scroll.saturating_sub(10)
+            }
+            Action::Top => state.help_scroll = 0,
+            _ => {}
+        }
+        return;
+    }
+    // Global actions.
+    match action {
+        Action::Quit => {
+            state.quit = true;
+            return;
+        }
+        Action::Help => {
+            state.mode = Mode::Help;
+            state.help_scroll = 0;
+            return;
+        }
+        Action::NextTab | Action::PrevTab | Action::Tab1 | Action::Tab2 | Action::Tab3 => {
+            let n = state.tabs.len().max(1);
+            let target = match action {
+                Action::NextTab => (state.active + 1) % n,
+                Action::PrevTab => (state.active + n - 1) % n,
+                Action::Tab1 => 0,
+                Action::Tab2 => 1,
+                _ => 2,
+            };
+            if target < state.tabs.len() {
+                state.pop_all_screens();
+                state.active = target;
+            }
+            return;
+        }
+        Action::CycleTheme => {
+            if !state.themes.is_empty() {
+                let i = state
+                    .themes
+                    .iter()
+                    .position(|t| t.name == state.theme.name)
+                    .map_or(0, |i| (i + 1) % state.themes.len());
+                state.theme = state.themes[i].clone();
+                state.core.toast = Some(Toast {
+                    text: format!("theme: {}", state.theme.name),
+                    error: false,
+                });
+            }
+            return;
+        }
+        Action::Refresh => {
+            refresh(state);
+            return;
+        }
+        _ => {}
+    }
+    // The focused pane first.
+    let owner = state.focus_owner();
+    let handled = state.with_focus(|pane, cx| pane.handle(action, cx));
+    state.apply_navigation(owner);
+    if handled == Some(Handled::Yes) {
+        return;
+    }
+    // The shell's defaults.
+    match action {
+        Action::Back => {
+            if !state.pop_screen() {
+                let had_filter = state
+                    .focused()
+                    .and_then(|p| p.table())
+                    .is_some_and(|t| !t.filter().is_empty());
+                if had_filter {
+                    set_focused_filter(state, "");
+                    state.core.toast = Some(Toast {
+                        text: "filter cleared".into(),
+                        error: false,
+                    });
+                }
+            }
+        }
+        Action::Filter | Action::Goto => {
+            let before = state
+                .focused()
+                .and_then(|p| p.table())
+                .map(|t| t.filter().to_string());
+            if let Some(before) = before {
+                let kind = if action == Action::Filter {
+                    PromptKind::Filter
+                } else {
+                    PromptKind::Goto
+                };
+                let text = if kind == PromptKind::Filter {
+                    before.clone()
+                } else {
+                    String::new()
+                };
+                state.mode = Mode::Prompt(Prompt { kind, text, before });
+            }
+        }
+        Action::Open => {
+            let detail = state.focused().and_then(|p| {
+                let t = p.table()?;
+                let row = t.selected_row()?;
+                let fields = t.row_fields(row);
+                let id = fields.first().map(|f| f.1.clone()).unwrap_or_default();
+                Some(RowDetail::new(format!("{} › {}", t.title(), id), fields))
+            });
+            if let Some(d) = detail {
+                state.core.pushed.push(Box::new(d));
+                state.apply_navigation(owner);
+            }
+        }
+        Action::Export => {
+            let out = state.focused().and_then(|p| {
+                let t = p.table()?;
+                let name = format!(
+                    "tieout-{}.csv",
+                    t.title()
+                        .to_lowercase()
+                        .chars()
+                        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+                        .collect::<String>()
+                        .split('-')
+                        .filter(|s| !s.is_empty())
+                        .collect::<Vec<_>>()
+                        .join("-")
+                );
+                Some((PathBuf::from(name), t.to_csv()))
+            });
+            if let Some((path, bytes)) = out {
+                state.core.effects.push(Effect::Write { path, bytes });
+            }
+        }
+        other => {
+            state.with_focus(|pane, cx| pane.table_mut().map(|t| t.handle(other, cx)));
+        }
+    }
+}
+
+/// Reloads the account: the demo again, or fresh from Stripe (data stays on screen).
+fn refresh(state: &mut State) {
+    // A newer refresh supersedes an older one.
+    let old: Vec<_> = state
+        .core
+        .pending
+        .iter()
+        .filter(|(_, (o, _))| *o == Owner::Shell)
+        .map(|(r, _)| *r)
+        .collect();
+    for r in old {
+        state.core.cancel(r);
+    }
+    let (kind, label) = match state.startup {
+        Startup::Demo => (LoadKind::Demo, "loading the demo account"),
+        Startup::CacheThenFresh => (LoadKind::Fresh, "refreshing from Stripe"),
+    };
+    let req = state.core.request(Owner::Shell, label);
+    if state.core.workspace.is_none() {
+        state.load = LoadState::Loading {
+            req,
+            progress: None,
+        };
+    }
+    state.core.effects.push(Effect::Load { req, kind });
+}
+
+fn on_loaded(
+    state: &mut State,
+    req: super::msg::RequestId,
+    kind: LoadKind,
+    result: Result<super::workspace::Workspace, super::workspace::LoadError>,
+) -> bool {
+    if state.core.pending.remove(&req).is_none() {
+        return false; // cancelled or superseded
+    }
+    let newer_shown = state.shown.is_some_and(|s| s > req);
+    let other_load_pending = state.core.pending.values().any(|(o, _)| *o == Owner::Shell);
+    match result {
+        Ok(ws) => {
+            if newer_shown {
+                return false;
+            }
+            state.shown = Some(req);
+            state.core.workspace = Some(ws.clone());
+            for i in 0..state.tabs.len() {
+                state.with_owner(Owner::Tab(i), |pane, cx| pane.on_data(&ws, cx));
+            }
+            let ids: Vec<u64> = state.screens.iter().map(|(id, _)| *id).collect();
+            for id in ids {
+                let keep = state
+                    .with_owner(Owner::Screen(id), |pane, cx| pane.on_data(&ws, cx))
+                    .unwrap_or(false);
+                if !keep && let Some(pos) = state.screens.iter().position(|(s, _)| *s == id) {
+                    let closing: Vec<u64> = state.screens.drain(pos..).map(|(s, _)| s).collect();
+                    for s in closing {
+                        state.core.cancel_owned_by(Owner::Screen(s));
+                    }
+                }
+            }
+            state.load = LoadState::Loaded;
+            if kind == LoadKind::Fresh {
+                state.core.toast = Some(Toast {
+                    text: "refreshed from Stripe".into(),
+                    error: false,
+                });
+            }
+        }
+        Err(e) => {
+            if e.missing_cache && other_load_pending {
+                return true; // no cache yet; the fresh read is on its way
+            }
+            if state.core.workspace.is_some() {
+                state.core.toast = Some(Toast {
+                    text: format!("refresh failed: {} (showing older data)", e.message),
+                    error: true,
+                });
+            } else if !other_load_pending {
+                state.load = LoadState::Failed { message: e.message };
+            }
+        }
+    }
+    true
+}
+
+fn on_mouse(state: &mut State, m: MouseInput) -> bool {
+    if !state.mouse {
+        return false;
+    }
+    match m {
+        MouseInput::ScrollUp { col, row } | MouseInput::ScrollDown { col, row } => {
+            if state.mode == Mode::Help {
+                let a = if matches!(m, MouseInput::ScrollUp { .. }) {
+                    Action::Up
+                } else {
+                    Action::Down
+                };
+                on_action(state, a);
+                return true;
+            }
+            let delta: isize = if matches!(m, MouseInput::ScrollUp { .. }) {
+                -3
+            } else {
+                3
+            };
+            state
+                .with_focus(|pane, _| {
+                    pane.table_mut().map(|t| {
+                        if t.contains(col, row) {
+                            t.scroll(delta);
+                        }
+                    })
+                })
+                .is_some()
+        }
+        MouseInput::Click { col, row } => {
+            if let Some((_, tab)) = state
+                .tab_hits
+                .iter()
+                .find(|(r, _)| {
+                    col >= r.x && col < r.x + r.width && row >= r.y && row < r.y + r.height
+                })
+                .copied()
+            {
+                state.pop_all_screens();
+                state.active = tab;
+                return true;
+            }
+            state
+                .with_focus(|pane, _| pane.table_mut().map(|t| t.click(col, row)))
+                .flatten()
+                .unwrap_or(false)
+        }
+    }
+}

@@ -1,0 +1,397 @@
+//! Drawing the frame from the state: tab line, the focused pane (or the loading / error
+//! body), the status bar, the key-hint line (generated from the keymap), the prompt and
+//! the help overlay. Below the minimum size, one "terminal too small" line.
+
+use ratatui::Frame;
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
+
+use super::action::{Action, Group};
+use super::keymap::chord_text;
+use super::pane::ViewCx;
+use super::state::{Mode, PromptKind, State};
+use super::theme::Role;
+use super::widgets::text::{fit, width};
+use super::workspace::LoadState;
+use crate::source::{Mode as AccountMode, Origin};
+
+/// The smallest terminal the workbench draws in.
+pub const MIN_WIDTH: u16 = 60;
+pub const MIN_HEIGHT: u16 = 15;
+
+/// Draws the whole frame.
+pub fn render(state: &mut State, frame: &mut Frame<'_>) {
+    let area = frame.area();
+    draw(state, area, frame.buffer_mut());
+}
+
+/// Draws the whole frame into a buffer (tests and screenshots use this directly).
+pub fn draw(state: &mut State, area: Rect, buf: &mut Buffer) {
+    state.tab_hits.clear();
+    let base = state.theme.style(Role::Text);
+    buf.set_style(area, base);
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        let msg = format!(
+            "terminal too small (need {MIN_WIDTH}x{MIN_HEIGHT}, have {}x{})",
+            area.width, area.height
+        );
+        let p = Paragraph::new(msg)
+            .style(state.theme.style(Role::Warning))
+            .wrap(Wrap { trim: true })
+            .centered();
+        let y = area.y + area.height / 2;
+        p.render(
+            Rect {
+                y: y.saturating_sub(1).max(area.y),
+                height: area.height.min(3),
+                ..area
+            },
+            buf,
+        );
+        return;
+    }
+    let [tabs, body, status, hints] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Fill(1),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    draw_tabs(state, tabs, buf);
+    draw_body(state, body, buf);
+    draw_status(state, status, buf);
+    draw_hints(state, hints, buf);
+    if state.mode == Mode::Help {
+        draw_help(state, body, buf);
+    }
+}
+
+fn draw_tabs(state: &mut State, area: Rect, buf: &mut Buffer) {
+    let theme = &state.theme;
+    let mut x = area.x;
+    let brand = " tieout ";
+    buf.set_stringn(x, area.y, brand, width(brand), theme.style(Role::Title));
+    x += u16::try_from(width(brand)).unwrap_or(0);
+    for (i, tab) in state.tabs.iter().enumerate() {
+        let label = format!(" {} {} ", i + 1, tab.title());
+        let w = u16::try_from(width(&label)).unwrap_or(0);
+        if x + w > area.x + area.width {
+            break;
+        }
+        let role = if i == state.active {
+            Role::TabActive
+        } else {
+            Role::TabInactive
+        };
+        buf.set_stringn(x, area.y, &label, usize::from(w), theme.style(role));
+        state.tab_hits.push((
+            Rect {
+                x,
+                y: area.y,
+                width: w,
+                height: 1,
+            },
+            i,
+        ));
+        x += w + 1;
+    }
+    // Breadcrumb of drill-down screens.
+    let mut crumbs = String::new();
+    for (_, s) in &state.screens {
+        crumbs.push_str(" › ");
+        crumbs.push_str(&s.title());
+    }
+    if !crumbs.is_empty() && x < area.x + area.width {
+        let room = usize::from(area.x + area.width - x);
+        buf.set_stringn(x, area.y, &crumbs, room, theme.style(Role::Muted));
+    }
+}
+
+fn draw_body(state: &mut State, area: Rect, buf: &mut Buffer) {
+    let has_data = state.core.workspace.is_some();
+    if has_data {
+        let State {
+            tabs,
+            screens,
+            active,
+            theme,
+            keymap,
+            core,
+            load,
+            ..
+        } = state;
+        let cx = ViewCx {
+            theme,
+            keymap,
+            tz: &core.tz,
+            now: core.now,
+            load,
+        };
+        let pane = match screens.last_mut() {
+            Some((_, p)) => Some(p),
+            None => tabs.get_mut(*active),
+        };
+        if let Some(p) = pane {
+            p.render(area, buf, &cx);
+        }
+        return;
+    }
+    let theme = &state.theme;
+    let key = |a: Action| {
+        state
+            .keymap
+            .key_for(a)
+            .unwrap_or_else(|| a.name().to_string())
+    };
+    let block = Block::bordered().border_style(theme.style(Role::Border));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let lines: Vec<Line<'_>> = match &state.load {
+        LoadState::Idle => vec![],
+        LoadState::Loading { progress, .. } => vec![Line::from(vec![
+            Span::styled(
+                format!("{} ", state.spinner_glyph()),
+                theme.style(Role::Spinner),
+            ),
+            Span::styled(
+                match progress {
+                    Some(p) => format!("Loading the account: {p}"),
+                    None => format!(
+                        "Loading the account{}",
+                        state
+                            .busy_label()
+                            .map(|l| format!(" ({l})"))
+                            .unwrap_or_default()
+                    ),
+                },
+                theme.style(Role::Text),
+            ),
+        ])],
+        LoadState::Failed { message } => vec![
+            Line::styled("Could not load the account.", theme.style(Role::Error)),
+            Line::raw(""),
+            Line::styled(message.clone(), theme.style(Role::Text)),
+            Line::raw(""),
+            Line::styled(
+                format!(
+                    "Press {} to retry, {} to quit. `tieout demo` opens the demo account.",
+                    key(Action::Refresh),
+                    key(Action::Quit)
+                ),
+                theme.style(Role::Muted),
+            ),
+        ],
+        LoadState::Loaded => vec![],
+    };
+    let h = u16::try_from(lines.len()).unwrap_or(0) + 2;
+    let y = inner.y + inner.height.saturating_sub(h) / 2;
+    let margin = inner.width / 10;
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
+        .centered()
+        .render(
+            Rect {
+                x: inner.x + margin,
+                y,
+                width: inner.width.saturating_sub(2 * margin),
+                height: inner.height.saturating_sub(y - inner.y),
+            },
+            buf,
+        );
+}
+
+/// "3h", "2d": how old the data is.
+pub fn age(secs: i64) -> String {
+    let s = secs.max(0);
+    if s < 60 {
+        "<1m".into()
+    } else if s < 3600 {
+        format!("{}m", s / 60)
+    } else if s < 86_400 {
+        format!("{}h", s / 3600)
+    } else {
+        format!("{}d", s / 86_400)
+    }
+}
+
+fn draw_status(state: &State, area: Rect, buf: &mut Buffer) {
+    let theme = &state.theme;
+    let bar = theme.style(Role::StatusBar);
+    buf.set_style(area, bar);
+    let mut spans: Vec<Span<'_>> = Vec::new();
+    match state.core.workspace.as_ref().map(|w| &w.data.meta) {
+        Some(meta) => {
+            let who = meta
+                .account_name
+                .clone()
+                .filter(|n| !n.is_empty())
+                .unwrap_or_else(|| meta.account_id.clone());
+            spans.push(Span::styled(format!(" {who} "), bar));
+            spans.push(match meta.mode {
+                AccountMode::Test => Span::styled(" TEST MODE ", theme.style(Role::ModeTest)),
+                AccountMode::Live => Span::styled(" LIVE ", theme.style(Role::ModeLive)),
+            });
+            let source = match meta.origin {
+                Origin::Demo => "demo data".to_string(),
+                Origin::Live => "live".to_string(),
+                Origin::Cache => format!("cache, {} old", age(state.core.now - meta.fetched_at)),
+            };
+            spans.push(Span::styled(format!(" {source} "), bar));
+        }
+        None => spans.push(Span::styled(" no account loaded ", bar)),
+    }
+    if let Some((sel, n)) = state
+        .focused()
+        .and_then(|p| p.table())
+        .and_then(|t| t.position())
+    {
+        spans.push(Span::styled(format!("│ row {sel}/{n} "), bar));
+    }
+    if !state.pending_keys.is_empty() {
+        spans.push(Span::styled(
+            format!("│ {} … ", chord_text(&state.pending_keys)),
+            theme.style(Role::Prompt).patch(bar),
+        ));
+    }
+    if let Some(label) = state.busy_label() {
+        spans.push(Span::styled(
+            format!("│ {} ", state.spinner_glyph()),
+            theme.style(Role::Spinner).patch(bar),
+        ));
+        spans.push(Span::styled(format!("{label}… "), bar));
+    }
+    let used = Line::from(spans);
+    let used_w = used.width();
+    buf.set_line(area.x, area.y, &used, area.width);
+    if let Some(t) = &state.core.toast {
+        let room = usize::from(area.width).saturating_sub(used_w + 1);
+        if room > 4 {
+            let text = fit(
+                &format!(" {} ", t.text),
+                room.min(width(&t.text) + 2),
+                false,
+            );
+            let w = width(&text);
+            let x = area.x + area.width - u16::try_from(w).unwrap_or(0);
+            let role = if t.error { Role::Error } else { Role::Toast };
+            buf.set_stringn(x, area.y, text, w, theme.style(role));
+        }
+    }
+}
+
+fn draw_hints(state: &State, area: Rect, buf: &mut Buffer) {
+    let theme = &state.theme;
+    if let Mode::Prompt(p) = &state.mode {
+        let (label, help) = match p.kind {
+            PromptKind::Filter => ("filter: ", "  enter keep · esc undo"),
+            PromptKind::Goto => ("go to row or id: ", "  enter jump · esc cancel"),
+        };
+        let line = Line::from(vec![
+            Span::styled(label, theme.style(Role::Prompt)),
+            Span::styled(format!("{}█", p.text), theme.style(Role::Text)),
+            Span::styled(help, theme.style(Role::Muted)),
+        ]);
+        buf.set_line(area.x, area.y, &line, area.width);
+        return;
+    }
+    let mut actions: Vec<Action> = match state.mode {
+        Mode::Help => vec![Action::Back, Action::Help, Action::Quit],
+        _ => {
+            let mut a = state.focused().map(|p| p.hints()).unwrap_or_default();
+            if !state.screens.is_empty() {
+                a.insert(0, Action::Back);
+            }
+            if state.core.workspace.is_none() {
+                a = vec![Action::Refresh];
+            }
+            a.extend([Action::NextTab, Action::Help, Action::Quit]);
+            a
+        }
+    };
+    let mut seen = Vec::new();
+    actions.retain(|a| {
+        let new = !seen.contains(a);
+        seen.push(*a);
+        new
+    });
+    let mut spans = Vec::new();
+    let mut used = 0usize;
+    for a in actions {
+        let Some(key) = state.keymap.key_for(a) else {
+            continue;
+        };
+        let piece = width(&key) + width(a.hint()).max(5) + 3;
+        if used + piece > usize::from(area.width) {
+            break;
+        }
+        spans.push(Span::styled(
+            format!(" {key}"),
+            theme.style(Role::KeyHintKey),
+        ));
+        let label = match (&state.mode, a) {
+            (Mode::Help, Action::Back | Action::Help) => "close",
+            _ => a.hint(),
+        };
+        spans.push(Span::styled(
+            format!(" {label} "),
+            theme.style(Role::KeyHintDesc),
+        ));
+        used += piece;
+    }
+    buf.set_line(area.x, area.y, &Line::from(spans), area.width);
+}
+
+/// The help text: every action with its keys, by group (generated from the keymap).
+pub fn help_lines(state: &State) -> Vec<Line<'static>> {
+    let theme = &state.theme;
+    let mut lines = Vec::new();
+    for g in Group::ALL {
+        if !lines.is_empty() {
+            lines.push(Line::raw(""));
+        }
+        lines.push(Line::styled(
+            g.title().to_string(),
+            theme.style(Role::Title),
+        ));
+        for a in Action::ALL.iter().filter(|a| a.group() == g) {
+            let keys = state.keymap.keys_for(*a).join(", ");
+            lines.push(Line::from(vec![
+                Span::styled(fit(&keys, 18, false), theme.style(Role::KeyHintKey)),
+                Span::styled(format!(" {}", a.desc()), theme.style(Role::Text)),
+            ]));
+        }
+    }
+    lines
+}
+
+fn draw_help(state: &mut State, area: Rect, buf: &mut Buffer) {
+    let lines = help_lines(state);
+    let total = u16::try_from(lines.len()).unwrap_or(u16::MAX);
+    let w = area.width.saturating_sub(4).min(72);
+    let h = area.height.saturating_sub(2).min(total + 2);
+    let rect = Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    };
+    let max_scroll = (total + 2).saturating_sub(h);
+    state.help_scroll = state.help_scroll.min(max_scroll);
+    Clear.render(rect, buf);
+    let theme = &state.theme;
+    let title = if max_scroll > 0 {
+        format!(" Keys ({}/{}) ", state.help_scroll + 1, max_scroll + 1)
+    } else {
+        " Keys ".to_string()
+    };
+    let block = Block::bordered()
+        .title(Span::styled(title, theme.style(Role::Title)))
+        .border_style(theme.style(Role::Title))
+        .style(theme.style(Role::Text));
+    Paragraph::new(lines)
+        .block(block)
+        .scroll((state.help_scroll, 0))
+        .render(rect, buf);
+}

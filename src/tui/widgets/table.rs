@@ -1,0 +1,1103 @@
+//! The data table every pane uses: virtualised (only the visible rows are built), sortable
+//! by any column, filtered as you type, with a frozen first column, horizontal scrolling,
+//! money right-aligned and coloured by sign, copy and export of what is on screen, and
+//! mouse selection.
+//!
+//! Rows come from a [`TableSource`] (usually a [`RowsSource`] over a `Vec` of rows with one
+//! accessor per column). The table keeps a view index (`Vec<u32>`: which rows, in which
+//! order); sort and filter compute a new index, inline for small tables and as a background
+//! job (with the spinner) above [`SYNC_LIMIT`] rows.
+
+use std::borrow::Cow;
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+use jiff::tz::TimeZone;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Widget};
+
+use crate::money::{Money, format_major, format_major_grouped};
+use crate::report::csv_out::CsvDoc;
+use crate::tui::action::Action;
+use crate::tui::msg::{CancelFlag, Job, JobOutput, RequestId};
+use crate::tui::pane::{Cx, Handled, ViewCx};
+use crate::tui::theme::Role;
+
+use super::text::{contains_ci, fit, width};
+
+/// Above this many rows, sort and filter run off the UI task.
+pub const SYNC_LIMIT: usize = 50_000;
+
+/// One cell's value. Typed, so sorting compares amounts and dates, not strings.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cell<'a> {
+    Text(Cow<'a, str>),
+    /// An amount: right-aligned, coloured by sign, with its currency.
+    Money(Money),
+    Int(i64),
+    /// A calendar date in the display time zone (unix seconds).
+    Date(Option<i64>),
+    /// Date and time in the display time zone (unix seconds).
+    DateTime(Option<i64>),
+    /// Text with a meaning (e.g. `overdue`, `failed`) that the theme colours.
+    Tag(Cow<'a, str>, Role),
+    Empty,
+}
+
+impl<'a> Cell<'a> {
+    /// Borrowed text.
+    pub fn text(s: &'a str) -> Self {
+        Cell::Text(Cow::Borrowed(s))
+    }
+
+    /// Optional text; empty when absent.
+    pub fn opt(s: Option<&'a str>) -> Self {
+        s.map_or(Cell::Empty, Cell::text)
+    }
+
+    /// Owned text.
+    pub fn owned(s: String) -> Self {
+        Cell::Text(Cow::Owned(s))
+    }
+
+    /// What the cell shows.
+    pub fn display(&self, tz: &TimeZone) -> Cow<'_, str> {
+        match self {
+            Cell::Text(s) | Cell::Tag(s, _) => Cow::Borrowed(s.as_ref()),
+            Cell::Money(m) => Cow::Owned(format!(
+                "{} {}",
+                format_major_grouped(m.minor, m.currency),
+                m.currency
+            )),
+            Cell::Int(n) => Cow::Owned(n.to_string()),
+            Cell::Date(Some(ts)) => Cow::Owned(crate::time::date_in(*ts, tz)),
+            Cell::DateTime(Some(ts)) => Cow::Owned(datetime_in(*ts, tz)),
+            Cell::Date(None) | Cell::DateTime(None) | Cell::Empty => Cow::Borrowed(""),
+        }
+    }
+
+    /// What a copy or CSV export carries: amounts as plain major units (`-1234.50`).
+    pub fn export(&self, tz: &TimeZone) -> Cow<'_, str> {
+        match self {
+            Cell::Money(m) => Cow::Owned(format_major(m.minor, m.currency)),
+            other => other.display(tz),
+        }
+    }
+
+    /// The role the theme styles the cell with.
+    pub fn role(&self) -> Role {
+        match self {
+            Cell::Money(m) => money_role(m.minor),
+            Cell::Tag(_, r) => *r,
+            _ => Role::Text,
+        }
+    }
+
+    fn right_aligned(&self) -> bool {
+        matches!(self, Cell::Money(_) | Cell::Int(_))
+    }
+
+    fn rank(&self) -> u8 {
+        match self {
+            Cell::Money(_) => 0,
+            Cell::Int(_) => 1,
+            Cell::Date(_) | Cell::DateTime(_) => 2,
+            Cell::Text(_) | Cell::Tag(_, _) => 3,
+            Cell::Empty => 4,
+        }
+    }
+
+    fn is_blank(&self) -> bool {
+        matches!(self, Cell::Empty | Cell::Date(None) | Cell::DateTime(None))
+            || matches!(self, Cell::Text(s) if s.is_empty())
+    }
+}
+
+/// The role of an amount by its sign.
+pub fn money_role(minor: i64) -> Role {
+    match minor.cmp(&0) {
+        Ordering::Less => Role::AmountNegative,
+        Ordering::Equal => Role::AmountZero,
+        Ordering::Greater => Role::AmountPositive,
+    }
+}
+
+fn datetime_in(ts: i64, tz: &TimeZone) -> String {
+    jiff::Timestamp::from_second(ts)
+        .map(|t| {
+            t.to_zoned(tz.clone())
+                .strftime("%Y-%m-%d %H:%M")
+                .to_string()
+        })
+        .unwrap_or_default()
+}
+
+fn cmp_ci(a: &str, b: &str) -> Ordering {
+    a.bytes()
+        .map(|c| c.to_ascii_lowercase())
+        .cmp(b.bytes().map(|c| c.to_ascii_lowercase()))
+}
+
+/// Orders two cells for sorting; blanks go last in both directions.
+fn cmp_cells(a: &Cell<'_>, b: &Cell<'_>, dir: SortDir) -> Ordering {
+    match (a.is_blank(), b.is_blank()) {
+        (true, true) => return Ordering::Equal,
+        (true, false) => return Ordering::Greater,
+        (false, true) => return Ordering::Less,
+        _ => {}
+    }
+    let o = match (a, b) {
+        (Cell::Money(x), Cell::Money(y)) => x.currency.cmp(&y.currency).then(x.minor.cmp(&y.minor)),
+        (Cell::Int(x), Cell::Int(y)) => x.cmp(y),
+        (
+            Cell::Date(Some(x)) | Cell::DateTime(Some(x)),
+            Cell::Date(Some(y)) | Cell::DateTime(Some(y)),
+        ) => x.cmp(y),
+        (Cell::Text(x) | Cell::Tag(x, _), Cell::Text(y) | Cell::Tag(y, _)) => cmp_ci(x, y),
+        _ => a.rank().cmp(&b.rank()),
+    };
+    match dir {
+        SortDir::Asc => o,
+        SortDir::Desc => o.reverse(),
+    }
+}
+
+/// A column's header and how wide it may grow.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Column {
+    pub title: String,
+    pub max_width: u16,
+}
+
+/// Where a table's rows come from. Must be cheap to read from another thread (the source
+/// is shared with sort/filter jobs).
+pub trait TableSource: Send + Sync + 'static {
+    fn columns(&self) -> &[Column];
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The cell at `row` (an index into the source, not the view), `col`.
+    fn cell(&self, row: usize, col: usize) -> Cell<'_>;
+    /// A meaning for the whole row (e.g. overdue), if any.
+    fn row_role(&self, _row: usize) -> Option<Role> {
+        None
+    }
+}
+
+/// One column of a [`RowsSource`]: a title, a maximum width and an accessor.
+pub struct ColumnDef<T> {
+    pub title: &'static str,
+    pub max_width: u16,
+    pub get: fn(&T) -> Cell<'_>,
+}
+
+/// Shorthand for a [`ColumnDef`].
+pub fn col<T>(title: &'static str, max_width: u16, get: fn(&T) -> Cell<'_>) -> ColumnDef<T> {
+    ColumnDef {
+        title,
+        max_width,
+        get,
+    }
+}
+
+/// A table over a `Vec` of rows, one accessor per column.
+pub struct RowsSource<T> {
+    rows: Vec<T>,
+    defs: Vec<ColumnDef<T>>,
+    columns: Vec<Column>,
+    row_role: Option<fn(&T) -> Option<Role>>,
+}
+
+impl<T: Send + Sync + 'static> RowsSource<T> {
+    pub fn new(rows: Vec<T>, defs: Vec<ColumnDef<T>>) -> Self {
+        let columns = defs
+            .iter()
+            .map(|d| Column {
+                title: d.title.to_string(),
+                max_width: d.max_width,
+            })
+            .collect();
+        RowsSource {
+            rows,
+            defs,
+            columns,
+            row_role: None,
+        }
+    }
+
+    /// Gives whole rows a meaning (e.g. `Role::Overdue`).
+    pub fn with_row_role(mut self, f: fn(&T) -> Option<Role>) -> Self {
+        self.row_role = Some(f);
+        self
+    }
+
+    pub fn rows(&self) -> &[T] {
+        &self.rows
+    }
+}
+
+impl<T: Send + Sync + 'static> TableSource for RowsSource<T> {
+    fn columns(&self) -> &[Column] {
+        &self.columns
+    }
+    fn len(&self) -> usize {
+        self.rows.len()
+    }
+    fn cell(&self, row: usize, col: usize) -> Cell<'_> {
+        match (self.rows.get(row), self.defs.get(col)) {
+            (Some(r), Some(d)) => (d.get)(r),
+            _ => Cell::Empty,
+        }
+    }
+    fn row_role(&self, row: usize) -> Option<Role> {
+        self.row_role.and_then(|f| self.rows.get(row).and_then(f))
+    }
+}
+
+/// Sort direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SortDir {
+    Asc,
+    Desc,
+}
+
+/// The order and selection of rows a view computation produced.
+struct ViewResult(Vec<u32>);
+
+/// Computes the view index: rows matching `filter` (case-insensitive, any column), in
+/// `sort` order (stable: ties keep source order). Stops early when cancelled.
+pub fn compute_view(
+    src: &dyn TableSource,
+    filter: &str,
+    sort: Option<(usize, SortDir)>,
+    tz: &TimeZone,
+    cancel: &CancelFlag,
+) -> Vec<u32> {
+    let needle = filter.trim().to_lowercase();
+    let ncols = src.columns().len();
+    let n = src.len().min(u32::MAX as usize);
+    let mut view: Vec<u32> = Vec::with_capacity(if needle.is_empty() { n } else { 0 });
+    for i in 0..n {
+        if i % 8192 == 0 && cancel.is_cancelled() {
+            return Vec::new();
+        }
+        let keep = needle.is_empty()
+            || (0..ncols).any(|c| contains_ci(&src.cell(i, c).display(tz), &needle));
+        if keep {
+            // `n` is capped at u32::MAX above.
+            view.push(u32::try_from(i).unwrap_or(u32::MAX));
+        }
+    }
+    if let Some((c, dir)) = sort {
+        view.sort_by(|a, b| cmp_cells(&src.cell(*a as usize, c), &src.cell(*b as usize, c), dir));
+    }
+    view
+}
+
+/// The table's state: the source, the view index, selection and scroll.
+pub struct DataTable {
+    title: String,
+    empty_text: String,
+    source: Arc<dyn TableSource>,
+    view: Vec<u32>,
+    selected: usize,
+    offset: usize,
+    col: usize,
+    col_offset: usize,
+    sort: Option<(usize, SortDir)>,
+    filter: String,
+    busy: Option<RequestId>,
+    tz: TimeZone,
+    sync_limit: usize,
+    /// Set while drawing: where the rows were drawn (for mouse hits) and the page size.
+    rows_area: Rect,
+    page: usize,
+}
+
+impl DataTable {
+    /// A table titled `title` over `source`; `empty_text` is shown when it has no rows.
+    pub fn new(
+        title: impl Into<String>,
+        empty_text: impl Into<String>,
+        source: Arc<dyn TableSource>,
+    ) -> Self {
+        let n = source.len().min(u32::MAX as usize);
+        let view = (0..n)
+            .map(|i| u32::try_from(i).unwrap_or(u32::MAX))
+            .collect();
+        DataTable {
+            title: title.into(),
+            empty_text: empty_text.into(),
+            source,
+            view,
+            selected: 0,
+            offset: 0,
+            col: 0,
+            col_offset: 1,
+            sort: None,
+            filter: String::new(),
+            busy: None,
+            tz: TimeZone::UTC,
+            sync_limit: SYNC_LIMIT,
+            rows_area: Rect::default(),
+            page: 10,
+        }
+    }
+
+    /// Sets the row count above which sort/filter run in the background (tests).
+    pub fn with_sync_limit(mut self, limit: usize) -> Self {
+        self.sync_limit = limit;
+        self
+    }
+
+    pub fn title(&self) -> &str {
+        &self.title
+    }
+    pub fn set_title(&mut self, title: impl Into<String>) {
+        self.title = title.into();
+    }
+
+    /// Replaces the rows (new data), keeping filter, sort and the selected row if it is
+    /// still there.
+    pub fn set_source(&mut self, source: Arc<dyn TableSource>, cx: &mut Cx<'_>) {
+        self.source = source;
+        let ncols = self.source.columns().len();
+        if self.sort.is_some_and(|(c, _)| c >= ncols) {
+            self.sort = None;
+        }
+        self.col = self.col.min(ncols.saturating_sub(1));
+        self.recompute(cx);
+    }
+
+    pub fn source(&self) -> &Arc<dyn TableSource> {
+        &self.source
+    }
+
+    /// Rows in the source.
+    pub fn total(&self) -> usize {
+        self.source.len()
+    }
+
+    /// Rows in the view (after the filter).
+    pub fn visible(&self) -> usize {
+        self.view.len()
+    }
+
+    /// `(selected, count)`, 1-based, for the status bar.
+    pub fn position(&self) -> Option<(usize, usize)> {
+        (!self.view.is_empty()).then(|| (self.selected + 1, self.view.len()))
+    }
+
+    /// The source index of the selected row.
+    pub fn selected_row(&self) -> Option<usize> {
+        self.view.get(self.selected).map(|r| *r as usize)
+    }
+
+    /// The selected column.
+    pub fn selected_col(&self) -> usize {
+        self.col
+    }
+
+    pub fn filter(&self) -> &str {
+        &self.filter
+    }
+
+    pub fn sort(&self) -> Option<(usize, SortDir)> {
+        self.sort
+    }
+
+    /// Whether a background sort/filter is running.
+    pub fn is_busy(&self) -> bool {
+        self.busy.is_some()
+    }
+
+    /// Selects the view row `i` (clamped).
+    pub fn select(&mut self, i: usize) {
+        self.selected = i.min(self.view.len().saturating_sub(1));
+    }
+
+    /// Selects the row whose source index is `row`, if it is in the view.
+    pub fn select_source_row(&mut self, row: usize) -> bool {
+        match self.view.iter().position(|r| *r as usize == row) {
+            Some(i) => {
+                self.selected = i;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Sets the filter (as typed) and recomputes the view.
+    pub fn set_filter(&mut self, text: &str, cx: &mut Cx<'_>) {
+        if self.filter != text {
+            self.filter = text.to_string();
+            self.recompute(cx);
+        }
+    }
+
+    /// Sorts by `col` in `dir` (or unsorted with `None`).
+    pub fn set_sort(&mut self, sort: Option<(usize, SortDir)>, cx: &mut Cx<'_>) {
+        self.sort = sort;
+        self.recompute(cx);
+    }
+
+    fn recompute(&mut self, cx: &mut Cx<'_>) {
+        self.tz = cx.tz().clone();
+        if let Some(old) = self.busy.take() {
+            cx.cancel(old);
+        }
+        if self.source.len() <= self.sync_limit {
+            let keep = self.selected_row();
+            let view = compute_view(
+                self.source.as_ref(),
+                &self.filter,
+                self.sort,
+                &self.tz,
+                &CancelFlag::new(),
+            );
+            self.apply_view(view, keep);
+        } else {
+            let src = Arc::clone(&self.source);
+            let filter = self.filter.clone();
+            let sort = self.sort;
+            let tz = self.tz.clone();
+            let label = if self.filter.is_empty() {
+                "sorting"
+            } else {
+                "filtering"
+            };
+            let job = Job::new(label, move |cancel| {
+                ViewResult(compute_view(src.as_ref(), &filter, sort, &tz, cancel))
+            });
+            self.busy = Some(cx.compute(job));
+        }
+    }
+
+    fn apply_view(&mut self, view: Vec<u32>, keep: Option<usize>) {
+        self.view = view;
+        let found = keep.is_some_and(|r| self.select_source_row(r));
+        if !found {
+            self.selected = self.selected.min(self.view.len().saturating_sub(1));
+        }
+    }
+
+    /// Takes a finished background view computation if it is this table's latest;
+    /// otherwise hands the output back.
+    pub fn take_result(&mut self, req: RequestId, output: JobOutput) -> Option<JobOutput> {
+        if self.busy != Some(req) {
+            return Some(output);
+        }
+        match output.downcast::<ViewResult>() {
+            Ok(v) => {
+                self.busy = None;
+                let keep = self.selected_row();
+                self.apply_view(v.0, keep);
+                None
+            }
+            Err(other) => Some(other),
+        }
+    }
+
+    /// The table's default handling of an action.
+    pub fn handle(&mut self, action: Action, cx: &mut Cx<'_>) -> Handled {
+        let n = self.view.len();
+        let last = n.saturating_sub(1);
+        let page = self.page.max(1);
+        match action {
+            Action::Up => self.selected = self.selected.saturating_sub(1),
+            Action::Down => self.selected = (self.selected + 1).min(last),
+            Action::PageUp => self.selected = self.selected.saturating_sub(page),
+            Action::PageDown => self.selected = (self.selected + page).min(last),
+            Action::HalfPageUp => self.selected = self.selected.saturating_sub(page / 2),
+            Action::HalfPageDown => self.selected = (self.selected + page / 2).min(last),
+            Action::Top => self.selected = 0,
+            Action::Bottom => self.selected = last,
+            Action::Left => self.col = self.col.saturating_sub(1),
+            Action::Right => {
+                self.col = (self.col + 1).min(self.source.columns().len().saturating_sub(1))
+            }
+            Action::Sort => {
+                let next = match self.sort {
+                    Some((c, SortDir::Asc)) if c == self.col => Some((c, SortDir::Desc)),
+                    Some((c, SortDir::Desc)) if c == self.col => None,
+                    _ => Some((self.col, SortDir::Asc)),
+                };
+                self.set_sort(next, cx);
+                let name = self.column_title(self.col);
+                match next {
+                    Some((_, SortDir::Asc)) => cx.toast(format!("sorted by {name}, ascending")),
+                    Some((_, SortDir::Desc)) => cx.toast(format!("sorted by {name}, descending")),
+                    None => cx.toast("sort off"),
+                }
+            }
+            Action::ClearFilter => {
+                self.set_filter("", cx);
+                cx.toast("filter cleared");
+            }
+            Action::CopyCell => match self.selected_row() {
+                Some(r) => {
+                    let text = self.source.cell(r, self.col).export(&self.tz).into_owned();
+                    cx.copy(text);
+                }
+                None => cx.toast_error("nothing to copy"),
+            },
+            Action::CopyRow => match self.selected_row() {
+                Some(r) => {
+                    let text = self.row_export(r).join("\t");
+                    cx.copy(text);
+                }
+                None => cx.toast_error("nothing to copy"),
+            },
+            _ => return Handled::No,
+        }
+        Handled::Yes
+    }
+
+    fn column_title(&self, c: usize) -> String {
+        self.source
+            .columns()
+            .get(c)
+            .map(|c| c.title.clone())
+            .unwrap_or_default()
+    }
+
+    fn row_export(&self, r: usize) -> Vec<String> {
+        (0..self.source.columns().len())
+            .map(|c| self.source.cell(r, c).export(&self.tz).into_owned())
+            .collect()
+    }
+
+    /// Column titles with the selected row's values, for a detail screen.
+    pub fn row_fields(&self, r: usize) -> Vec<(String, String)> {
+        self.source
+            .columns()
+            .iter()
+            .enumerate()
+            .map(|(c, col)| {
+                (
+                    col.title.clone(),
+                    self.source.cell(r, c).display(&self.tz).into_owned(),
+                )
+            })
+            .collect()
+    }
+
+    /// Jumps to a 1-based row number, or to the first row with a cell equal to `text`
+    /// (case-insensitive), else the first containing it. Returns whether it moved.
+    pub fn goto(&mut self, text: &str) -> bool {
+        let t = text.trim();
+        if t.is_empty() || self.view.is_empty() {
+            return false;
+        }
+        if let Ok(n) = t.parse::<usize>() {
+            if n >= 1 && n <= self.view.len() {
+                self.selected = n - 1;
+                return true;
+            }
+            return false;
+        }
+        let needle = t.to_lowercase();
+        let ncols = self.source.columns().len();
+        let find = |exact: bool| {
+            self.view.iter().position(|r| {
+                (0..ncols).any(|c| {
+                    let v = self.source.cell(*r as usize, c);
+                    let d = v.display(&self.tz);
+                    if exact {
+                        d.to_lowercase() == needle
+                    } else {
+                        contains_ci(&d, &needle)
+                    }
+                })
+            })
+        };
+        match find(true).or_else(|| find(false)) {
+            Some(i) => {
+                self.selected = i;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Mouse: a click at terminal cell (`x`, `y`) selects that row. Returns whether it hit.
+    pub fn click(&mut self, x: u16, y: u16) -> bool {
+        let a = self.rows_area;
+        if x < a.x || x >= a.x + a.width || y < a.y || y >= a.y + a.height {
+            return false;
+        }
+        let i = self.offset + usize::from(y - a.y);
+        if i < self.view.len() {
+            self.selected = i;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Mouse: whether (`x`, `y`) is over the table.
+    pub fn contains(&self, x: u16, y: u16) -> bool {
+        let a = self.rows_area;
+        x >= a.x && x < a.x + a.width && y + 1 >= a.y && y < a.y + a.height
+    }
+
+    /// Mouse wheel: moves the selection by `delta` rows.
+    pub fn scroll(&mut self, delta: isize) {
+        let last = self.view.len().saturating_sub(1);
+        self.selected = self.selected.saturating_add_signed(delta).min(last);
+    }
+
+    /// The rows in view (filter and sort applied) as CSV: header plus one line per row;
+    /// money columns carry major units with a `<title> currency` column after them.
+    pub fn to_csv(&self) -> Vec<u8> {
+        let cols = self.source.columns();
+        let first = self.view.first().map(|r| *r as usize);
+        let is_money: Vec<bool> = (0..cols.len())
+            .map(|c| first.is_some_and(|r| matches!(self.source.cell(r, c), Cell::Money(_))))
+            .collect();
+        let mut header: Vec<String> = Vec::new();
+        for (c, col) in cols.iter().enumerate() {
+            header.push(col.title.clone());
+            if is_money[c] {
+                header.push(format!("{} currency", col.title));
+            }
+        }
+        let header_refs: Vec<&str> = header.iter().map(String::as_str).collect();
+        let mut doc = CsvDoc::new(&header_refs);
+        for r in &self.view {
+            let r = *r as usize;
+            let mut cells: Vec<String> = Vec::new();
+            for (c, money) in is_money.iter().enumerate() {
+                let cell = self.source.cell(r, c);
+                cells.push(cell.export(&self.tz).into_owned());
+                if *money {
+                    cells.push(match cell {
+                        Cell::Money(m) => m.currency.upper(),
+                        _ => String::new(),
+                    });
+                }
+            }
+            doc.row(cells);
+        }
+        doc.into_bytes()
+    }
+
+    /// Draws the table (with its frame and title) into `area`.
+    pub fn render(&mut self, area: Rect, buf: &mut Buffer, cx: &ViewCx<'_>) {
+        let theme = cx.theme;
+        self.tz = cx.tz.clone();
+        let mut title = vec![
+            Span::styled(format!(" {} ", self.title), theme.style(Role::Title)),
+            Span::styled(
+                if self.filter.is_empty() {
+                    format!("{} rows ", self.source.len())
+                } else {
+                    format!("{} of {} rows ", self.view.len(), self.source.len())
+                },
+                theme.style(Role::Muted),
+            ),
+        ];
+        if !self.filter.is_empty() {
+            title.push(Span::styled(
+                format!("filter \"{}\" ", self.filter),
+                theme.style(Role::Prompt),
+            ));
+        }
+        if let Some((c, dir)) = self.sort {
+            title.push(Span::styled(
+                format!(
+                    "sorted by {} {} ",
+                    self.column_title(c),
+                    if dir == SortDir::Asc { "↑" } else { "↓" }
+                ),
+                theme.style(Role::Muted),
+            ));
+        }
+        let block = Block::bordered()
+            .border_style(theme.style(Role::Border))
+            .title(Line::from(title));
+        let inner = block.inner(area);
+        block.render(area, buf);
+        if inner.height < 2 || inner.width < 4 {
+            return;
+        }
+        let rows_area = Rect {
+            y: inner.y + 1,
+            height: inner.height - 1,
+            ..inner
+        };
+        self.rows_area = rows_area;
+        self.page = usize::from(rows_area.height);
+        let n = self.view.len();
+        self.selected = self.selected.min(n.saturating_sub(1));
+        if self.selected < self.offset {
+            self.offset = self.selected;
+        }
+        if self.selected >= self.offset + self.page {
+            self.offset = self.selected + 1 - self.page;
+        }
+        self.offset = self.offset.min(n.saturating_sub(self.page));
+
+        let ncols = self.source.columns().len();
+        if ncols == 0 {
+            return;
+        }
+        let visible: Vec<usize> = self.view[self.offset..(self.offset + self.page).min(n)]
+            .iter()
+            .map(|r| *r as usize)
+            .collect();
+        // Build only the visible rows' cells.
+        let cells: Vec<Vec<(String, Role, bool)>> = visible
+            .iter()
+            .map(|r| {
+                (0..ncols)
+                    .map(|c| {
+                        let cell = self.source.cell(*r, c);
+                        (
+                            cell.display(cx.tz).into_owned(),
+                            cell.role(),
+                            cell.right_aligned(),
+                        )
+                    })
+                    .collect()
+            })
+            .collect();
+        let widths: Vec<usize> = self
+            .source
+            .columns()
+            .iter()
+            .enumerate()
+            .map(|(c, col)| {
+                let data = cells.iter().map(|row| width(&row[c].0)).max().unwrap_or(0);
+                (width(&col.title) + 2)
+                    .max(data)
+                    .min(usize::from(col.max_width.max(3)))
+                    .max(3)
+            })
+            .collect();
+
+        // Horizontal layout: column 0 is frozen; the rest scroll to keep `col` visible.
+        let total_w = usize::from(inner.width);
+        let frozen_w = widths[0].min(total_w.saturating_sub(2));
+        let avail = total_w.saturating_sub(frozen_w + 3);
+        self.col_offset = self.col_offset.clamp(1, ncols.max(2) - 1);
+        if self.col >= 1 {
+            if self.col < self.col_offset {
+                self.col_offset = self.col;
+            }
+            while self.col_offset < self.col
+                && widths[self.col_offset..=self.col]
+                    .iter()
+                    .map(|w| w + 1)
+                    .sum::<usize>()
+                    > avail
+            {
+                self.col_offset += 1;
+            }
+        }
+        let mut layout: Vec<(usize, u16, usize)> = vec![(0, inner.x, frozen_w)];
+        let mut x = usize::from(inner.x) + frozen_w + 3;
+        let right_edge = usize::from(inner.x) + total_w;
+        let mut more_right = false;
+        for (c, w) in widths.iter().enumerate().skip(self.col_offset) {
+            if x >= right_edge {
+                more_right = true;
+                break;
+            }
+            let w = (*w).min(right_edge - x);
+            if w < 3 {
+                more_right = true;
+                break;
+            }
+            layout.push((c, u16::try_from(x).unwrap_or(u16::MAX), w));
+            x += w + 1;
+        }
+        let more_left = self.col_offset > 1;
+
+        // Header.
+        let hy = inner.y;
+        let header_style = theme.style(Role::Header);
+        for (c, x, w) in &layout {
+            let col = &self.source.columns()[*c];
+            let arrow = match self.sort {
+                Some((sc, SortDir::Asc)) if sc == *c => " ↑",
+                Some((sc, SortDir::Desc)) if sc == *c => " ↓",
+                _ => "",
+            };
+            let right = cells.first().is_some_and(|r| r[*c].2);
+            let text = fit(&format!("{}{}", col.title, arrow), *w, right);
+            buf.set_stringn(*x, hy, text, *w, header_style);
+        }
+        let sep_x = inner.x + u16::try_from(frozen_w + 1).unwrap_or(0);
+        let border = theme.style(Role::Border);
+        buf.set_stringn(sep_x, hy, if more_left { "‹" } else { "│" }, 1, border);
+        if more_right {
+            buf.set_stringn(inner.x + inner.width - 1, hy, "›", 1, border);
+        }
+
+        if n == 0 {
+            let msg = if self.filter.is_empty() {
+                self.empty_text.clone()
+            } else {
+                format!("No rows match \"{}\".", self.filter)
+            };
+            let w = width(&msg).min(usize::from(rows_area.width));
+            let mx =
+                rows_area.x + u16::try_from((usize::from(rows_area.width) - w) / 2).unwrap_or(0);
+            let my = rows_area.y + rows_area.height / 2;
+            buf.set_stringn(mx, my, msg, w, theme.style(Role::Muted));
+            return;
+        }
+
+        for (i, (r, row)) in visible.iter().zip(&cells).enumerate() {
+            let y = rows_area.y + u16::try_from(i).unwrap_or(0);
+            let is_sel = self.offset + i == self.selected;
+            let row_role = self.source.row_role(*r);
+            let line_style = if is_sel {
+                theme.selected(row_role.unwrap_or(Role::Text))
+            } else {
+                theme.style(row_role.unwrap_or(Role::Text))
+            };
+            buf.set_style(
+                Rect {
+                    x: inner.x,
+                    y,
+                    width: inner.width,
+                    height: 1,
+                },
+                line_style,
+            );
+            for (c, x, w) in &layout {
+                let (text, role, right) = &row[*c];
+                let role = if *role == Role::Text {
+                    row_role.unwrap_or(Role::Text)
+                } else {
+                    *role
+                };
+                let mut style: Style = if is_sel {
+                    theme.selected(role)
+                } else {
+                    theme.style(role)
+                };
+                if is_sel && *c == self.col {
+                    style = style.patch(theme.style(Role::SelectionCell));
+                }
+                buf.set_stringn(*x, y, fit(text, *w, *right), *w, style);
+            }
+            buf.set_stringn(sep_x, y, "│", 1, if is_sel { line_style } else { border });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::money::Currency;
+    use crate::tui::msg::{Effect, Owner};
+    use crate::tui::pane::Core;
+
+    struct Row {
+        id: String,
+        amount: i64,
+        note: Option<&'static str>,
+    }
+
+    fn source(n: usize) -> Arc<dyn TableSource> {
+        let rows = (0..n)
+            .map(|i| Row {
+                id: format!("row_{i:07}"),
+                amount: if i % 3 == 0 {
+                    -(i as i64) * 10
+                } else {
+                    (i as i64) * 7
+                },
+                note: if i % 2 == 0 { Some("even Acme") } else { None },
+            })
+            .collect();
+        Arc::new(RowsSource::new(
+            rows,
+            vec![
+                col("Id", 12, |r: &Row| Cell::text(&r.id)),
+                col("Amount", 16, |r: &Row| {
+                    Cell::Money(Money::new(r.amount, Currency::USD))
+                }),
+                col("Note", 20, |r: &Row| Cell::opt(r.note)),
+            ],
+        ))
+    }
+
+    fn core() -> Core {
+        Core::new(0, TimeZone::UTC)
+    }
+
+    #[test]
+    fn sort_cycles_asc_desc_off_and_keeps_the_selected_row() {
+        let mut core = core();
+        let mut cx = Cx::new(&mut core, Owner::Tab(0));
+        let mut t = DataTable::new("t", "none", source(10));
+        t.select(4);
+        t.handle(Action::Right, &mut cx);
+        t.handle(Action::Sort, &mut cx);
+        assert_eq!(t.sort(), Some((1, SortDir::Asc)));
+        assert_eq!(t.selected_row(), Some(4), "selection follows the row");
+        // Ascending amounts: the most negative first.
+        t.select(0);
+        assert_eq!(t.selected_row(), Some(9));
+        t.handle(Action::Sort, &mut cx);
+        assert_eq!(t.sort(), Some((1, SortDir::Desc)));
+        t.select(0);
+        assert_eq!(t.selected_row(), Some(8));
+        t.handle(Action::Sort, &mut cx);
+        assert_eq!(t.sort(), None);
+    }
+
+    #[test]
+    fn blanks_sort_last_both_ways() {
+        let mut core = core();
+        let mut cx = Cx::new(&mut core, Owner::Tab(0));
+        let mut t = DataTable::new("t", "none", source(6));
+        t.set_sort(Some((2, SortDir::Asc)), &mut cx);
+        t.select(5);
+        assert_eq!(
+            t.source().cell(t.selected_row().expect("row"), 2),
+            Cell::Empty
+        );
+        t.set_sort(Some((2, SortDir::Desc)), &mut cx);
+        t.select(5);
+        assert_eq!(
+            t.source().cell(t.selected_row().expect("row"), 2),
+            Cell::Empty
+        );
+    }
+
+    #[test]
+    fn filter_is_case_insensitive_across_columns() {
+        let mut core = core();
+        let mut cx = Cx::new(&mut core, Owner::Tab(0));
+        let mut t = DataTable::new("t", "none", source(10));
+        t.set_filter("ACME", &mut cx);
+        assert_eq!(t.visible(), 5);
+        t.set_filter("row_0000007", &mut cx);
+        assert_eq!(t.visible(), 1);
+        // Money is matched as shown.
+        t.set_filter("-0.30", &mut cx);
+        assert_eq!(t.visible(), 1);
+        t.set_filter("", &mut cx);
+        assert_eq!(t.visible(), 10);
+    }
+
+    #[test]
+    fn large_tables_sort_in_the_background_and_latest_wins() {
+        let mut core = core();
+        let mut t = DataTable::new("t", "none", source(100)).with_sync_limit(10);
+        let (first, second) = {
+            let mut cx = Cx::new(&mut core, Owner::Tab(0));
+            t.set_filter("acme", &mut cx);
+            let first = t.busy.expect("background job");
+            t.set_filter("acme x", &mut cx);
+            (first, t.busy.expect("second job"))
+        };
+        let mut effects = std::mem::take(&mut core.effects);
+        assert!(matches!(effects[0], Effect::Compute { req, .. } if req == first));
+        assert_eq!(effects[1], Effect::Cancel(first));
+        let Effect::Compute { req, job } = effects.remove(2) else {
+            panic!("expected the second job");
+        };
+        assert_eq!(req, second);
+        // A stale result is handed back untouched.
+        let stale = Box::new(ViewResult(vec![1, 2, 3])) as JobOutput;
+        assert!(t.take_result(first, stale).is_some());
+        assert_eq!(t.visible(), 100);
+        let out = job.run(&CancelFlag::new());
+        assert!(t.take_result(req, out).is_none());
+        assert_eq!(t.visible(), 0, "nothing matches 'acme x'");
+        assert!(!t.is_busy());
+    }
+
+    #[test]
+    fn a_million_rows_only_builds_the_visible_ones() {
+        use std::sync::atomic::{AtomicUsize, Ordering as AO};
+        struct Counting(AtomicUsize);
+        impl TableSource for Counting {
+            fn columns(&self) -> &[Column] {
+                static COLS: std::sync::OnceLock<Vec<Column>> = std::sync::OnceLock::new();
+                COLS.get_or_init(|| {
+                    vec![Column {
+                        title: "n".into(),
+                        max_width: 10,
+                    }]
+                })
+            }
+            fn len(&self) -> usize {
+                1_000_000
+            }
+            fn cell(&self, row: usize, _col: usize) -> Cell<'_> {
+                self.0.fetch_add(1, AO::Relaxed);
+                Cell::Int(row as i64)
+            }
+        }
+        let src = Arc::new(Counting(AtomicUsize::new(0)));
+        let mut t = DataTable::new("big", "none", src.clone());
+        let theme = crate::tui::theme::Theme::mono();
+        let keymap = crate::tui::keymap::Keymap::default_keys();
+        let load = crate::tui::workspace::LoadState::Loaded;
+        let vcx = ViewCx {
+            theme: &theme,
+            keymap: &keymap,
+            tz: &TimeZone::UTC,
+            now: 0,
+            load: &load,
+        };
+        let mut buf = Buffer::empty(Rect::new(0, 0, 40, 12));
+        t.select(999_999);
+        t.render(Rect::new(0, 0, 40, 12), &mut buf, &vcx);
+        assert!(
+            src.0.load(AO::Relaxed) <= 9,
+            "built {} cells",
+            src.0.load(AO::Relaxed)
+        );
+        assert_eq!(t.position(), Some((1_000_000, 1_000_000)));
+    }
+
+    #[test]
+    fn goto_by_number_or_id_and_csv_export() {
+        let mut core = core();
+        let mut cx = Cx::new(&mut core, Owner::Tab(0));
+        let mut t = DataTable::new("t", "none", source(5));
+        assert!(t.goto("3"));
+        assert_eq!(t.selected_row(), Some(2));
+        assert!(t.goto("ROW_0000004"));
+        assert_eq!(t.selected_row(), Some(4));
+        assert!(!t.goto("99"));
+        t.set_filter("acme", &mut cx);
+        let csv = String::from_utf8(t.to_csv()).expect("utf8");
+        assert_eq!(
+            csv,
+            "Id,Amount,Amount currency,Note\r\nrow_0000000,0.00,USD,even Acme\r\nrow_0000002,0.14,USD,even Acme\r\nrow_0000004,0.28,USD,even Acme\r\n"
+        );
+    }
+
+    #[test]
+    fn copy_cell_and_row_emit_copy_effects() {
+        let mut core = core();
+        let mut t = DataTable::new("t", "none", source(5));
+        {
+            let mut cx = Cx::new(&mut core, Owner::Tab(0));
+            t.select(3);
+            t.handle(Action::Right, &mut cx);
+            t.handle(Action::CopyCell, &mut cx);
+            t.handle(Action::CopyRow, &mut cx);
+        }
+        assert_eq!(
+            core.effects,
+            vec![
+                Effect::Copy("-0.30".into()),
+                Effect::Copy("row_0000003\t-0.30\t".into())
+            ]
+        );
+    }
+}

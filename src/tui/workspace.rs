@@ -1,0 +1,110 @@
+//! What the panes show: the account's rows plus the support tickets, shared cheaply
+//! (`Arc`) between the UI and background jobs, and the shell's loading state.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::source::AccountData;
+
+use super::msg::RequestId;
+
+/// A support ticket asking for a refund (`tickets.csv`: ticket_id,email,order_id,message).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ticket {
+    pub ticket_id: String,
+    pub email: String,
+    pub order_id: String,
+    pub message: String,
+}
+
+/// The loaded account as the panes see it.
+#[derive(Debug, Clone)]
+pub struct Workspace {
+    pub data: Arc<AccountData>,
+    pub tickets: Arc<Vec<Ticket>>,
+}
+
+impl Workspace {
+    pub fn new(data: AccountData, tickets: Vec<Ticket>) -> Self {
+        Self {
+            data: Arc::new(data),
+            tickets: Arc::new(tickets),
+        }
+    }
+}
+
+/// Where a load reads from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoadKind {
+    /// The bundled demo account.
+    Demo,
+    /// The local cache of the last sync (fast; opened first).
+    Cache,
+    /// Fresh from Stripe (the background refresh).
+    Fresh,
+}
+
+/// Why a load failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadError {
+    pub message: String,
+    /// There simply is no cache yet: not an error worth showing while a refresh runs.
+    pub missing_cache: bool,
+}
+
+impl LoadError {
+    pub fn new(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            missing_cache: false,
+        }
+    }
+}
+
+/// The shell's view of the account load.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LoadState {
+    /// Nothing asked yet.
+    Idle,
+    /// Waiting for the first data.
+    Loading {
+        req: RequestId,
+        progress: Option<String>,
+    },
+    /// Data is shown (a refresh may still run: see `State::refreshing`).
+    Loaded,
+    /// The load failed and there is nothing to show: the message says what to do.
+    Failed { message: String },
+}
+
+/// Parses `tickets.csv` (header `ticket_id,email,order_id,message`).
+pub fn parse_tickets_csv(text: &str) -> Result<Vec<Ticket>, String> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .flexible(false)
+        .from_reader(text.as_bytes());
+    let mut out = Vec::new();
+    for (i, rec) in reader.deserialize::<Ticket>().enumerate() {
+        out.push(rec.map_err(|e| format!("tickets.csv row {}: {e}", i + 2))?);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tickets_parse_and_bad_rows_are_named() {
+        let t = parse_tickets_csv(
+            "ticket_id,email,order_id,message\nT-1,a@b.c,ord_1,\"please, refund\"\n",
+        )
+        .expect("valid");
+        assert_eq!(t.len(), 1);
+        assert_eq!(t[0].message, "please, refund");
+        let e = parse_tickets_csv("ticket_id,email,order_id,message\nT-1,a@b.c\n")
+            .expect_err("short row");
+        assert!(e.contains("row 2"), "{e}");
+    }
+}
