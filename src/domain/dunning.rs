@@ -710,16 +710,17 @@ fn checked(a: i64, b: i64) -> Result<i64, DunningError> {
         .ok_or(DunningError::Money(MoneyError::Overflow))
 }
 
+/// Builders of small accounts for the worklist's tests and the Worklist pane's snapshots.
 #[cfg(test)]
-mod tests {
+pub(crate) mod testdata {
     use super::*;
     use crate::source::rows::InvoicePaymentRow;
     use crate::source::{Mode, Origin, SnapshotMeta};
 
-    const NOW: i64 = 1_796_040_000; // 2026-11-30T12:00:00Z
-    const DAY: i64 = 86_400;
+    pub(crate) const NOW: i64 = 1_796_040_000; // 2026-11-30T12:00:00Z
+    pub(crate) const DAY: i64 = 86_400;
 
-    fn meta() -> SnapshotMeta {
+    pub(crate) fn meta() -> SnapshotMeta {
         SnapshotMeta {
             account_id: "acct_test".into(),
             account_name: None,
@@ -732,7 +733,7 @@ mod tests {
         }
     }
 
-    fn invoice(id: &str, status: InvoiceStatus, remaining: i64) -> InvoiceRow {
+    pub(crate) fn invoice(id: &str, status: InvoiceStatus, remaining: i64) -> InvoiceRow {
         InvoiceRow {
             id: id.into(),
             number: Some(format!("N-{id}")),
@@ -758,14 +759,14 @@ mod tests {
         }
     }
 
-    fn attempted(mut inv: InvoiceRow, count: i64, next: Option<i64>) -> InvoiceRow {
+    pub(crate) fn attempted(mut inv: InvoiceRow, count: i64, next: Option<i64>) -> InvoiceRow {
         inv.attempted = true;
         inv.attempt_count = count;
         inv.next_payment_attempt = next;
         inv
     }
 
-    fn payment(inv: &str, pi: &str) -> InvoicePaymentRow {
+    pub(crate) fn payment(inv: &str, pi: &str) -> InvoicePaymentRow {
         InvoicePaymentRow {
             id: format!("inpay_{inv}"),
             invoice: inv.into(),
@@ -780,7 +781,7 @@ mod tests {
         }
     }
 
-    fn intent(
+    pub(crate) fn intent(
         id: &str,
         decline: Option<&str>,
         advice: Option<&str>,
@@ -803,7 +804,12 @@ mod tests {
         }
     }
 
-    fn charge(id: &str, pi: Option<&str>, created: i64, reason: Option<&str>) -> ChargeRow {
+    pub(crate) fn charge(
+        id: &str,
+        pi: Option<&str>,
+        created: i64,
+        reason: Option<&str>,
+    ) -> ChargeRow {
         ChargeRow {
             id: id.into(),
             customer: Some("cus_1".into()),
@@ -831,7 +837,7 @@ mod tests {
         }
     }
 
-    fn data(invoices: Vec<InvoiceRow>) -> AccountData {
+    pub(crate) fn data(invoices: Vec<InvoiceRow>) -> AccountData {
         let mut d = AccountData::empty(meta());
         d.invoices = invoices;
         d.customers = vec![CustomerRow {
@@ -845,7 +851,7 @@ mod tests {
     }
 
     /// An invoice with one failed attempt declined with `code`.
-    fn failed(d: &mut AccountData, id: &str, remaining: i64, code: &str) {
+    pub(crate) fn failed(d: &mut AccountData, id: &str, remaining: i64, code: &str) {
         let pi = format!("pi_{id}");
         let ch = format!("ch_{id}");
         d.invoices.push(attempted(
@@ -858,6 +864,13 @@ mod tests {
         d.charges
             .push(charge(&ch, Some(&pi), NOW - 5 * DAY, Some(code)));
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testdata::*;
+    use super::*;
+    use crate::source::rows::InvoicePaymentRow;
 
     fn ids(w: &Worklist) -> Vec<&str> {
         w.rows.iter().map(|r| r.invoice_id.as_str()).collect()
