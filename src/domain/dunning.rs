@@ -44,9 +44,13 @@ pub enum Reason {
 pub enum DueBasis {
     /// The invoice's `due_date` (set for `send_invoice` invoices).
     DueDate,
-    /// The first failed payment attempt (`charge_automatically` invoices have no due date:
-    /// they are "due" when Stripe first tries to collect them).
-    FirstFailedAttempt,
+    /// The first payment attempt. `charge_automatically` invoices have no due date: they
+    /// are due when Stripe first tries to collect them, which is when it finalises the
+    /// invoice and creates its PaymentIntent. So the count runs from the earliest
+    /// PaymentIntent of the invoice (present however the data was read: the fresh read
+    /// fetches the failing intents but only their latest charge), else from the earliest
+    /// failed charge (pre-basil invoices with only `invoice.charge`).
+    FirstAttempt,
 }
 
 /// One payment attempt of an invoice, failed or not.
@@ -468,7 +472,9 @@ fn classify_attempt(a: &Attempt) -> Classification {
     })
 }
 
-fn attempts_of(inv: &InvoiceRow, ix: &Index<'_>) -> (Vec<Attempt>, bool) {
+/// The attempts found, whether one is still in flight, and when the first attempt was
+/// made (see [`DueBasis::FirstAttempt`]).
+fn attempts_of(inv: &InvoiceRow, ix: &Index<'_>) -> (Vec<Attempt>, bool, Option<i64>) {
     let pay = payments_of(inv, ix);
     let mut attempts: Vec<Attempt> = pay
         .charges
@@ -492,7 +498,14 @@ fn attempts_of(inv: &InvoiceRow, ix: &Index<'_>) -> (Vec<Attempt>, bool) {
         .last()
         .is_some_and(|c| c.status == ChargeStatus::Pending);
     let intent_processing = pay.intents.iter().any(|p| p.status == "processing");
-    (attempts, latest_charge_pending || intent_processing)
+    let first = pay.intents.iter().map(|p| p.created).min().or_else(|| {
+        attempts
+            .iter()
+            .filter(|a| a.failed)
+            .filter_map(|a| a.created)
+            .min()
+    });
+    (attempts, latest_charge_pending || intent_processing, first)
 }
 
 /// The latest failed attempt: the failed charge created last (ties by id), else an
@@ -541,7 +554,7 @@ fn row_for(inv: &InvoiceRow, ix: &Index<'_>, now: i64) -> Option<WorkRow> {
     if inv.status != InvoiceStatus::Open || inv.amount_remaining <= 0 {
         return None;
     }
-    let (attempts, in_flight) = attempts_of(inv, ix);
+    let (attempts, in_flight, first_attempt) = attempts_of(inv, ix);
     let has_failure_record = attempts.iter().any(|a| a.failed);
     let no_payment_data = attempts.is_empty();
     let failed_attempt = !in_flight
@@ -563,11 +576,7 @@ fn row_for(inv: &InvoiceRow, ix: &Index<'_>, now: i64) -> Option<WorkRow> {
         None => no_failure_classification(inv.attempted, inv.attempt_count),
     };
     let retries_left = inv.next_payment_attempt.is_some() && classification.smart_retries;
-    let first_failed = attempts
-        .iter()
-        .filter(|a| a.failed)
-        .filter_map(|a| a.created)
-        .min();
+    let first_failed = first_attempt.filter(|_| failed_attempt);
     let (days_past_due, days_past_due_basis) = match (inv.due_date, first_failed) {
         (Some(due), _) => (
             Some(crate::time::days_between(due, now).max(0)),
@@ -575,7 +584,7 @@ fn row_for(inv: &InvoiceRow, ix: &Index<'_>, now: i64) -> Option<WorkRow> {
         ),
         (None, Some(first)) => (
             Some(crate::time::days_between(first, now).max(0)),
-            Some(DueBasis::FirstFailedAttempt),
+            Some(DueBasis::FirstAttempt),
         ),
         (None, None) => (None, None),
     };
@@ -976,8 +985,12 @@ mod tests {
         assert_eq!(r.outcome_reason.as_deref(), Some("insufficient_funds"));
         assert_eq!(r.action(), Action::RetryLater);
         assert!(r.retries_left);
-        assert_eq!(r.days_past_due, Some(5));
-        assert_eq!(r.days_past_due_basis, Some(DueBasis::FirstFailedAttempt));
+        assert_eq!(
+            r.days_past_due,
+            Some(10),
+            "from the payment intent's creation"
+        );
+        assert_eq!(r.days_past_due_basis, Some(DueBasis::FirstAttempt));
         assert_eq!(r.customer_email.as_deref(), Some("ada@example.com"));
         assert_eq!(r.attempts.len(), 1);
     }
@@ -1066,7 +1079,7 @@ mod tests {
             Some("insufficient_funds")
         );
         assert_eq!(r.attempts[1].action, Some(Action::UpdatePaymentMethod));
-        assert_eq!(r.days_past_due, Some(5), "from the first failed attempt");
+        assert_eq!(r.days_past_due, Some(10), "from the first attempt");
     }
 
     #[test]
@@ -1085,7 +1098,7 @@ mod tests {
             "card_declined (no decline code returned)"
         );
         assert_eq!(r.decline_code.as_deref(), Some("expired_card"));
-        assert_eq!(r.days_past_due, Some(9));
+        assert_eq!(r.days_past_due, Some(10));
     }
 
     #[test]
@@ -1160,6 +1173,8 @@ mod tests {
         assert_eq!(w.rows[1].decline_code, None);
         assert_eq!(w.rows[1].outcome_reason.as_deref(), Some("expired_card"));
         assert_eq!(w.rows[1].action(), Action::UpdatePaymentMethod);
+        // No payment intent: the failed charge dates the first attempt.
+        assert_eq!(w.rows[1].days_past_due, Some(2));
     }
 
     #[test]
@@ -1172,7 +1187,11 @@ mod tests {
         assert_eq!(r.decline_code.as_deref(), Some("authentication_required"));
         assert_eq!(r.action(), Action::CustomerMustAuthenticate);
         assert!(!r.retries_left);
-        assert_eq!(r.days_past_due, None);
+        assert_eq!(
+            r.days_past_due,
+            Some(10),
+            "the intent alone dates the first attempt"
+        );
     }
 
     #[test]

@@ -56,10 +56,14 @@ fn the_fake_server_gives_the_same_worklist_as_the_demo() {
     let run = dunning(&live, &[]);
     run.success();
     let read = |t: &Tieout, name: &str| std::fs::read(t.work_dir().join(name)).expect(name);
-    assert_golden_bytes(
-        "dunning/failed-payments.csv",
-        &read(&live, "failed-payments.csv"),
+    let (csv_demo, csv_live) = (
+        String::from_utf8(read(&demo, "failed-payments.csv")).expect("utf8"),
+        String::from_utf8(read(&live, "failed-payments.csv")).expect("utf8"),
     );
+    for (a, b) in csv_demo.lines().zip(csv_live.lines()) {
+        assert_eq!(a, b, "demo vs fake server");
+    }
+    assert_eq!(csv_demo.len(), csv_live.len());
     let mut a = read_json(&demo.work_dir());
     let mut b = read_json(&live.work_dir());
     assert_eq!(a["source"]["origin"], "demo");
@@ -67,6 +71,10 @@ fn the_fake_server_gives_the_same_worklist_as_the_demo() {
     assert_eq!(a["source"]["account_id"], b["source"]["account_id"]);
     a["source"] = serde_json::Value::Null;
     b["source"] = serde_json::Value::Null;
+    let rows = |v: &serde_json::Value| v["rows"].as_array().cloned().unwrap_or_default();
+    for (ra, rb) in rows(&a).iter().zip(rows(&b).iter()) {
+        assert_eq!(ra, rb, "demo vs fake server");
+    }
     assert_eq!(a, b);
     let md = |t: &Tieout| {
         String::from_utf8(read(t, "failed-payments.md"))

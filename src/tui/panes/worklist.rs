@@ -773,8 +773,8 @@ pub fn invoice_fields(r: &WorkRow) -> Vec<(String, String)> {
         "Days past due",
         match (r.days_past_due, r.days_past_due_basis) {
             (Some(d), Some(DueBasis::DueDate)) => format!("{d} (since the due date)"),
-            (Some(d), Some(DueBasis::FirstFailedAttempt)) => {
-                format!("{d} (since the first failed attempt)")
+            (Some(d), Some(DueBasis::FirstAttempt)) => {
+                format!("{d} (since the first payment attempt)")
             }
             (Some(d), None) => d.to_string(),
             (None, _) => String::new(),
