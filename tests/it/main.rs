@@ -9,4 +9,5 @@ mod close;
 mod dunning;
 mod fake_stripe;
 mod keys;
+mod suggest;
 mod sync;
