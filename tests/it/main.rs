@@ -6,6 +6,7 @@ mod support;
 mod client;
 mod client_fake;
 mod close;
+mod dunning;
 mod fake_stripe;
 mod keys;
 mod suggest;
