@@ -56,6 +56,11 @@ pub fn run(ctx: &Ctx, demo: bool) -> CmdResult {
     runtime::run(State::new(settings), loader).map_err(Failure::other)
 }
 
+/// The demo account as the TUI shows it (the screenshot example uses this too).
+pub fn demo_workspace(ctx: &Ctx) -> Result<Workspace, LoadError> {
+    CliLoader { ctx: ctx.clone() }.demo()
+}
+
 /// Loads the account for the TUI through the same paths the headless commands use.
 /// Nothing here may print: the terminal belongs to the TUI (progress goes to the status
 /// bar, details to the log).

@@ -6,3 +6,4 @@ mod support;
 mod client;
 mod fake_stripe;
 mod sync;
+mod tui;
