@@ -5,5 +5,6 @@ mod support;
 
 mod client;
 mod fake_stripe;
+mod keys;
 mod sync;
 mod tui;
