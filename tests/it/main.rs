@@ -8,5 +8,6 @@ mod client_fake;
 mod close;
 mod fake_stripe;
 mod keys;
+mod suggest;
 mod sync;
 mod tui;
