@@ -11,3 +11,4 @@ mod fake_stripe;
 mod keys;
 mod suggest;
 mod sync;
+mod tui;
