@@ -59,6 +59,8 @@ pub struct Sub {
     /// Renewals at or after this instant are not paid (a failed invoice takes over).
     pub stop_at: Option<i64>,
     pub renewals: i64,
+    /// When the next renewal is due (cached: the walk asks every day).
+    pub next: i64,
     pub status: &'static str,
     pub period: (i64, i64),
     pub latest_invoice: Option<String>,
@@ -69,7 +71,7 @@ pub struct Sub {
 
 impl Sub {
     pub fn next_renewal(&self) -> i64 {
-        add_months(self.start, self.renewals * self.months)
+        self.next
     }
 }
 
@@ -343,6 +345,7 @@ impl Gen {
             start,
             stop_at: None,
             renewals: 0,
+            next: start,
             status: "active",
             period: (start, add_months(start, months)),
             latest_invoice: None,
@@ -1008,6 +1011,8 @@ impl Gen {
         };
         self.subs[s].latest_invoice = Some(inv_id);
         self.subs[s].renewals += 1;
+        let sb = &self.subs[s];
+        self.subs[s].next = add_months(sb.start, sb.renewals * sb.months);
         self.count_invoice(&inv);
         self.obj(at, Obj::Invoice(Box::new(inv)))?;
         self.obj(paid_at, Obj::InvoicePayment(Box::new(pay)))?;
