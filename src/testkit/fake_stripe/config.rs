@@ -179,6 +179,7 @@ pub struct FakeConfig {
     pub port: u16,
     pub accepted_keys: AcceptedKeys,
     /// Per key: permission slugs (`rak_payout_read`, ...) it lacks, answered with 403.
+    /// The key `"*"` applies to every key.
     pub denied: BTreeMap<String, BTreeSet<String>>,
     /// Whether restricted (`rk_`) keys may read `GET /v1/account` (real Stripe: no).
     pub account_readable_by_restricted_keys: bool,
@@ -192,6 +193,8 @@ pub struct FakeConfig {
     /// Make every object in responses say `livemode: true`.
     pub livemode: bool,
     pub faults: Vec<Fault>,
+    /// Print one line per request to stderr (`req_fake_3 GET /v1/payouts?limit=100 -> 200`).
+    pub echo_requests: bool,
 }
 
 impl Default for FakeConfig {
@@ -208,6 +211,7 @@ impl Default for FakeConfig {
             refund_status: "succeeded".to_string(),
             livemode: false,
             faults: Vec::new(),
+            echo_requests: false,
         }
     }
 }
@@ -238,7 +242,8 @@ impl FakeConfig {
         self
     }
 
-    /// Let `key` lack these permission slugs (requests needing one get 403).
+    /// Let `key` (`"*"`: every key) lack these permission slugs (requests needing one
+    /// get 403).
     pub fn deny<I, S>(mut self, key: &str, slugs: I) -> Self
     where
         I: IntoIterator<Item = S>,
