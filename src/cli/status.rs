@@ -24,14 +24,10 @@ pub fn run(ctx: &Ctx) -> CmdResult {
 }
 
 /// The demo account's metadata.
-///
-/// Coordination note (client -> demo): this is where `crate::source::demo::load_demo()`
-/// plugs in (`load_demo().map(|d| d.meta)`); until the demo helper lands it, `--demo
-/// status` says the demo is not in this build.
 fn demo_meta() -> Result<SnapshotMeta, Failure> {
-    Err(Failure::other(
-        "the bundled demo account is not part of this build yet",
-    ))
+    crate::source::demo::load_demo()
+        .map(|d| d.meta)
+        .map_err(|e| Failure::data(e.to_string()))
 }
 
 /// The cache manifest of an account (`source::cache`), if it was ever synced.
