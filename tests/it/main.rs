@@ -7,5 +7,6 @@ mod client;
 mod client_fake;
 mod close;
 mod fake_stripe;
+mod hardening_secrets;
 mod keys;
 mod sync;
