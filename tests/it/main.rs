@@ -9,4 +9,5 @@ mod close;
 mod fake_stripe;
 mod hardening_secrets;
 mod keys;
+mod suggest;
 mod sync;
