@@ -8,6 +8,8 @@ mod client_fake;
 mod close;
 mod dunning;
 mod fake_stripe;
+mod hardening_faults;
+mod hardening_readonly;
 mod hardening_secrets;
 mod keys;
 mod suggest;
