@@ -8,6 +8,7 @@ mod client_fake;
 mod close;
 mod dunning;
 mod fake_stripe;
+mod hardening_csv;
 mod hardening_faults;
 mod hardening_readonly;
 mod hardening_secrets;
