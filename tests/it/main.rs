@@ -9,4 +9,6 @@ mod close;
 mod fake_stripe;
 mod keys;
 mod refund_gate;
+mod suggest;
 mod sync;
+mod tui;
