@@ -90,6 +90,8 @@ actions! {
     CopyCell => "copy_cell", "copy the selected cell", Table;
     CopyRow => "copy_row", "copy the selected row (tab-separated)", Table;
     Export => "export", "write the rows on screen to a CSV file", Table;
+    PrevMonth => "prev_month", "Tie-out: show the month before", Table;
+    NextMonth => "next_month", "Tie-out: show the month after", Table;
 }
 
 impl Action {
@@ -123,6 +125,8 @@ impl Action {
             Action::Refresh => "refresh",
             Action::CycleTheme => "theme",
             Action::Export => "export",
+            Action::PrevMonth => "month -",
+            Action::NextMonth => "month +",
             other => other.name(),
         }
     }
