@@ -1,7 +1,124 @@
-//! `tieout sync`: fetch or refresh the local cache, with progress on stderr.
+//! `tieout sync [--months N]`: read the account from Stripe into the local cache, with
+//! progress on stderr and what was stored on stdout. On any failure the previous cache
+//! is left as it was (exit 3 for key or permission problems, 4 for Stripe or network).
 
-use super::{CmdResult, Ctx};
+use std::fmt::Write as _;
 
-pub fn run(_ctx: &Ctx, _months: u32) -> CmdResult {
-    super::not_yet("tieout sync")
+use super::{CmdResult, Ctx, Failure};
+use crate::source::cache::Cache;
+use crate::source::load::{cache_failure, connect};
+use crate::source::progress::{StderrProgress, grouped};
+use crate::source::sync::{self, SyncOptions, SyncReport};
+
+pub fn run(ctx: &Ctx, months: u32) -> CmdResult {
+    if ctx.global.demo {
+        return Err(Failure::usage(
+            "`tieout sync` reads a Stripe account into the cache; the demo account needs no sync (drop --demo)",
+        ));
+    }
+    if ctx.global.cached {
+        return Err(Failure::usage(
+            "`tieout sync` refreshes the cache from Stripe; --cached cannot apply to it (drop --cached)",
+        ));
+    }
+    if months == 0 {
+        return Err(Failure::usage(
+            "--months must be at least 1 (the current month counts as one)",
+        ));
+    }
+    let client = connect(ctx)?;
+    let cache = Cache::open_default().map_err(cache_failure)?;
+    let opts = SyncOptions::for_months(ctx.now, &ctx.tz, months);
+    let progress = StderrProgress::new();
+    let result = sync::block_on(sync::sync(
+        &client,
+        ctx.global.stripe_account.as_deref(),
+        &opts,
+        &cache,
+        &ctx.global.profile,
+        &progress,
+    ))
+    .map_err(|e| Failure::other(format!("could not start the network runtime: {e}")))?;
+    progress.finish();
+    let report = result.map_err(|e| {
+        let f = Failure::from(e);
+        Failure::new(
+            f.kind,
+            format!("{} (the previous cache, if any, is unchanged)", f.message),
+        )
+    })?;
+    if let Some(problem) = &report.previous_problem {
+        eprintln!(
+            "tieout: warning: the previous cache could not be read ({problem}); it was replaced by this full sync"
+        );
+    }
+    print!("{}", summary(&report, &opts, ctx));
+    Ok(())
+}
+
+/// What `sync` prints on stdout.
+pub fn summary(report: &SyncReport, opts: &SyncOptions, ctx: &Ctx) -> String {
+    let d = &report.data;
+    let m = &d.meta;
+    let mut out = String::new();
+    let name = m
+        .account_name
+        .as_deref()
+        .map(|n| format!(" ({n})"))
+        .unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "synced {}{name}, {} mode, as of {}",
+        m.account_id,
+        m.mode.as_str(),
+        crate::time::iso_utc(m.fetched_at)
+    );
+    let _ = writeln!(
+        out,
+        "payouts arriving {} to {} ({}), charges since {}",
+        crate::time::date_in(opts.window.0, &ctx.tz),
+        crate::time::date_in((opts.window.1 - 1).max(opts.window.0), &ctx.tz),
+        ctx.global.tz,
+        crate::time::date_in(opts.charges_since, &ctx.tz),
+    );
+    let kept = if report.reused_lines > 0 {
+        format!(
+            "  ({} kept from the last sync for {} settled payouts)",
+            grouped(report.reused_lines),
+            grouped(report.reused_payouts)
+        )
+    } else {
+        String::new()
+    };
+    let rows: [(&str, usize, String); 10] = [
+        ("payouts", d.payouts.len(), String::new()),
+        ("balance transactions", d.balance_transactions.len(), kept),
+        ("invoices", d.invoices.len(), String::new()),
+        ("invoice payments", d.invoice_payments.len(), String::new()),
+        ("payment intents", d.payment_intents.len(), String::new()),
+        ("charges", d.charges.len(), String::new()),
+        ("refunds", d.refunds.len(), String::new()),
+        ("disputes", d.disputes.len(), String::new()),
+        ("customers", d.customers.len(), String::new()),
+        ("subscriptions", d.subscriptions.len(), String::new()),
+    ];
+    for (label, n, note) in rows {
+        let _ = writeln!(out, "  {label:<22}{:>10}{note}", grouped(n));
+    }
+    let s = &report.stats;
+    let _ = writeln!(
+        out,
+        "requests: {} ({} retries, {} rate-limited)",
+        grouped(s.requests as usize),
+        grouped(s.retries as usize),
+        grouped(s.rate_limited as usize)
+    );
+    let _ = writeln!(
+        out,
+        "cache: {} (generation {}, {} KiB)",
+        report.saved.dir.display(),
+        report.saved.manifest.generation,
+        grouped(report.saved.bytes.div_ceil(1024) as usize)
+    );
+    out
 }

@@ -1,1 +1,241 @@
-//! Picks where a command's data comes from (demo, cache, or fresh from Stripe) and loads it.
+//! Picks where a command's data comes from and loads it: the bundled demo (`--demo`), the
+//! local cache (`--cached`), or fresh from Stripe, reading only what the command needs.
+//!
+//! The fresh path resolves the key first (env or keychain, outside any async runtime:
+//! the Secret Service store panics inside one), then reads on a small runtime of its own
+//! with progress on stderr. Lines of settled payouts are taken from the cache when one
+//! exists for the account (they cannot change; see `source::sync`); everything else is
+//! read fresh, so an invoice paid overnight is gone from the worklist.
+
+use jiff::tz::TimeZone;
+
+use crate::cli::{Ctx, FailKind, Failure};
+use crate::source::AccountData;
+use crate::source::cache::{Cache, CacheError};
+use crate::source::progress::StderrProgress;
+use crate::source::sync::{self, Parts, SyncOptions};
+use crate::stripe::{Client, ClientConfig, StripeError};
+use crate::time::Month;
+
+/// How many months of payouts a fresh read of everything covers (as `tieout sync`).
+pub const DEFAULT_MONTHS: u32 = 3;
+
+/// What a command needs from the account.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Need {
+    /// The payouts arriving in the month (in `--tz`) and their lines; nothing else.
+    Month(Month),
+    /// Open and uncollectible invoices, their payments and failing payment intents (with
+    /// the failed charges).
+    Dunning,
+    /// Customers, charges, refunds, disputes, subscriptions (and the rest: everything).
+    Refunds,
+    /// Everything a sync reads.
+    All,
+}
+
+impl Need {
+    /// The reads a fresh load makes for this need.
+    pub fn options(&self, now: i64, tz: &TimeZone) -> SyncOptions {
+        match self {
+            Need::Month(m) => SyncOptions::for_month(now, tz, *m),
+            Need::Dunning => {
+                let mut o = SyncOptions::for_months(now, tz, DEFAULT_MONTHS);
+                o.parts = Parts {
+                    invoices: true,
+                    ..Parts::none()
+                };
+                o
+            }
+            Need::Refunds | Need::All => SyncOptions::for_months(now, tz, DEFAULT_MONTHS),
+        }
+    }
+}
+
+/// The data `need` requires, from the demo, the cache or Stripe as the flags say.
+pub fn load(ctx: &Ctx, need: Need) -> Result<AccountData, Failure> {
+    if ctx.global.demo {
+        return load_demo();
+    }
+    if ctx.global.cached {
+        let cache = Cache::open_default().map_err(cache_failure)?;
+        return load_cached(&cache, &ctx.global.profile, need, &ctx.tz);
+    }
+    load_fresh(ctx, need)
+}
+
+fn load_demo() -> Result<AccountData, Failure> {
+    // Becomes `crate::source::demo::load_demo()` when the demo account lands.
+    Err(Failure::other(
+        "the demo account is not available in this build yet",
+    ))
+}
+
+/// A cache problem as a command failure (unreadable data: 5; anything else: 1).
+pub fn cache_failure(e: CacheError) -> Failure {
+    let kind = match e {
+        CacheError::Unreadable { .. } => FailKind::Data,
+        _ => FailKind::Other,
+    };
+    Failure::new(kind, e.to_string())
+}
+
+/// A Stripe error as a command failure: 3 for key problems, 4 for Stripe or network.
+pub fn stripe_failure(e: StripeError) -> Failure {
+    Failure::new(e.fail_kind(), e.to_string())
+}
+
+/// The cache of the account `profile` last synced.
+pub fn load_cached(
+    cache: &Cache,
+    profile: &str,
+    need: Need,
+    tz: &TimeZone,
+) -> Result<AccountData, Failure> {
+    let pointer = cache.last_used(profile).map_err(cache_failure)?.ok_or_else(|| {
+        Failure::other(format!(
+            "there is no cache for profile '{profile}' in {}: run `tieout sync` first, or drop --cached to read Stripe directly",
+            cache.root().display()
+        ))
+    })?;
+    let snapshot = cache
+        .load(&pointer.account_id, pointer.mode)
+        .map_err(cache_failure)?;
+    let data = snapshot.to_data().map_err(|e| {
+        Failure::data(format!(
+            "the cache of {} ({} mode) is unreadable ({e}); run `tieout sync` to rebuild it",
+            pointer.account_id,
+            pointer.mode.as_str()
+        ))
+    })?;
+    if let Need::Month(m) = need {
+        let (start, end) = m.range(tz);
+        let (have_start, have_end) = (data.meta.window_start, data.meta.window_end);
+        if start < have_start || end > have_end {
+            let last = (have_end - 1).max(have_start);
+            return Err(Failure::data(format!(
+                "the cache holds payouts arriving {} to {}, which does not cover {m}; run `tieout sync --months N` with enough months, or drop --cached",
+                crate::time::date_in(have_start, tz),
+                crate::time::date_in(last, tz),
+            )));
+        }
+    }
+    Ok(data)
+}
+
+/// A client for the profile's key (env `STRIPE_API_KEY`, else the keychain). Call it
+/// outside any tokio runtime.
+pub fn connect(ctx: &Ctx) -> Result<Client, Failure> {
+    let (key, _source) =
+        crate::secrets::resolve_key(&ctx.global.profile, ctx.global.allow_secret_key)?;
+    let mut config = ClientConfig::new(ctx.global.api_base.clone(), key);
+    config.stripe_account = ctx.global.stripe_account.clone();
+    Client::new(config).map_err(stripe_failure)
+}
+
+fn load_fresh(ctx: &Ctx, need: Need) -> Result<AccountData, Failure> {
+    let client = connect(ctx)?;
+    let opts = need.options(ctx.now, &ctx.tz);
+    let cache = Cache::open_default().ok();
+    let progress = StderrProgress::new();
+    let stripe_account = ctx.global.stripe_account.as_deref();
+    let result = sync::block_on(async {
+        let account = sync::identify(&client, stripe_account).await?;
+        // Settled payouts' lines from the cache, when there is a readable one.
+        let previous = match (&cache, opts.parts.payouts) {
+            (Some(cache), true) => cache
+                .load(&account.id, client.key().mode())
+                .ok()
+                .and_then(|s| s.to_data().ok()),
+            _ => None,
+        };
+        sync::fetch(&client, &account, &opts, previous.as_ref(), &progress).await
+    })
+    .map_err(|e| Failure::other(format!("could not start the network runtime: {e}")))?;
+    progress.finish();
+    result.map(|f| f.data).map_err(stripe_failure)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::cache::ProfilePointer;
+    use crate::source::tables::Snapshot;
+    use crate::source::testdata::random_data;
+    use crate::source::{Mode, Origin};
+
+    #[test]
+    fn needs_read_only_what_they_need() {
+        let tz = TimeZone::UTC;
+        let now = crate::time::parse_instant("2026-11-30T12:00:00Z").expect("now");
+        let m: Month = "2026-10".parse().expect("m");
+        let o = Need::Month(m).options(now, &tz);
+        assert_eq!(
+            o.parts,
+            Parts {
+                payouts: true,
+                ..Parts::none()
+            }
+        );
+        assert_eq!(o.window, m.range(&tz));
+        let o = Need::Dunning.options(now, &tz);
+        assert_eq!(
+            o.parts,
+            Parts {
+                invoices: true,
+                ..Parts::none()
+            }
+        );
+        assert_eq!(Need::Refunds.options(now, &tz).parts, Parts::all());
+        assert_eq!(Need::All.options(now, &tz).parts, Parts::all());
+    }
+
+    #[test]
+    fn cached_loads_follow_the_profile_pointer_and_check_the_month() {
+        let root = tempfile::tempdir().expect("tmp");
+        let cache = Cache::at(root.path());
+        let tz = TimeZone::UTC;
+        let m: Month = "2026-10".parse().expect("m");
+
+        let err = load_cached(&cache, "default", Need::All, &tz).expect_err("no cache");
+        assert!(
+            err.message.contains("run `tieout sync` first"),
+            "{}",
+            err.message
+        );
+        assert_eq!(err.kind, FailKind::Other);
+
+        let mut data = random_data(9, 3);
+        data.meta.account_id = "acct_9".into();
+        data.meta.mode = Mode::Test;
+        let (s, e) = m.range(&tz);
+        data.meta.window_start = s;
+        data.meta.window_end = e;
+        cache
+            .save(&Snapshot::from_data(&data).expect("frames"))
+            .expect("save");
+        cache
+            .set_last_used(
+                "default",
+                &ProfilePointer {
+                    account_id: "acct_9".into(),
+                    mode: Mode::Test,
+                    updated_at: 0,
+                },
+            )
+            .expect("pointer");
+        let got = load_cached(&cache, "default", Need::Month(m), &tz).expect("cached");
+        assert_eq!(got.meta.origin, Origin::Cache);
+        assert_eq!(got.payouts, data.payouts);
+
+        let err = load_cached(&cache, "default", Need::Month(m.next()), &tz)
+            .expect_err("outside the window");
+        assert_eq!(err.kind, FailKind::Data);
+        assert!(
+            err.message
+                .starts_with("the cache holds payouts arriving 2026-10-01 to 2026-10-31, which does not cover 2026-11"),
+            "{}",
+            err.message
+        );
+    }
+}

@@ -105,6 +105,7 @@ impl AccountData {
 pub mod cache;
 pub mod demo;
 pub mod load;
+pub mod progress;
 pub mod sync;
 pub mod tables;
 #[cfg(test)]
