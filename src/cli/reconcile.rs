@@ -27,20 +27,13 @@ pub fn run(ctx: &Ctx, month: &str, out: &OutArgs) -> CmdResult {
 }
 
 /// The data the month needs, from wherever `--demo`/`--cached`/the key say.
-fn load(_ctx: &Ctx, _month: Month) -> Result<AccountData, Failure> {
-    // Switches to `crate::source::load::load(ctx, Need::Month(month))` once it lands.
-    Err(Failure::other(
-        "reading the account is not available in this build yet",
-    ))
+fn load(ctx: &Ctx, month: Month) -> Result<AccountData, Failure> {
+    crate::source::load::load(ctx, crate::source::load::Need::Month(month))
 }
 
-/// The time zone's name as the reports show it.
+/// The time zone's name as the reports show it (the same in the pane's export).
 pub fn zone_name(ctx: &Ctx) -> String {
-    if ctx.global.tz.eq_ignore_ascii_case("utc") {
-        "UTC".to_string()
-    } else {
-        ctx.global.tz.clone()
-    }
+    ctx.tz.iana_name().unwrap_or(&ctx.global.tz).to_string()
 }
 
 /// Ties the month out on `data`, writes the files into `dir`, prints the summary.
