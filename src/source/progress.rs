@@ -136,6 +136,14 @@ pub fn plain_line(event: &SyncEvent) -> Option<String> {
         } => {
             let step = (*total / 10).max(1);
             (*done == *total || done.is_multiple_of(step)).then(|| {
+                if *part == Part::PaymentIntents {
+                    return format!(
+                        "{}: {} of {} failing invoices",
+                        part.label(),
+                        grouped(*done),
+                        grouped(*total)
+                    );
+                }
                 format!(
                     "{}: {} of {} {}, {} {}",
                     part.label(),
@@ -318,7 +326,7 @@ mod tests {
         };
         assert_eq!(
             plain_line(&last).as_deref(),
-            Some("payment intents: 7 of 7 invoices, 7 items")
+            Some("payment intents: 7 of 7 failing invoices")
         );
         assert_eq!(
             plain_line(&SyncEvent::Listing {

@@ -5,3 +5,4 @@ mod support;
 
 mod client;
 mod fake_stripe;
+mod sync;

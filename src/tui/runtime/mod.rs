@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crossterm::event::{Event, EventStream, MouseButton, MouseEventKind};
-use futures::{FutureExt, StreamExt};
+use futures::StreamExt;
 use tokio::sync::mpsc;
 use tokio::time::{Instant, MissedTickBehavior};
 
@@ -110,14 +110,12 @@ async fn main_loop(mut state: State, loader: Arc<dyn Loader>) -> Result<(), Stri
             _ = ticker.tick(), if state.animating() => dispatch(&mut state, &mut runner, Msg::Tick),
             _ = tokio::time::sleep_until(deadline), if state.dirty => {}
         }
-        // Drain what is already queued before drawing: collapses bursts.
+        // Drain finished work already queued before drawing. Terminal events are not
+        // polled here (polling crossterm's stream with a no-op waker would lose its
+        // wake-up); a burst of them (resizes, key repeats) still collapses into one
+        // frame because drawing waits for the frame deadline while events keep coming.
         while let Ok(m) = rx.try_recv() {
             dispatch(&mut state, &mut runner, m);
-        }
-        while let Some(Some(Ok(ev))) = events.next().now_or_never() {
-            if let Some(m) = translate(ev) {
-                dispatch(&mut state, &mut runner, m);
-            }
         }
         if state.quit {
             break;

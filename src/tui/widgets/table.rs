@@ -808,11 +808,16 @@ impl DataTable {
                 more_right = true;
                 break;
             }
-            let w = (*w).min(right_edge - x);
-            if w < 3 {
+            // A column that does not fit whole is cut only if it is text with room to
+            // read (numbers and amounts are never cut), or if it is the only one shown.
+            let room = right_edge - x;
+            let text_col = !cells.first().is_some_and(|r| r[c].2);
+            let cut_ok = (text_col && room >= 16) || layout.len() == 1;
+            if *w > room && (!cut_ok || room < 3) {
                 more_right = true;
                 break;
             }
+            let w = (*w).min(room);
             layout.push((c, u16::try_from(x).unwrap_or(u16::MAX), w));
             x += w + 1;
         }

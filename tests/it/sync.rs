@@ -1,0 +1,542 @@
+//! `sync` end to end through the fake Stripe server: the snapshot it stores equals the
+//! fixtures read directly (restricted to what a sync reads), injected 429s, 500s, resets
+//! and truncated bodies are retried to the same result, a second sync does not refetch
+//! settled payouts' lines, and a failing sync leaves the previous cache as it was.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use serde::de::DeserializeOwned;
+use serde_json::json;
+
+use tieout::secrets::ApiKey;
+use tieout::source::cache::Cache;
+use tieout::source::progress::{Progress, Quiet, SyncEvent};
+use tieout::source::rows::{
+    BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, InvoiceRow,
+    PaymentIntentRow, PayoutRow, RefundRow, SubscriptionRow,
+};
+use tieout::source::sync::{self, SyncOptions, failing_payment_intent, itemisable};
+use tieout::source::{AccountData, Mode, Origin, SnapshotMeta};
+use tieout::stripe::models;
+use tieout::stripe::{Client, ClientConfig, RateConfig};
+use tieout::testkit::fake_stripe::{LoggedRequest, mini_fixtures};
+
+use crate::support::{FakeConfig, FakeStripe, Fault, NOW, TEST_KEY, Tieout, start_fake};
+
+fn now() -> i64 {
+    tieout::time::parse_instant(NOW).expect("NOW")
+}
+
+fn client(fake: &FakeStripe) -> Client {
+    let key = ApiKey::parse(TEST_KEY).expect("test key");
+    let mut cfg = ClientConfig::new(fake.base_url(), key);
+    cfg.rate = RateConfig::unthrottled();
+    cfg.max_attempts = 5;
+    Client::new(cfg).expect("client")
+}
+
+fn read<T: DeserializeOwned>(dir: &Path, name: &str) -> Vec<T> {
+    let path = dir.join(format!("{name}.json"));
+    match std::fs::read(&path) {
+        Ok(bytes) => serde_json::from_slice(&bytes).expect("fixture parses"),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// Every object of a fixture directory as rows, read straight from the JSON (no HTTP).
+fn fixture_rows(dir: &Path) -> AccountData {
+    let lines: BTreeMap<String, Vec<String>> =
+        serde_json::from_slice(&std::fs::read(dir.join("payout_lines.json")).expect("lines"))
+            .expect("lines parse");
+    let payout_of: BTreeMap<&str, &str> = lines
+        .iter()
+        .flat_map(|(po, txns)| txns.iter().map(move |t| (t.as_str(), po.as_str())))
+        .collect();
+    let mut d = AccountData::empty(SnapshotMeta {
+        account_id: String::new(),
+        account_name: None,
+        mode: Mode::Test,
+        origin: Origin::Live,
+        api_version: String::new(),
+        fetched_at: 0,
+        window_start: 0,
+        window_end: 0,
+    });
+    d.payouts = read::<models::Payout>(dir, "payouts")
+        .iter()
+        .map(PayoutRow::from)
+        .collect();
+    d.balance_transactions = read::<models::BalanceTransaction>(dir, "balance_transactions")
+        .iter()
+        .map(|t| BalanceTxnRow::from_model(t, payout_of.get(t.id.as_str()).copied()))
+        .collect();
+    d.invoices = read::<models::Invoice>(dir, "invoices")
+        .iter()
+        .map(InvoiceRow::from)
+        .collect();
+    d.invoice_payments = read::<models::InvoicePayment>(dir, "invoice_payments")
+        .iter()
+        .map(InvoicePaymentRow::from)
+        .collect();
+    d.payment_intents = read::<models::PaymentIntent>(dir, "payment_intents")
+        .iter()
+        .map(PaymentIntentRow::from)
+        .collect();
+    d.charges = read::<models::Charge>(dir, "charges")
+        .iter()
+        .map(ChargeRow::from)
+        .collect();
+    d.refunds = read::<models::Refund>(dir, "refunds")
+        .iter()
+        .map(RefundRow::from)
+        .collect();
+    d.disputes = read::<models::Dispute>(dir, "disputes")
+        .iter()
+        .map(DisputeRow::from)
+        .collect();
+    d.customers = read::<models::Customer>(dir, "customers")
+        .iter()
+        .map(CustomerRow::from)
+        .collect();
+    d.subscriptions = read::<models::Subscription>(dir, "subscriptions")
+        .iter()
+        .map(SubscriptionRow::from)
+        .collect();
+    d
+}
+
+/// What a sync with `opts` should hold of `all`: payouts in the window and the lines of
+/// the itemisable ones, open and uncollectible invoices, the open ones' payments, the
+/// failing ones' payment intents, charges since `charges_since` plus the failed charges
+/// those intents point at, and every refund, dispute, customer and subscription.
+fn expected(all: &AccountData, opts: &SyncOptions) -> AccountData {
+    let mut d = AccountData::empty(all.meta.clone());
+    let (start, end) = opts.window;
+    d.payouts = all
+        .payouts
+        .iter()
+        .filter(|p| p.arrival_date >= start && p.arrival_date < end)
+        .cloned()
+        .collect();
+    let itemised: BTreeSet<&str> = d
+        .payouts
+        .iter()
+        .filter(|p| itemisable(p))
+        .map(|p| p.id.as_str())
+        .collect();
+    d.balance_transactions = all
+        .balance_transactions
+        .iter()
+        .filter(|t| t.payout.as_deref().is_some_and(|p| itemised.contains(p)))
+        .cloned()
+        .collect();
+    d.invoices = all
+        .invoices
+        .iter()
+        .filter(|i| matches!(i.status.as_str(), "open" | "uncollectible"))
+        .cloned()
+        .collect();
+    let open: BTreeSet<&str> = d
+        .invoices
+        .iter()
+        .filter(|i| i.status.as_str() == "open")
+        .map(|i| i.id.as_str())
+        .collect();
+    d.invoice_payments = all
+        .invoice_payments
+        .iter()
+        .filter(|p| open.contains(p.invoice.as_str()))
+        .cloned()
+        .collect();
+    let failing: BTreeSet<String> = d
+        .invoices
+        .iter()
+        .filter_map(|inv| {
+            let pays: Vec<&InvoicePaymentRow> = d
+                .invoice_payments
+                .iter()
+                .filter(|p| p.invoice == inv.id)
+                .collect();
+            failing_payment_intent(inv, &pays)
+        })
+        .collect();
+    d.payment_intents = all
+        .payment_intents
+        .iter()
+        .filter(|pi| failing.contains(&pi.id))
+        .cloned()
+        .collect();
+    let failed_charges: BTreeSet<&str> = d
+        .payment_intents
+        .iter()
+        .filter_map(|pi| pi.latest_charge.as_deref())
+        .collect();
+    d.charges = all
+        .charges
+        .iter()
+        .filter(|c| c.created >= opts.charges_since || failed_charges.contains(c.id.as_str()))
+        .cloned()
+        .collect();
+    d.refunds = all.refunds.clone();
+    d.disputes = all.disputes.clone();
+    d.customers = all.customers.clone();
+    d.subscriptions = all.subscriptions.clone();
+    d
+}
+
+/// Each table sorted by id, so tables compare as sets of rows.
+fn sorted(mut d: AccountData) -> AccountData {
+    d.payouts.sort_by(|a, b| a.id.cmp(&b.id));
+    d.balance_transactions.sort_by(|a, b| a.id.cmp(&b.id));
+    d.invoices.sort_by(|a, b| a.id.cmp(&b.id));
+    d.invoice_payments.sort_by(|a, b| a.id.cmp(&b.id));
+    d.payment_intents.sort_by(|a, b| a.id.cmp(&b.id));
+    d.charges.sort_by(|a, b| a.id.cmp(&b.id));
+    d.refunds.sort_by(|a, b| a.id.cmp(&b.id));
+    d.disputes.sort_by(|a, b| a.id.cmp(&b.id));
+    d.customers.sort_by(|a, b| a.id.cmp(&b.id));
+    d.subscriptions.sort_by(|a, b| a.id.cmp(&b.id));
+    d
+}
+
+#[track_caller]
+fn assert_same_rows(got: &AccountData, want: &AccountData) {
+    let (got, want) = (sorted(got.clone()), sorted(want.clone()));
+    assert_eq!(got.payouts, want.payouts, "payouts");
+    assert_eq!(
+        got.balance_transactions, want.balance_transactions,
+        "balance transactions"
+    );
+    assert_eq!(got.invoices, want.invoices, "invoices");
+    assert_eq!(
+        got.invoice_payments, want.invoice_payments,
+        "invoice payments"
+    );
+    assert_eq!(got.payment_intents, want.payment_intents, "payment intents");
+    assert_eq!(got.charges, want.charges, "charges");
+    assert_eq!(got.refunds, want.refunds, "refunds");
+    assert_eq!(got.disputes, want.disputes, "disputes");
+    assert_eq!(got.customers, want.customers, "customers");
+    assert_eq!(got.subscriptions, want.subscriptions, "subscriptions");
+}
+
+fn lines_requests(log: &[LoggedRequest]) -> Vec<String> {
+    log.iter()
+        .filter(|r| r.path == "/v1/balance_transactions")
+        .filter_map(|r| r.param("payout"))
+        .collect()
+}
+
+async fn run_sync(
+    fake: &FakeStripe,
+    cache: &Cache,
+    opts: &SyncOptions,
+    progress: &dyn Progress,
+) -> sync::SyncReport {
+    sync::sync(&client(fake), None, opts, cache, "default", progress)
+        .await
+        .expect("sync succeeds")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sync_stores_exactly_what_the_account_holds() {
+    let fake = FakeStripe::start(FakeConfig::mini()).await;
+    let root = tempfile::tempdir().expect("tmp");
+    let cache = Cache::at(root.path());
+    let opts = SyncOptions::for_months(now(), &jiff::tz::TimeZone::UTC, 3);
+    let events = std::sync::Mutex::new(Vec::new());
+    let record = |e: SyncEvent| events.lock().expect("lock").push(e);
+    let report = run_sync(&fake, &cache, &opts, &record).await;
+
+    let want = expected(&fixture_rows(&mini_fixtures()), &opts);
+    assert_same_rows(&report.data, &want);
+    assert!(!report.data.balance_transactions.is_empty());
+    assert!(!report.data.payment_intents.is_empty());
+    let meta = &report.data.meta;
+    assert_eq!(
+        meta.account_id,
+        fake.account_id(),
+        "taken from the 403 on /v1/account"
+    );
+    assert_eq!(meta.mode, Mode::Test);
+    assert_eq!(meta.origin, Origin::Live);
+    assert_eq!((meta.window_start, meta.window_end), opts.window);
+    assert_eq!(meta.api_version, tieout::stripe::API_VERSION);
+
+    // The cache holds the same rows, and the profile points at it.
+    let cached = cache
+        .load(&fake.account_id(), Mode::Test)
+        .expect("cache")
+        .to_data()
+        .expect("rows");
+    assert_same_rows(&cached, &report.data);
+    assert_eq!(
+        cache
+            .last_used("default")
+            .expect("pointer")
+            .map(|p| p.account_id),
+        Some(fake.account_id())
+    );
+
+    let log = fake.requests();
+    assert!(log.iter().all(|r| r.method == "GET"));
+    // Lists page by 100; manual and instant payouts are never itemised.
+    for r in log
+        .iter()
+        .filter(|r| r.path != "/v1/account" && !r.path.contains("/pi_"))
+    {
+        assert_eq!(
+            r.param("limit").as_deref(),
+            Some("100"),
+            "{} {}",
+            r.path,
+            r.query
+        );
+    }
+    let mut itemised = lines_requests(&log);
+    itemised.sort();
+    assert_eq!(itemised, vec!["po_Mini1", "po_Mini2"]);
+    // One PaymentIntent read per failing invoice, with the failed charge expanded.
+    let pis: Vec<&LoggedRequest> = log
+        .iter()
+        .filter(|r| r.path.starts_with("/v1/payment_intents/"))
+        .collect();
+    assert_eq!(pis.len(), report.data.payment_intents.len());
+    assert!(
+        pis.iter()
+            .all(|r| r.param("expand[]").as_deref() == Some("latest_charge"))
+    );
+    let open = log
+        .iter()
+        .find(|r| r.path == "/v1/invoices" && r.param("status").as_deref() == Some("open"))
+        .expect("open invoices listed");
+    assert_eq!(open.param("expand[]").as_deref(), Some("data.payments"));
+    assert_eq!(report.stats.requests as usize, log.len());
+
+    // Progress told the story.
+    let events = events.lock().expect("lock");
+    assert!(events.contains(&SyncEvent::Listed {
+        part: tieout::source::progress::Part::Payouts,
+        count: report.data.payouts.len()
+    }));
+    assert!(events.iter().any(|e| matches!(
+        e,
+        SyncEvent::Fetched {
+            part: tieout::source::progress::Part::BalanceTransactions,
+            done: 2,
+            total: 2,
+            ..
+        }
+    )));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn faults_are_retried_and_the_snapshot_is_still_complete() {
+    let clean = FakeStripe::start(FakeConfig::mini()).await;
+    let root = tempfile::tempdir().expect("tmp");
+    let opts = SyncOptions::for_months(now(), &jiff::tz::TimeZone::UTC, 3);
+    let baseline = run_sync(&clean, &Cache::at(root.path().join("a")), &opts, &Quiet).await;
+
+    let fake = FakeStripe::start(FakeConfig::mini()).await;
+    for fault in [
+        Fault::status("/v1/payouts", 429, 2),
+        Fault::status("/v1/balance_transactions", 500, 2),
+        Fault::status("/v1/invoices", 429, 1),
+        Fault::status("/v1/payment_intents", 503, 2),
+        Fault::status("/v1/charges", 500, 1),
+        Fault::status("/v1/customers", 429, 1),
+        Fault::Truncate {
+            path_prefix: "/v1/subscriptions".into(),
+            times: 1,
+        },
+        Fault::Reset {
+            path_prefix: "/v1/refunds".into(),
+            times: 1,
+        },
+    ] {
+        fake.inject(fault);
+    }
+    let report = run_sync(&fake, &Cache::at(root.path().join("b")), &opts, &Quiet).await;
+    assert_eq!(fake.pending_faults(), 0, "every fault fired");
+    assert_same_rows(&report.data, &baseline.data);
+    assert!(report.stats.retries >= 10, "{:?}", report.stats);
+    assert!(report.stats.rate_limited >= 4, "{:?}", report.stats);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_sync_does_not_refetch_settled_payouts_lines() {
+    let fake = FakeStripe::start(FakeConfig::mini()).await;
+    // po_Mini2 is still in transit at the first sync.
+    let mut po2 = fake.object("po_Mini2").expect("po_Mini2");
+    po2["status"] = json!("in_transit");
+    fake.put(po2.clone()).expect("put");
+    let root = tempfile::tempdir().expect("tmp");
+    let cache = Cache::at(root.path());
+    let opts = SyncOptions::for_months(now(), &jiff::tz::TimeZone::UTC, 3);
+    let first = run_sync(&fake, &cache, &opts, &Quiet).await;
+    let mut first_lines = lines_requests(&fake.requests());
+    first_lines.sort();
+    assert_eq!(first_lines, vec!["po_Mini1", "po_Mini2"]);
+
+    // Second sync: po_Mini1 is settled and cached; po_Mini2 is not final yet.
+    fake.clear_requests();
+    let second = run_sync(&fake, &cache, &opts, &Quiet).await;
+    assert_eq!(lines_requests(&fake.requests()), vec!["po_Mini2"]);
+    assert_eq!(second.reused_payouts, 1);
+    assert_eq!(
+        second.reused_lines,
+        first
+            .data
+            .balance_transactions
+            .iter()
+            .filter(|t| t.payout.as_deref() == Some("po_Mini1"))
+            .count()
+    );
+    assert_same_rows(&second.data, &first.data);
+    // Everything else was read again.
+    let log = fake.requests();
+    for path in [
+        "/v1/payouts",
+        "/v1/invoices",
+        "/v1/charges",
+        "/v1/refunds",
+        "/v1/disputes",
+        "/v1/customers",
+        "/v1/subscriptions",
+    ] {
+        assert!(log.iter().any(|r| r.path == path), "{path} read again");
+    }
+
+    // po_Mini2 is paid now: fetched once more (its status changed), then kept.
+    po2["status"] = json!("paid");
+    fake.put(po2).expect("put");
+    fake.clear_requests();
+    run_sync(&fake, &cache, &opts, &Quiet).await;
+    assert_eq!(lines_requests(&fake.requests()), vec!["po_Mini2"]);
+    fake.clear_requests();
+    let fourth = run_sync(&fake, &cache, &opts, &Quiet).await;
+    assert!(lines_requests(&fake.requests()).is_empty());
+    assert_eq!(fourth.reused_payouts, 2);
+    assert_eq!(fourth.saved.manifest.generation, 4);
+}
+
+fn data_dir(t: &Tieout) -> std::path::PathBuf {
+    t.root().join("data")
+}
+
+#[test]
+fn tieout_sync_prints_what_it_stored_and_a_failed_sync_keeps_the_cache() {
+    let fake = start_fake(FakeConfig::mini());
+    let t = Tieout::against(&fake);
+    let data = t.root().join("data").display().to_string();
+    let t = t.env("TIEOUT_DATA_DIR", &data);
+    let out = t.run(&["sync"]);
+    out.success();
+    let acct = fake.account_id();
+    assert!(
+        out.stdout.starts_with(&format!(
+            "synced {acct}, test mode, as of 2026-11-30T12:00:00Z\n"
+        )),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("payouts arriving 2026-09-01 to 2026-11-30 (UTC)")
+    );
+    assert!(
+        out.stdout.contains("  balance transactions           7\n"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("requests: "), "{}", out.stdout);
+    let dir = data_dir(&t).join("accounts").join(format!("{acct}_test"));
+    assert!(
+        out.stdout
+            .contains(&format!("cache: {} (generation 1,", dir.display()))
+    );
+    // Not a terminal: plain progress lines on stderr.
+    assert!(out.stderr.contains("payouts: 4\n"), "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("balance transactions: 2 of 2 payouts, 7 lines"),
+        "{}",
+        out.stderr
+    );
+    let manifest = std::fs::read(dir.join("manifest.json")).expect("manifest");
+
+    // Stripe keeps failing: exit 4, the cache is as it was.
+    fake.inject(Fault::status("/v1/charges", 500, Fault::ALWAYS));
+    let out = t.run(&["sync"]);
+    out.code(4);
+    assert!(
+        out.stderr
+            .contains("the previous cache, if any, is unchanged"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        std::fs::read(dir.join("manifest.json")).expect("manifest"),
+        manifest
+    );
+    fake.clear_faults();
+
+    // A missing permission: exit 3 naming it; the cache is still intact.
+    fake.deny(TEST_KEY, "rak_dispute_read");
+    let out = t.run(&["sync"]);
+    out.code(3);
+    assert!(out.stderr.contains("rak_dispute_read"), "{}", out.stderr);
+    assert_eq!(
+        std::fs::read(dir.join("manifest.json")).expect("manifest"),
+        manifest
+    );
+    fake.allow(TEST_KEY, "rak_dispute_read");
+
+    // The key never reaches the cache.
+    for entry in walk(&data_dir(&t)) {
+        let bytes = std::fs::read(&entry).expect("read");
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(
+            !text.contains(TEST_KEY),
+            "key leaked into {}",
+            entry.display()
+        );
+    }
+
+    // A refused key: exit 3.
+    fake.set_accepted_keys(tieout::testkit::fake_stripe::AcceptedKeys::Only(
+        [TEST_KEY.to_string()].into_iter().collect(),
+    ));
+    let bad = t.env(
+        "STRIPE_API_KEY",
+        "rk_test_51NotAcceptedKey00000000000000000000000000zzzz",
+    );
+    bad.run(&["sync"]).code(3);
+}
+
+#[test]
+fn sync_refuses_demo_cached_and_zero_months() {
+    let t = Tieout::new();
+    t.run(&["--demo", "sync"]).code(2);
+    t.run(&["--cached", "sync"]).code(2);
+    t.run(&["sync", "--months", "0"]).code(2);
+    let out = t.run(&["sync"]);
+    out.code(3);
+    assert!(out.stderr.contains("tieout login"), "{}", out.stderr);
+}
+
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                out.extend(walk(&p));
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
