@@ -8,6 +8,10 @@ use std::sync::Arc;
 
 use super::{CmdResult, Ctx, Failure};
 use crate::source::Origin;
+use crate::source::cache::Cache;
+use crate::source::load::{self, Need};
+use crate::source::progress::{SyncEvent, grouped};
+use crate::source::sync;
 use crate::tui::config;
 use crate::tui::runtime::{self, Loader};
 use crate::tui::state::{Settings, Startup, State};
@@ -53,28 +57,95 @@ pub fn run(ctx: &Ctx, demo: bool) -> CmdResult {
 }
 
 /// Loads the account for the TUI through the same paths the headless commands use.
+/// Nothing here may print: the terminal belongs to the TUI (progress goes to the status
+/// bar, details to the log).
 struct CliLoader {
     ctx: Ctx,
 }
 
 impl Loader for CliLoader {
-    fn load(&self, kind: LoadKind, _progress: &dyn Fn(String)) -> Result<Workspace, LoadError> {
+    fn load(
+        &self,
+        kind: LoadKind,
+        progress: &(dyn Fn(String) + Send + Sync),
+    ) -> Result<Workspace, LoadError> {
         match kind {
-            LoadKind::Demo => Ok(Workspace::new(
-                crate::tui::sample::account(Origin::Demo),
-                demo_tickets(),
-            )),
-            LoadKind::Cache => Err(LoadError {
-                message: "there is no cache yet: run `tieout sync`".into(),
-                missing_cache: true,
-            }),
-            LoadKind::Fresh => {
-                let _ = &self.ctx;
-                Err(LoadError::new(
-                    "reading from Stripe is not available in this build yet; try `tieout demo`",
+            LoadKind::Demo => self.demo(),
+            LoadKind::Cache => self.cached(),
+            LoadKind::Fresh => self.fresh(progress),
+        }
+    }
+}
+
+impl CliLoader {
+    fn demo(&self) -> Result<Workspace, LoadError> {
+        let mut ctx = self.ctx.clone();
+        ctx.global.demo = true;
+        match load::load(&ctx, Need::All) {
+            Ok(data) => Ok(Workspace::new(data, demo_tickets())),
+            // Until the generated demo account is bundled, the small sample stands in.
+            Err(f) if f.message.contains("not available in this build") => {
+                tracing::warn!("demo account not bundled yet; showing the sample account");
+                Ok(Workspace::new(
+                    crate::tui::sample::account(Origin::Demo),
+                    demo_tickets(),
                 ))
             }
+            Err(f) => Err(LoadError::new(f.message)),
         }
+    }
+
+    fn cached(&self) -> Result<Workspace, LoadError> {
+        let profile = &self.ctx.global.profile;
+        let missing = |message: String| LoadError {
+            message,
+            missing_cache: true,
+        };
+        let cache = Cache::open_default().map_err(|e| missing(e.to_string()))?;
+        match cache.last_used(profile) {
+            Ok(Some(_)) => {}
+            Ok(None) => {
+                return Err(missing(format!(
+                    "there is no cache for profile '{profile}' yet"
+                )));
+            }
+            Err(e) => return Err(LoadError::new(e.to_string())),
+        }
+        load::load_cached(&cache, profile, Need::All, &self.ctx.tz)
+            .map(|data| Workspace::new(data, Vec::new()))
+            .map_err(|f| LoadError::new(f.message))
+    }
+
+    /// A full read from Stripe, saved to the cache like `tieout sync`.
+    fn fresh(&self, progress: &(dyn Fn(String) + Send + Sync)) -> Result<Workspace, LoadError> {
+        let ctx = &self.ctx;
+        let client = load::connect(ctx).map_err(|f| LoadError::new(f.message))?;
+        let cache = Cache::open_default().map_err(|e| LoadError::new(e.to_string()))?;
+        let opts = Need::All.options(ctx.now, &ctx.tz);
+        let report = move |event: SyncEvent| {
+            let text = match event {
+                SyncEvent::Listing { part, count } | SyncEvent::Listed { part, count } => {
+                    format!("{} {}", grouped(count), part.label())
+                }
+                SyncEvent::Fetched {
+                    part, done, total, ..
+                } => format!("{} {done}/{total}", part.label()),
+                _ => return,
+            };
+            progress(text);
+        };
+        let result = sync::block_on(sync::sync(
+            &client,
+            ctx.global.stripe_account.as_deref(),
+            &opts,
+            &cache,
+            &ctx.global.profile,
+            &report,
+        ))
+        .map_err(|e| LoadError::new(format!("could not start the network runtime: {e}")))?;
+        result
+            .map(|r| Workspace::new(r.data, Vec::new()))
+            .map_err(|e| LoadError::new(e.to_string()))
     }
 }
 

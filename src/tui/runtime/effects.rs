@@ -16,7 +16,11 @@ use crate::tui::workspace::{LoadError, LoadKind, Workspace};
 
 /// Reads the account for the TUI. Runs on a worker thread; may block.
 pub trait Loader: Send + Sync + 'static {
-    fn load(&self, kind: LoadKind, progress: &dyn Fn(String)) -> Result<Workspace, LoadError>;
+    fn load(
+        &self,
+        kind: LoadKind,
+        progress: &(dyn Fn(String) + Send + Sync),
+    ) -> Result<Workspace, LoadError>;
 }
 
 /// Runs effects; owned by the runtime loop.
