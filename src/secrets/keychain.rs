@@ -47,11 +47,12 @@ pub enum KeychainError {
          KeePassXC) and run `tieout login` again, or set STRIPE_API_KEY for this shell"
     )]
     Unavailable { detail: String },
-    #[error(
-        "the OS keychain refused access ({detail}): unlock it (log in to the desktop, or \
-         `gnome-keyring-daemon --unlock`) and try again, or set STRIPE_API_KEY for this shell"
-    )]
-    Locked { detail: String },
+    #[error("the {store} refused access ({detail}): {advice}")]
+    Locked {
+        store: &'static str,
+        detail: String,
+        advice: &'static str,
+    },
     #[error(
         "the keychain entry for profile '{profile}' could not be used ({detail}): run `tieout logout --profile {profile}` and `tieout login --profile {profile}` to store it again"
     )]
@@ -164,10 +165,22 @@ impl Keychain {
         }
     }
 
-    fn map_err(profile: &str, err: KrError) -> KeychainError {
+    fn map_err(&self, profile: &str, err: KrError) -> KeychainError {
         match err {
             KrError::NoStorageAccess(_) => KeychainError::Locked {
+                store: self.backend.describe(),
                 detail: detail(&err),
+                advice: match self.backend {
+                    Backend::KernelKeyring => {
+                        "no Secret Service is running and the kernel keyring is not usable here \
+                         (containers often block it): set STRIPE_API_KEY for this shell, or start \
+                         a Secret Service (GNOME Keyring, KeePassXC) and run `tieout login` again"
+                    }
+                    _ => {
+                        "unlock it (log in to the desktop, or `gnome-keyring-daemon --unlock`) \
+                         and try again, or set STRIPE_API_KEY for this shell"
+                    }
+                },
             },
             KrError::PlatformFailure(_) | KrError::NoDefaultStore => KeychainError::Unavailable {
                 detail: detail(&err),
@@ -195,7 +208,7 @@ impl Keychain {
             {
                 Ok(text) => Ok(Some(text)),
                 Err(KrError::NoEntry) => Ok(None),
-                Err(e) => Err(Self::map_err(profile, e)),
+                Err(e) => Err(self.map_err(profile, e)),
             }
         })
         .unwrap_or_else(|| Err(Self::crashed()))
@@ -208,7 +221,7 @@ impl Keychain {
             store
                 .build(SERVICE, profile, None)
                 .and_then(|e| e.set_password(key.expose()))
-                .map_err(|e| Self::map_err(profile, e))
+                .map_err(|e| self.map_err(profile, e))
         })
         .unwrap_or_else(|| Err(Self::crashed()))
     }
@@ -223,7 +236,7 @@ impl Keychain {
             {
                 Ok(()) => Ok(true),
                 Err(KrError::NoEntry) => Ok(false),
-                Err(e) => Err(Self::map_err(profile, e)),
+                Err(e) => Err(self.map_err(profile, e)),
             }
         })
         .unwrap_or_else(|| Err(Self::crashed()))

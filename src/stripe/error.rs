@@ -68,23 +68,20 @@ pub enum StripeError {
 
 /// The Dashboard's name for the resource a `rak_*` permission covers.
 pub fn permission_resource(slug: &str) -> Option<&'static str> {
-    Some(match slug {
-        "rak_balance_read" => "Balance",
-        "rak_payout_read" => "Payouts",
-        "rak_invoice_read" => "Invoices",
-        "rak_payment_intent_read" => "PaymentIntents",
-        "rak_charge_read" => "Charges",
-        "rak_refund_read" => "Refunds",
-        "rak_customer_read" => "Customers",
-        "rak_dispute_read" => "Disputes",
-        "rak_subscription_read" => "Subscriptions",
-        "rak_plan_read" => "Prices",
-        "rak_product_read" => "Products",
-        "rak_balance_transaction_source_read" => "Balance transaction sources",
-        "rak_connected_account_read" => "Connected accounts",
-        "rak_accounts_kyc_id_numbers_read" => "Account KYC ID numbers",
-        _ => return None,
+    super::permissions::resource_of(slug).or(match slug {
+        "rak_accounts_kyc_id_numbers_read" => Some("Account KYC ID numbers"),
+        _ => None,
     })
+}
+
+/// Finds the account id in a 403 message ("... on account 'acct_1PJB...'").
+pub fn parse_account(message: &str) -> Option<String> {
+    let start = message.find("acct_")?;
+    let id: String = message[start..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    (id.len() > 5).then_some(id)
 }
 
 /// Finds the `rak_...` permission slug in a 403 message
@@ -126,6 +123,14 @@ impl StripeError {
     pub fn missing_permission(&self) -> Option<&str> {
         match self {
             Self::MissingPermission { permission, .. } => permission.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The account id a 403 message revealed, if any.
+    pub fn account_hint(&self) -> Option<String> {
+        match self {
+            Self::MissingPermission { message, .. } => message.as_deref().and_then(parse_account),
             _ => None,
         }
     }
@@ -326,6 +331,8 @@ mod tests {
             Some("rak_subscription_read")
         );
         assert_eq!(parse_permission("no permission named here"), None);
+        assert_eq!(parse_account(msg).as_deref(), Some("acct_1PJB"));
+        assert_eq!(parse_account("no account"), None);
     }
 
     #[test]

@@ -2,12 +2,16 @@
 //!
 //! [`Client`] sends GET and nothing else (DESIGN.md §6). Its pieces: [`limiter`] (pacing),
 //! [`retry`] (what to retry, backoff), [`query`] (Stripe-style query strings), [`stats`]
-//! (request counters), [`error`] (typed failures with what to do).
+//! (request counters), [`error`] (typed failures with what to do), [`permissions`] (the
+//! restricted-key permissions tieout needs), [`account`] (which account a key reads).
 
+pub mod account;
+pub mod blocking;
 pub mod client;
 pub mod error;
 pub mod limiter;
 pub mod models;
+pub mod permissions;
 pub mod query;
 pub mod retry;
 pub mod stats;

@@ -18,21 +18,21 @@ use tieout::stripe::models::{Balance, Customer, Payout};
 use tieout::stripe::query::params;
 use tieout::stripe::{API_VERSION, Client, ClientConfig, RateConfig, StripeError};
 
-const KEY: &str = "rk_test_51TestKeyForTieoutClient0000WXYZ";
+pub(crate) const KEY: &str = "rk_test_51TestKeyForTieoutClient0000WXYZ";
 
 /// One request as the server saw it.
 #[derive(Debug, Clone)]
-struct Seen {
-    method: String,
-    path: String,
+pub(crate) struct Seen {
+    pub(crate) method: String,
+    pub(crate) path: String,
     /// The raw query string, exactly as sent.
-    raw_query: String,
-    query: HashMap<String, String>,
-    headers: HeaderMap,
+    pub(crate) raw_query: String,
+    pub(crate) query: HashMap<String, String>,
+    pub(crate) headers: HeaderMap,
 }
 
 /// status, headers, body.
-type Reply = (u16, Vec<(&'static str, String)>, String);
+pub(crate) type Reply = (u16, Vec<(&'static str, String)>, String);
 type Script = dyn Fn(&Seen, usize) -> Reply + Send + Sync;
 
 #[derive(Clone)]
@@ -41,13 +41,13 @@ struct ServerState {
     script: Arc<Script>,
 }
 
-struct Server {
-    base: String,
+pub(crate) struct Server {
+    pub(crate) base: String,
     log: Arc<Mutex<Vec<Seen>>>,
 }
 
 impl Server {
-    fn seen(&self) -> Vec<Seen> {
+    pub(crate) fn seen(&self) -> Vec<Seen> {
         self.log.lock().expect("log").clone()
     }
 }
@@ -108,7 +108,9 @@ fn unescape(s: &str) -> String {
     String::from_utf8(out).expect("utf8")
 }
 
-async fn start(script: impl Fn(&Seen, usize) -> Reply + Send + Sync + 'static) -> Server {
+pub(crate) async fn start(
+    script: impl Fn(&Seen, usize) -> Reply + Send + Sync + 'static,
+) -> Server {
     let log = Arc::new(Mutex::new(Vec::new()));
     let state = ServerState {
         log: log.clone(),
@@ -144,7 +146,7 @@ fn client_with(server: &Server, account: Option<&str>, max_attempts: u32) -> Cli
     .expect("client")
 }
 
-fn ok(body: Value) -> Reply {
+pub(crate) fn ok(body: Value) -> Reply {
     (
         200,
         vec![("request-id", "req_ok".to_string())],
@@ -152,7 +154,7 @@ fn ok(body: Value) -> Reply {
     )
 }
 
-fn error_reply(status: u16, request_id: &str, error: Value) -> Reply {
+pub(crate) fn error_reply(status: u16, request_id: &str, error: Value) -> Reply {
     (
         status,
         vec![("request-id", request_id.to_string())],
@@ -160,7 +162,7 @@ fn error_reply(status: u16, request_id: &str, error: Value) -> Reply {
     )
 }
 
-fn assert_only_gets(server: &Server) {
+pub(crate) fn assert_only_gets(server: &Server) {
     let seen = server.seen();
     assert!(!seen.is_empty(), "the server saw no request");
     for s in seen {

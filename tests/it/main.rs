@@ -5,4 +5,5 @@ mod support;
 
 mod client;
 mod fake_stripe;
+mod keys;
 mod sync;

@@ -1,0 +1,161 @@
+//! The restricted-key permissions tieout reads with (stripe-api-notes §7): what `login`
+//! asks the user to grant, and how a 403's `rak_...` slug maps to the Dashboard's rows.
+
+/// One permission of a restricted key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Permission {
+    /// The slug Stripe names in a 403 (`rak_payout_read`).
+    pub slug: &'static str,
+    /// The row in the Dashboard's restricted-key editor (set it to Read).
+    pub resource: &'static str,
+    /// What tieout reads with it.
+    pub used_for: &'static str,
+    /// Needed by tieout (false: only in some setups or for optional extras).
+    pub required: bool,
+}
+
+/// Every permission tieout knows of; the `required` ones are what it needs.
+pub const PERMISSIONS: &[Permission] = &[
+    Permission {
+        slug: "rak_balance_read",
+        resource: "Balance",
+        used_for: "balance transactions of each payout (tie-out); the key check at login",
+        required: true,
+    },
+    Permission {
+        slug: "rak_payout_read",
+        resource: "Payouts",
+        used_for: "payouts (tie-out)",
+        required: true,
+    },
+    Permission {
+        slug: "rak_invoice_read",
+        resource: "Invoices",
+        used_for: "open invoices and their payment attempts (worklist)",
+        required: true,
+    },
+    Permission {
+        slug: "rak_payment_intent_read",
+        resource: "PaymentIntents",
+        used_for: "decline reasons of failed payments (worklist)",
+        required: true,
+    },
+    Permission {
+        slug: "rak_charge_read",
+        resource: "Charges",
+        used_for: "charges and their refunds (refund suggestions, drill-down)",
+        required: true,
+    },
+    Permission {
+        slug: "rak_customer_read",
+        resource: "Customers",
+        used_for: "customers by email (worklist, refund suggestions)",
+        required: true,
+    },
+    Permission {
+        slug: "rak_dispute_read",
+        resource: "Disputes",
+        used_for: "disputes (refund suggestions, tie-out drill-down)",
+        required: true,
+    },
+    Permission {
+        slug: "rak_subscription_read",
+        resource: "Subscriptions",
+        used_for: "subscriptions and their periods (worklist, annual prorating)",
+        required: true,
+    },
+    Permission {
+        slug: "rak_plan_read",
+        resource: "Prices",
+        used_for: "billing intervals of subscriptions",
+        required: true,
+    },
+    Permission {
+        slug: "rak_refund_read",
+        resource: "Refunds",
+        used_for: "refunds, where the Dashboard lists them apart from Charges",
+        required: false,
+    },
+    Permission {
+        slug: "rak_product_read",
+        resource: "Products",
+        used_for: "product names (optional)",
+        required: false,
+    },
+    Permission {
+        slug: "rak_balance_transaction_source_read",
+        resource: "Balance transaction sources",
+        used_for: "expanding a balance transaction's source (optional)",
+        required: false,
+    },
+    Permission {
+        slug: "rak_connected_account_read",
+        resource: "Connected accounts",
+        used_for: "reading the account's name (optional)",
+        required: false,
+    },
+];
+
+/// The Dashboard row a `rak_*` slug belongs to.
+pub fn resource_of(slug: &str) -> Option<&'static str> {
+    PERMISSIONS
+        .iter()
+        .find(|p| p.slug == slug)
+        .map(|p| p.resource)
+}
+
+/// The lines `tieout login` prints: what to grant, one per line.
+pub fn needed_lines() -> Vec<String> {
+    let mut lines: Vec<String> = PERMISSIONS
+        .iter()
+        .filter(|p| p.required)
+        .map(|p| format!("  {:<24} {:<15} {}", p.slug, p.resource, p.used_for))
+        .collect();
+    let optional: Vec<&str> = PERMISSIONS
+        .iter()
+        .filter(|p| !p.required)
+        .map(|p| p.slug)
+        .collect();
+    lines.push(format!("  optional: {}", optional.join(", ")));
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_required_set_matches_the_notes() {
+        let required: Vec<&str> = PERMISSIONS
+            .iter()
+            .filter(|p| p.required)
+            .map(|p| p.slug)
+            .collect();
+        assert_eq!(
+            required,
+            [
+                "rak_balance_read",
+                "rak_payout_read",
+                "rak_invoice_read",
+                "rak_payment_intent_read",
+                "rak_charge_read",
+                "rak_customer_read",
+                "rak_dispute_read",
+                "rak_subscription_read",
+                "rak_plan_read",
+            ]
+        );
+        for p in PERMISSIONS {
+            assert!(
+                p.slug.starts_with("rak_") && p.slug.ends_with("_read"),
+                "{}",
+                p.slug
+            );
+        }
+        assert_eq!(resource_of("rak_plan_read"), Some("Prices"));
+        assert_eq!(resource_of("rak_unknown_read"), None);
+        let lines = needed_lines();
+        assert_eq!(lines.len(), required.len() + 1);
+        assert!(lines[1].contains("rak_payout_read") && lines[1].contains("Payouts"));
+    }
+}
