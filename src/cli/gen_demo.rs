@@ -1,9 +1,45 @@
-//! `tieout gen-demo` (hidden): writes a generated account as Stripe-shaped JSON.
+//! `tieout gen-demo` (hidden): writes a generated Stripe-shaped account as JSON — the
+//! bundled demo (`--seed 7 --scale 1 --out fixtures/demo`) or a large account for
+//! benchmarks (`--scale 100`, see `generator`'s module doc) — and prints what it wrote.
 
 use std::path::Path;
+use std::time::Instant;
 
-use super::CmdResult;
+use super::{CmdResult, Failure};
+use crate::generator;
 
-pub fn run(_seed: u64, _scale: u32, _out: &Path) -> CmdResult {
-    super::not_yet("tieout gen-demo")
+pub fn run(seed: u64, scale: u32, out: &Path) -> CmdResult {
+    if scale == 0 {
+        return Err(Failure::usage(
+            "--scale must be at least 1 (1 is the bundled demo)",
+        ));
+    }
+    let started = Instant::now();
+    let stats = generator::generate(seed, scale, out).map_err(|e| {
+        Failure::other(format!(
+            "{e}; check that {} is a writable folder",
+            out.display()
+        ))
+    })?;
+    println!(
+        "wrote a generated Stripe account (seed {seed}, scale {scale}) to {} in {:.1} s",
+        out.display(),
+        started.elapsed().as_secs_f64()
+    );
+    for (file, n) in &stats.files {
+        println!("  {file:<22} {n:>9}");
+    }
+    for what in ["payouts", "charges", "invoices", "worklist"] {
+        let by = stats.by_currency(what);
+        let parts: Vec<String> = by.iter().map(|(c, n)| format!("{c} {n}")).collect();
+        println!("  {what:<22} {}", parts.join(", "));
+    }
+    let status: Vec<String> = stats
+        .invoice_status
+        .iter()
+        .map(|(s, n)| format!("{s} {n}"))
+        .collect();
+    println!("  {:<22} {}", "invoices by status", status.join(", "));
+    println!("  {:<22} {}", "most lines in a payout", stats.max_lines);
+    Ok(())
 }

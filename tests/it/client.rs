@@ -790,3 +790,36 @@ async fn map_concurrent_keeps_input_order_and_shares_stats() {
     assert_eq!(stats.by_endpoint.get("/v1/payouts/{id}"), Some(&20));
     assert_only_gets(&server);
 }
+
+/// A measurement, not a check of speed (run it with `--ignored --nocapture`): 200
+/// independent reads against the fake limiting at Stripe's test-mode 25 req/s, once with
+/// the default pacing (20 req/s) and once unpaced, printing time, 429s and retries.
+#[test]
+#[ignore = "a measurement; prints numbers"]
+fn measure_pacing_against_a_rate_limited_fake() {
+    use crate::support::{FakeConfig, TEST_KEY, start_fake};
+    let fake = start_fake(FakeConfig::mini().rate_limit(25));
+    for (label, per_second) in [("paced at 20/s", 20), ("unpaced", 0)] {
+        let key = ApiKey::parse(TEST_KEY).expect("key");
+        let mut cfg = ClientConfig::new(fake.base_url(), key);
+        cfg.rate.per_second = per_second;
+        cfg.max_attempts = 8;
+        let client = Client::new(cfg).expect("client");
+        let started = std::time::Instant::now();
+        let results = fake.rt().block_on(client.map_concurrent(0..200, |_| {
+            let c = client.clone();
+            async move { c.get::<Balance>("/v1/balance", &[]).await }
+        }));
+        let elapsed = started.elapsed();
+        let stats = client.stats();
+        assert_eq!(results.expect("all reads succeed").len(), 200);
+        println!(
+            "{label}: 200 reads in {:.1} s, {} requests, {} retries, {} answered 429",
+            elapsed.as_secs_f64(),
+            stats.requests,
+            stats.retries,
+            stats.rate_limited
+        );
+        std::thread::sleep(std::time::Duration::from_secs(2));
+    }
+}

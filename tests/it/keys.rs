@@ -420,3 +420,102 @@ fn status_says_when_the_cache_cannot_be_read() {
         "{out}"
     );
 }
+
+// ---- The binary, through the fake Stripe server ----------------------------------------
+
+mod binary {
+    use crate::support::{FakeConfig, Fault, TEST_KEY, Tieout, start_fake};
+
+    #[test]
+    fn status_before_and_after_a_sync() {
+        let fake = start_fake(FakeConfig::mini());
+        let t = Tieout::against(&fake);
+        let account = fake.account_id();
+
+        let before = t.run(&["status"]);
+        before.success();
+        let out = &before.stdout;
+        assert!(out.contains(&format!("account  {account}")), "{out}");
+        assert!(out.contains("mode     test\n"), "{out}");
+        assert!(
+            out.contains("key      restricted test key, rk_test_...abcd\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("source   environment (STRIPE_API_KEY)\n"),
+            "{out}"
+        );
+        assert!(out.contains("cache    none (run `tieout sync`)"), "{out}");
+
+        t.run(&["sync"]).success();
+        let after = t.run(&["status"]);
+        after.success();
+        assert!(
+            after
+                .stdout
+                .contains("cache    synced 0 s ago (2026-11-30T12:00:00Z)"),
+            "{}",
+            after.stdout
+        );
+        for run in [&before, &after] {
+            assert!(!run.stdout.contains(TEST_KEY) && !run.stderr.contains(TEST_KEY));
+        }
+        for r in fake.requests() {
+            assert_eq!(r.method, "GET", "{} {}", r.method, r.path);
+        }
+    }
+
+    #[test]
+    fn status_exit_codes_follow_the_contract() {
+        let fake = start_fake(FakeConfig::mini());
+        // No key at all: 3, with what to run.
+        let none = Tieout::new().api_base(&fake.base_url()).run(&["status"]);
+        none.code(3);
+        assert!(none.stderr.contains("tieout login"), "{}", none.stderr);
+        assert!(none.stderr.contains("tieout demo"), "{}", none.stderr);
+        // A publishable key in the environment: 3, refused before any request.
+        let before = fake.requests().len();
+        let pk = Tieout::against(&fake)
+            .key("pk_test_51PublishableKey000000000000abcd")
+            .run(&["status"]);
+        pk.code(3);
+        assert!(pk.stderr.contains("publishable"), "{}", pk.stderr);
+        assert_eq!(fake.requests().len(), before, "a refused key is never sent");
+        // The balance permission missing: 3, naming it.
+        fake.deny(TEST_KEY, "rak_balance_read");
+        let denied = Tieout::against(&fake).run(&["status"]);
+        denied.code(3);
+        assert!(
+            denied.stderr.contains("'rak_balance_read'"),
+            "{}",
+            denied.stderr
+        );
+    }
+
+    #[test]
+    fn status_when_stripe_keeps_failing_exits_4() {
+        let fake = start_fake(FakeConfig::mini());
+        fake.inject(Fault::status("/v1/balance", 503, Fault::ALWAYS));
+        let out = Tieout::against(&fake).run(&["status"]);
+        out.code(4);
+        assert!(out.stderr.contains("503"), "{}", out.stderr);
+        assert!(out.stderr.contains("Request-Id"), "{}", out.stderr);
+    }
+
+    #[test]
+    fn login_refuses_before_touching_the_keychain() {
+        let fake = start_fake(FakeConfig::mini());
+        let t = Tieout::new().api_base(&fake.base_url());
+        let pk = t.run_with_stdin(&["login"], "pk_live_51PublishableKey000000000000abcd\n");
+        pk.code(3);
+        assert!(pk.stderr.contains("publishable"), "{}", pk.stderr);
+        let sk = t.run_with_stdin(&["login"], "sk_live_51SecretLiveKey0000000000000000abcd\n");
+        sk.code(3);
+        assert!(sk.stderr.contains("--allow-secret-key"), "{}", sk.stderr);
+        assert!(!sk.stderr.contains("51SecretLiveKey"), "{}", sk.stderr);
+        let empty = t.run_with_stdin(&["login"], "\n\n");
+        empty.code(3);
+        t.run_with_stdin(&["--demo", "login"], "").code(2);
+        assert!(fake.requests().is_empty());
+    }
+}

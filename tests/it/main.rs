@@ -4,6 +4,7 @@
 mod support;
 
 mod client;
+mod client_fake;
 mod fake_stripe;
 mod keys;
 mod sync;

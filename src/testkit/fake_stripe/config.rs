@@ -11,9 +11,20 @@ use std::time::Duration;
 /// key is accepted unless [`FakeConfig::accept_only`] says otherwise).
 pub const TEST_KEY: &str = "rk_test_51TieoutFakeKey0000000000000000000000000abcd";
 
-/// The fixture set used by default: the bundled demo account.
+/// The bundled demo account's fixtures (`fixtures/demo`).
 pub fn demo_fixtures() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/demo"))
+}
+
+/// The fixture set used by default: the demo account, or the mini set while the demo
+/// fixtures have not been generated yet.
+pub fn default_fixtures() -> PathBuf {
+    let demo = demo_fixtures();
+    if demo.join("payouts.json").is_file() {
+        demo
+    } else {
+        mini_fixtures()
+    }
 }
 
 /// A small hand-made fixture set with known contents, for the fake's own tests.
@@ -159,7 +170,7 @@ impl RateLimit {
 }
 
 /// Everything a fake server is started with. `FakeConfig::default()` serves the demo
-/// fixtures to any test key, requires `Stripe-Version`, and injects nothing.
+/// fixtures ([`default_fixtures`]) to any test key, requires `Stripe-Version`, and injects nothing.
 #[derive(Debug, Clone)]
 pub struct FakeConfig {
     /// Fixture directory (see TEAM.md "Demo fixtures"); missing files mean empty lists.
@@ -186,7 +197,7 @@ pub struct FakeConfig {
 impl Default for FakeConfig {
     fn default() -> Self {
         FakeConfig {
-            fixtures: demo_fixtures(),
+            fixtures: default_fixtures(),
             port: 0,
             accepted_keys: AcceptedKeys::AnyTestKey,
             denied: BTreeMap::new(),

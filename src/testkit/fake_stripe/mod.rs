@@ -43,8 +43,8 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 pub use config::{
-    AcceptedKeys, FakeConfig, Fault, RateLimit, TEST_KEY, VersionCheck, demo_fixtures,
-    mini_fixtures,
+    AcceptedKeys, FakeConfig, Fault, RateLimit, TEST_KEY, VersionCheck, default_fixtures,
+    demo_fixtures, mini_fixtures,
 };
 pub use errors::ApiErr;
 pub use log::{AuthSeen, FakeStats, LoggedRequest};

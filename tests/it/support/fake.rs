@@ -69,6 +69,19 @@ pub fn start_fake(cfg: FakeConfig) -> RunningFake {
     }
 }
 
+/// One HTTP client for all tests (building one loads TLS roots, which is slow). It keeps
+/// no idle connections, so nothing outlives the runtime of the test that opened it.
+fn http() -> &'static reqwest::Client {
+    static CLIENT: std::sync::OnceLock<reqwest::Client> = std::sync::OnceLock::new();
+    CLIENT.get_or_init(|| {
+        reqwest::Client::builder()
+            .pool_max_idle_per_host(0)
+            .no_proxy()
+            .build()
+            .expect("an HTTP client")
+    })
+}
+
 /// A raw request to the fake, with the test key and `Stripe-Version` by default.
 #[derive(Debug, Clone)]
 pub struct StripeReq {
@@ -166,8 +179,7 @@ impl StripeReq {
 
     /// Sends and reads the whole answer, or the transport error (reset, ...).
     pub async fn try_send(self) -> Result<StripeResp, reqwest::Error> {
-        let client = reqwest::Client::new();
-        let mut req = client.request(self.method, &self.url);
+        let mut req = http().request(self.method, &self.url);
         if let Some(key) = &self.key {
             req = req.bearer_auth(key);
         }
