@@ -116,26 +116,30 @@ pub fn summary(t: &MonthTieOut, zone: &str) -> String {
     );
     for x in &t.totals {
         let n = &x.counts;
+        let mut parts = Vec::new();
+        for (count, label) in [
+            (n.tied, "tied out"),
+            (n.differences, "with a difference"),
+            (n.not_itemisable, "not itemisable"),
+            (n.in_progress, "in progress"),
+        ] {
+            if count > 0 {
+                parts.push(format!("{count} {label}"));
+            }
+        }
         let _ = write!(
             s,
-            "\n  {}: {} payout{} totalling {}; {} tied out, {} with a difference, {} not itemisable, {} in progress; lines' net {} against {} itemised",
+            "\n  {}: {} payout{}, {} in all: {}; itemised {}, lines' net {}",
             x.currency,
             n.payouts,
             if n.payouts == 1 { "" } else { "s" },
             format_major(x.payouts_amount, x.currency),
-            n.tied,
-            n.differences,
-            n.not_itemisable,
-            n.in_progress,
-            format_major(x.lines_net, x.currency),
+            parts.join(", "),
             format_major(x.itemised_amount, x.currency),
+            format_major(x.lines_net, x.currency),
         );
         if x.difference != 0 {
-            let _ = write!(
-                s,
-                " (difference {})",
-                format_major(x.difference, x.currency)
-            );
+            let _ = write!(s, ", difference {}", format_major(x.difference, x.currency));
         }
     }
     s
@@ -193,7 +197,7 @@ mod tests {
         let s = summary(&sample_month(), "UTC");
         assert_eq!(
             s,
-            "2026-10 (UTC): 6 payouts: 3 tied out, 1 with a difference, 1 not itemisable, 1 in progress\n  JPY: 1 payout totalling 4860; 1 tied out, 0 with a difference, 0 not itemisable, 0 in progress; lines' net 4860 against 4860 itemised\n  USD: 5 payouts totalling 1272.44; 2 tied out, 1 with a difference, 1 not itemisable, 1 in progress; lines' net 1024.34 against 1078.99 itemised (difference -54.65)"
+            "2026-10 (UTC): 6 payouts: 3 tied out, 1 with a difference, 1 not itemisable, 1 in progress\n  JPY: 1 payout, 4860 in all: 1 tied out; itemised 4860, lines' net 4860\n  USD: 5 payouts, 1272.44 in all: 2 tied out, 1 with a difference, 1 not itemisable, 1 in progress; itemised 1078.99, lines' net 1024.34, difference -54.65"
         );
     }
 }

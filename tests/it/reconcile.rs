@@ -109,7 +109,10 @@ fn the_fake_stripe_server_gives_the_same_files_as_the_demo() {
         }
         let md = std::fs::read_to_string(t.work_dir().join(month).join("reconciliation.md"))
             .expect("md");
-        assert!(md.contains("- **Data:** read from Stripe at 2026-11-30T12:00:00Z"), "{md}");
+        assert!(
+            md.contains("- **Data:** read from Stripe at 2026-11-30T12:00:00Z"),
+            "{md}"
+        );
     }
 }
 
@@ -139,12 +142,16 @@ fn each_payouts_csv_net_sums_to_the_markdown_figure_and_the_amount() {
         let json: serde_json::Value =
             serde_json::from_slice(&std::fs::read(dir.join("reconciliation.json")).expect("json"))
                 .expect("parse json");
-        let mut reader = csv::Reader::from_path(dir.join("payout-reconciliation.csv")).expect("csv");
+        let mut reader =
+            csv::Reader::from_path(dir.join("payout-reconciliation.csv")).expect("csv");
         let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.expect("row")).collect();
         for p in json["payouts"].as_array().expect("payouts") {
             let id = p["id"].as_str().expect("id");
             if p["itemised"] != true {
-                assert!(p["lines_net"].is_null() && p["difference"].is_null(), "{id}");
+                assert!(
+                    p["lines_net"].is_null() && p["difference"].is_null(),
+                    "{id}"
+                );
                 assert!(rows.iter().all(|r| &r[0] != id), "{id} has no CSV rows");
                 continue;
             }
@@ -159,9 +166,15 @@ fn each_payouts_csv_net_sums_to_the_markdown_figure_and_the_amount() {
                 .find(|s| s.contains(&format!(" · {id} · ")))
                 .expect("payout section");
             let figure = format!("- Lines' net: {} {cur}", format_major(sum, cur));
-            assert!(section.contains(&figure), "{month} {id}: {figure}\n{section}");
+            assert!(
+                section.contains(&figure),
+                "{month} {id}: {figure}\n{section}"
+            );
             let amount = p["amount"].as_i64().expect("amount");
-            assert!(section.contains(&format!("- Payout amount: {} {cur}", format_major(amount, cur))));
+            assert!(section.contains(&format!(
+                "- Payout amount: {} {cur}",
+                format_major(amount, cur)
+            )));
             assert_eq!(p["lines_net"].as_i64(), Some(sum), "{id}");
             if p["result"] == "tied" {
                 assert_eq!(sum, amount, "{id} ties out to its amount");
@@ -278,7 +291,10 @@ fn a_line_missing_from_stripes_listing_exits_5_and_still_writes() {
     assert!(out.stderr.contains(&expected), "{}", out.stderr);
     assert!(out.stdout.contains("1 with a difference"), "{}", out.stdout);
     for name in FILES {
-        assert!(t.work_dir().join("2026-10").join(name).exists(), "{name} still written");
+        assert!(
+            t.work_dir().join("2026-10").join(name).exists(),
+            "{name} still written"
+        );
     }
     let md = std::fs::read_to_string(t.work_dir().join("2026-10/reconciliation.md")).expect("md");
     assert!(md.contains(&format!(
