@@ -409,6 +409,47 @@ fn wrapped_height(lines: &[Line<'_>], width: u16) -> u16 {
     u16::try_from(rows + usize::from(wrapped)).unwrap_or(u16::MAX)
 }
 
+/// A customer as `cus_… Name <email>`, as far as the data knows them.
+fn customer_text(id: Option<&str>, data: &AccountData) -> String {
+    let Some(id) = id else {
+        return String::new();
+    };
+    match data.customers.iter().find(|c| c.id == id) {
+        Some(c) => format!(
+            "{id} {} {}",
+            c.name.clone().unwrap_or_default(),
+            c.email
+                .clone()
+                .map(|e| format!("<{e}>"))
+                .unwrap_or_default()
+        )
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" "),
+        None => id.to_string(),
+    }
+}
+
+/// The charge a refund or dispute is about: id, amount, customer, description.
+fn charge_summary(id: Option<&str>, data: &AccountData) -> String {
+    let Some(id) = id else {
+        return String::new();
+    };
+    match data.charges.iter().find(|c| c.id == id) {
+        Some(ch) => [
+            ch.id.clone(),
+            money(ch.amount, ch.currency),
+            customer_text(ch.customer.as_deref(), data),
+            ch.description.clone().unwrap_or_default(),
+        ]
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join(" · "),
+        None => id.to_string(),
+    }
+}
+
 fn yes_no(b: bool) -> String {
     if b { "yes" } else { "no" }.to_string()
 }

@@ -198,6 +198,12 @@ fn a_refund_line_shows_its_refund_and_all_lines_are_reachable() {
     let frame = h.frame();
     assert!(frame.contains("refund re_1Beans"), "{frame}");
     assert!(frame.contains("requested_by_customer"), "{frame}");
+    assert!(
+        frame.contains(
+            "ch_1Beans · 500.00 USD · cus_Ada Ada Lovelace <ada@example.com> · Annual beans plan"
+        ),
+        "the refunded charge: {frame}"
+    );
     h.keys("esc esc end enter");
     let frame = h.frame();
     assert!(frame.contains("po_tied › all lines"), "{frame}");
