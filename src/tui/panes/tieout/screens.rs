@@ -491,23 +491,7 @@ pub fn txn_fields(t: &BalanceTxnRow, data: &AccountData, tz: &TimeZone) -> Vec<(
         push("Captured", money(ch.amount_captured, cc));
         push("Refunded", money(ch.amount_refunded, cc));
         push("Charged at", datetime(ch.created, tz));
-        let who =
-            ch.customer
-                .as_deref()
-                .map(|id| match data.customers.iter().find(|c| c.id == id) {
-                    Some(c) => format!(
-                        "{id} {} {}",
-                        c.name.clone().unwrap_or_default(),
-                        c.email
-                            .clone()
-                            .map(|e| format!("<{e}>"))
-                            .unwrap_or_default()
-                    )
-                    .trim_end()
-                    .to_string(),
-                    None => id.to_string(),
-                });
-        push("Customer", who.unwrap_or_default());
+        push("Customer", customer_text(ch.customer.as_deref(), data));
         push(
             "Payment intent",
             ch.payment_intent.clone().unwrap_or_default(),
@@ -560,7 +544,7 @@ pub fn txn_fields(t: &BalanceTxnRow, data: &AccountData, tz: &TimeZone) -> Vec<(
         push("Refund status", r.status.as_str().to_string());
         push("Amount", money(r.amount, r.currency));
         push("Refunded at", datetime(r.created, tz));
-        push("Charge", r.charge.clone().unwrap_or_default());
+        push("Charge", charge_summary(r.charge.as_deref(), data));
         push(
             "Payment intent",
             r.payment_intent.clone().unwrap_or_default(),
@@ -574,7 +558,7 @@ pub fn txn_fields(t: &BalanceTxnRow, data: &AccountData, tz: &TimeZone) -> Vec<(
         push("Dispute status", d.status.as_str().to_string());
         push("Amount", money(d.amount, d.currency));
         push("Opened at", datetime(d.created, tz));
-        push("Charge", d.charge.clone().unwrap_or_default());
+        push("Disputed charge", charge_summary(d.charge.as_deref(), data));
         push(
             "Payment intent",
             d.payment_intent.clone().unwrap_or_default(),
