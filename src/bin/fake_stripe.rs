@@ -42,6 +42,15 @@ struct Args {
     /// Let restricted keys read GET /v1/account (real Stripe refuses them).
     #[arg(long)]
     account_readable: bool,
+    /// Accept only this key (default: any rk_test_/sk_test_ key).
+    #[arg(long, value_name = "KEY")]
+    only_key: Option<String>,
+    /// Withhold a permission from every key (e.g. rak_payout_read); repeatable.
+    #[arg(long, value_name = "SLUG")]
+    deny: Vec<String>,
+    /// Print one line per request to stderr.
+    #[arg(long, short)]
+    verbose: bool,
 }
 
 #[tokio::main]
@@ -59,6 +68,11 @@ async fn main() -> ExitCode {
     if let Some(n) = args.rate_limit {
         cfg = cfg.rate_limit(n);
     }
+    if let Some(key) = &args.only_key {
+        cfg = cfg.accept_only([key.clone()]);
+    }
+    cfg = cfg.deny("*", args.deny.iter().cloned());
+    cfg.echo_requests = args.verbose;
     if args.no_version_check {
         cfg = cfg.version_check(VersionCheck::Ignore);
     }
@@ -73,10 +87,27 @@ async fn main() -> ExitCode {
     println!("fake Stripe API listening on {}", fake.base_url());
     println!("fixtures: {}", fixtures.display());
     println!("account:  {}", fake.account_id());
-    println!("accepted keys: any rk_test_/sk_test_ key, e.g. {TEST_KEY}");
+    let key = match &args.only_key {
+        Some(key) => {
+            println!("accepted key: only the one given with --only-key");
+            key.clone()
+        }
+        None => {
+            println!("accepted keys: any rk_test_/sk_test_ key, e.g. {TEST_KEY}");
+            TEST_KEY.to_string()
+        }
+    };
+    if !args.deny.is_empty() {
+        println!("denied to every key: {}", args.deny.join(", "));
+    }
     println!();
     println!(
-        "try:  STRIPE_API_KEY={TEST_KEY} cargo run -- --api-base {} status",
+        "try:  STRIPE_API_KEY={} cargo run -- --api-base {} status",
+        if args.only_key.is_some() {
+            "<your key>"
+        } else {
+            key.as_str()
+        },
         fake.base_url()
     );
     println!("stop with Ctrl-C");

@@ -9,29 +9,23 @@ use std::io::Write;
 use super::keys::{say, verify};
 use super::{CmdResult, Ctx, Failure};
 use crate::secrets::{self, ApiKey, KeySource};
-use crate::source::{Mode, SnapshotMeta};
+use crate::source::{AccountData, Mode, SnapshotMeta};
 use crate::stripe::DEFAULT_API_BASE;
 
 pub fn run(ctx: &Ctx) -> CmdResult {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     if ctx.global.demo {
-        let meta = demo_meta()?;
-        return write_demo(ctx, &meta, &mut out);
+        let demo = demo_account()?;
+        return write_demo(ctx, &demo, &mut out);
     }
     let (key, source) = secrets::resolve_key(&ctx.global.profile, ctx.global.allow_secret_key)?;
     status_with(ctx, &key, source, cache_meta, &mut out)
 }
 
-/// The demo account's metadata.
-///
-/// Coordination note (client -> demo): this is where `crate::source::demo::load_demo()`
-/// plugs in (`load_demo().map(|d| d.meta)`); until the demo helper lands it, `--demo
-/// status` says the demo is not in this build.
-fn demo_meta() -> Result<SnapshotMeta, Failure> {
-    Err(Failure::other(
-        "the bundled demo account is not part of this build yet",
-    ))
+/// The bundled demo account (`source::demo`).
+fn demo_account() -> Result<AccountData, Failure> {
+    crate::source::demo::load_demo().map_err(|e| Failure::data(e.to_string()))
 }
 
 /// The cache manifest of an account (`source::cache`), if it was ever synced.
@@ -50,7 +44,9 @@ fn line(out: &mut dyn Write, label: &str, value: impl AsRef<str>) -> CmdResult {
     say(out, format!("{label:<9}{}", value.as_ref()))
 }
 
-fn write_demo(ctx: &Ctx, meta: &SnapshotMeta, out: &mut dyn Write) -> CmdResult {
+/// `status --demo`: the bundled account, no key, no network.
+pub fn write_demo(ctx: &Ctx, demo: &AccountData, out: &mut dyn Write) -> CmdResult {
+    let meta = &demo.meta;
     let account = match &meta.account_name {
         Some(name) => format!("{} ({name})", meta.account_id),
         None => meta.account_id.clone(),
@@ -63,9 +59,21 @@ fn write_demo(ctx: &Ctx, meta: &SnapshotMeta, out: &mut dyn Write) -> CmdResult 
         out,
         "data",
         format!(
-            "generated for {} ({} before --now)",
+            "generated for {} ({} ago)",
             crate::time::iso_utc(meta.fetched_at),
             age(meta.fetched_at, ctx.now)
+        ),
+    )?;
+    line(
+        out,
+        "objects",
+        format!(
+            "{} payouts, {} balance transactions, {} invoices, {} charges, {} customers",
+            demo.payouts.len(),
+            demo.balance_transactions.len(),
+            demo.invoices.len(),
+            demo.charges.len(),
+            demo.customers.len()
         ),
     )
 }

@@ -65,10 +65,7 @@ pub fn load(ctx: &Ctx, need: Need) -> Result<AccountData, Failure> {
 }
 
 fn load_demo() -> Result<AccountData, Failure> {
-    // Becomes `crate::source::demo::load_demo()` when the demo account lands.
-    Err(Failure::other(
-        "the demo account is not available in this build yet",
-    ))
+    crate::source::demo::load_demo().map_err(|e| Failure::data(e.to_string()))
 }
 
 /// A cache problem as a command failure (unreadable data: 5; anything else: 1).

@@ -532,11 +532,27 @@ impl Client {
                 }
                 let cursor = st.next.take()?;
                 let mut q = st.query.clone();
-                if let Some(c) = cursor {
-                    q.push(("starting_after".to_string(), c));
+                if let Some(c) = &cursor {
+                    q.push(("starting_after".to_string(), c.clone()));
                 }
                 match st.client.get::<List<T>>(&st.path, &q).await {
                     Ok(page) => {
+                        // A page after X that holds X again would loop forever (or
+                        // duplicate rows): refuse it rather than guess.
+                        if let Some(c) = &cursor
+                            && page.data.iter().any(|t| t.id() == c)
+                        {
+                            let error = StripeError::Decode {
+                                path: st.path.clone(),
+                                at: "data".to_string(),
+                                detail: format!(
+                                    "the page after '{c}' contains '{c}' again: the list did \
+                                     not advance"
+                                ),
+                                request_id: None,
+                            };
+                            return Some((Err(error), st));
+                        }
                         if page.has_more {
                             match page.data.last().map(|t| t.id().to_string()) {
                                 Some(last) if !last.is_empty() => st.next = Some(Some(last)),
@@ -604,13 +620,17 @@ impl Client {
                 }
                 let page_token = st.next.take()?;
                 let mut q = st.query.clone();
-                if let Some(p) = page_token {
-                    q.push(("page".to_string(), p));
+                if let Some(p) = &page_token {
+                    q.push(("page".to_string(), p.clone()));
                 }
                 match st.client.get::<List<T>>(&st.path, &q).await {
                     Ok(page) => {
                         if page.has_more {
                             match page.next_page.filter(|p| !p.is_empty()) {
+                                Some(p) if page_token.as_ref() == Some(&p) => tracing::warn!(
+                                    path = %st.path,
+                                    "Stripe sent the same next_page again; stopping"
+                                ),
                                 Some(p) => st.next = Some(Some(p)),
                                 None => tracing::warn!(
                                     path = %st.path,

@@ -823,3 +823,22 @@ fn measure_pacing_against_a_rate_limited_fake() {
         std::thread::sleep(std::time::Duration::from_secs(2));
     }
 }
+
+#[tokio::test]
+async fn a_list_that_does_not_advance_is_an_error_not_a_loop() {
+    let server = start(|_: &Seen, _| {
+        ok(json!({"object": "list", "has_more": true, "data": [payout(1), payout(2)]}))
+    })
+    .await;
+    let items: Vec<Result<Payout, StripeError>> =
+        client_for(&server).list("/v1/payouts", &[]).collect().await;
+    assert_eq!(
+        items.len(),
+        3,
+        "the first page, then the error, then the end"
+    );
+    let err = items[2].as_ref().expect_err("no advance");
+    assert!(matches!(err, StripeError::Decode { .. }), "{err:?}");
+    assert!(err.to_string().contains("did not advance"), "{err}");
+    assert_eq!(server.seen().len(), 2);
+}

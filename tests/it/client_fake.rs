@@ -99,3 +99,109 @@ async fn errors_name_the_permission_and_the_request_id() {
         .expect_err("404");
     assert!(missing.is_not_found(), "{missing:?}");
 }
+
+/// The default fake serves the bundled demo account: every list reads back complete
+/// through the real client, each automatic payout's `?payout=` listing is exactly its
+/// `payout_lines.json` entry, and manual payouts are refused as Stripe refuses them.
+#[tokio::test]
+async fn the_demo_account_reads_back_whole_through_the_client() {
+    use std::collections::{BTreeMap, BTreeSet};
+
+    use tieout::stripe::models::{
+        Charge, Dispute, Invoice, InvoicePayment, PaymentIntent, Refund, Subscription,
+    };
+    use tieout::testkit::fake_stripe::demo_fixtures;
+
+    let dir = demo_fixtures();
+    let meta: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("meta.json")).expect("demo meta.json"),
+    )
+    .expect("meta.json is JSON");
+    let count = |name: &str| meta["counts"][name].as_u64().expect("a count") as usize;
+    let fake = FakeStripe::start(FakeConfig::default()).await;
+    assert_eq!(
+        fake.account_id(),
+        meta["account"].as_str().expect("account")
+    );
+    let c = client(&fake);
+
+    macro_rules! all {
+        ($t:ty, $path:expr, $query:expr) => {
+            c.list_all::<$t>($path, &params($query))
+                .await
+                .unwrap_or_else(|e| panic!("{}: {e}", $path))
+        };
+    }
+    let payouts = all!(Payout, "/v1/payouts", [("", ""); 0]);
+    assert_eq!(payouts.len(), count("payouts"));
+    assert_eq!(
+        all!(
+            BalanceTransaction,
+            "/v1/balance_transactions",
+            [("", ""); 0]
+        )
+        .len(),
+        count("balance_transactions")
+    );
+    assert_eq!(
+        all!(Charge, "/v1/charges", [("", ""); 0]).len(),
+        count("charges")
+    );
+    assert_eq!(
+        all!(PaymentIntent, "/v1/payment_intents", [("", ""); 0]).len(),
+        count("payment_intents")
+    );
+    assert_eq!(
+        all!(Invoice, "/v1/invoices", [("", ""); 0]).len(),
+        count("invoices")
+    );
+    assert_eq!(
+        all!(InvoicePayment, "/v1/invoice_payments", [("", ""); 0]).len(),
+        count("invoice_payments")
+    );
+    assert_eq!(
+        all!(Refund, "/v1/refunds", [("", ""); 0]).len(),
+        count("refunds")
+    );
+    assert_eq!(
+        all!(Dispute, "/v1/disputes", [("", ""); 0]).len(),
+        count("disputes")
+    );
+    assert_eq!(
+        all!(Customer, "/v1/customers", [("", ""); 0]).len(),
+        count("customers")
+    );
+    assert_eq!(
+        all!(Subscription, "/v1/subscriptions", [("status", "all")]).len(),
+        count("subscriptions")
+    );
+
+    let lines: BTreeMap<String, BTreeSet<String>> = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("payout_lines.json")).expect("payout_lines.json"),
+    )
+    .expect("payout_lines.json parses");
+    let mut manual = 0;
+    for p in &payouts {
+        let got = c
+            .list_all::<BalanceTransaction>(
+                "/v1/balance_transactions",
+                &params([("payout", p.id.as_str())]),
+            )
+            .await;
+        if p.automatic {
+            let got: BTreeSet<String> = got
+                .unwrap_or_else(|e| panic!("{}: {e}", p.id))
+                .into_iter()
+                .map(|t| t.id)
+                .collect();
+            let want = lines.get(&p.id).cloned().unwrap_or_default();
+            assert_eq!(got, want, "lines of {}", p.id);
+        } else {
+            manual += 1;
+            let err = got.expect_err("a manual payout cannot be listed by payout");
+            assert_eq!(err.status(), Some(400), "{err:?}");
+        }
+    }
+    assert!(manual >= 1, "the demo has a manual payout");
+    assert!(fake.requests().iter().all(|r| r.method == "GET"));
+}

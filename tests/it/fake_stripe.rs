@@ -1093,3 +1093,103 @@ fn golden_files_compare_exactly_and_show_a_diff() {
         "at <FAKE>/v1"
     );
 }
+
+#[tokio::test]
+async fn wildcard_denials_and_the_source_expansion_permission() {
+    let fake =
+        FakeStripe::start(FakeConfig::mini().deny("*", ["rak_balance_transaction_source_read"]))
+            .await;
+    assert_eq!(
+        get(&fake, "/v1/balance_transactions?limit=1").await.status,
+        200
+    );
+    let expanded = get(&fake, "/v1/balance_transactions?expand[]=data.source").await;
+    assert_eq!(expanded.status, 403);
+    assert!(
+        expanded
+            .error_message()
+            .contains("'rak_balance_transaction_source_read'")
+    );
+    fake.deny("*", "rak_dispute_read");
+    let other_key = StripeReq::get(&fake.base_url(), "/v1/disputes")
+        .key(Some("sk_test_anotherKey9876"))
+        .send()
+        .await;
+    assert_eq!(other_key.status, 403);
+}
+
+/// The manual binary: prints where it listens, serves, logs with --verbose, appends its
+/// request log to `TIEOUT_FAKE_REQUEST_LOG` and reports its count when interrupted.
+#[cfg(unix)]
+#[test]
+fn the_fake_stripe_binary_serves_until_interrupted() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::{Command, Stdio};
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let log_path = dir.path().join("requests.jsonl");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fake_stripe"))
+        .args(["--port", "0", "--verbose", "--deny", "rak_payout_read"])
+        .arg("--fixtures")
+        .arg(tieout::testkit::fake_stripe::mini_fixtures())
+        .env("TIEOUT_FAKE_REQUEST_LOG", &log_path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("fake_stripe starts");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut first = String::new();
+    stdout.read_line(&mut first).expect("the first line");
+    let url = first
+        .trim()
+        .rsplit(' ')
+        .next()
+        .expect("a URL at the end of the first line")
+        .to_string();
+    assert!(url.starts_with("http://127.0.0.1:"), "{first}");
+
+    let fake_rt = tokio::runtime::Runtime::new().expect("runtime");
+    let (balance, payouts) = fake_rt.block_on(async {
+        (
+            StripeReq::get(&url, "/v1/balance").send().await,
+            StripeReq::get(&url, "/v1/payouts").send().await,
+        )
+    });
+    assert_eq!(balance.status, 200);
+    assert_eq!(payouts.status, 403);
+
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let status = child.wait().expect("fake_stripe ends");
+    assert!(status.success(), "{status:?}");
+    let mut rest = String::new();
+    stdout
+        .read_to_string(&mut rest)
+        .expect("the rest of stdout");
+    assert!(
+        rest.contains("served 2 requests (0 rate-limited)"),
+        "{rest}"
+    );
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut stderr)
+        .expect("stderr");
+    assert!(stderr.contains("GET /v1/payouts -> 403"), "{stderr}");
+
+    let log = std::fs::read_to_string(&log_path).expect("the exported request log");
+    let lines: Vec<Value> = log
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{log}");
+    assert_eq!(lines[0]["method"], "GET");
+    assert_eq!(lines[0]["path"], "/v1/balance");
+    assert_eq!(lines[1]["status"], 403);
+    assert_eq!(lines[0]["test"], "main");
+}

@@ -519,3 +519,34 @@ mod binary {
         assert!(fake.requests().is_empty());
     }
 }
+
+#[test]
+fn demo_status_shows_the_demo_account_without_a_key() {
+    let demo = tieout::source::demo::load_demo().expect("the bundled demo loads");
+    let out = crate::support::Tieout::demo().run(&["status"]);
+    out.success();
+    let text = &out.stdout;
+    let name = demo
+        .meta
+        .account_name
+        .as_deref()
+        .expect("the demo has a name");
+    assert!(
+        text.contains(&format!("account  {} ({name})\n", demo.meta.account_id)),
+        "{text}"
+    );
+    assert!(text.contains("mode     test\n"), "{text}");
+    assert!(text.contains("key      none (demo)\n"), "{text}");
+    assert!(
+        text.contains("data     generated for 2026-11-30T12:00:00Z (0 s ago)"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "objects  {} payouts, {} balance transactions",
+            demo.payouts.len(),
+            demo.balance_transactions.len()
+        )),
+        "{text}"
+    );
+}

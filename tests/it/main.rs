@@ -5,6 +5,7 @@ mod support;
 
 mod client;
 mod client_fake;
+mod close;
 mod fake_stripe;
 mod keys;
 mod sync;

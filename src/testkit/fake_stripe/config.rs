@@ -11,20 +11,9 @@ use std::time::Duration;
 /// key is accepted unless [`FakeConfig::accept_only`] says otherwise).
 pub const TEST_KEY: &str = "rk_test_51TieoutFakeKey0000000000000000000000000abcd";
 
-/// The bundled demo account's fixtures (`fixtures/demo`).
+/// The fixture set used by default: the bundled demo account (`fixtures/demo`).
 pub fn demo_fixtures() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/demo"))
-}
-
-/// The fixture set used by default: the demo account, or the mini set while the demo
-/// fixtures have not been generated yet.
-pub fn default_fixtures() -> PathBuf {
-    let demo = demo_fixtures();
-    if demo.join("payouts.json").is_file() {
-        demo
-    } else {
-        mini_fixtures()
-    }
 }
 
 /// A small hand-made fixture set with known contents, for the fake's own tests.
@@ -170,7 +159,7 @@ impl RateLimit {
 }
 
 /// Everything a fake server is started with. `FakeConfig::default()` serves the demo
-/// fixtures ([`default_fixtures`]) to any test key, requires `Stripe-Version`, and injects nothing.
+/// fixtures (`fixtures/demo`) to any test key, requires `Stripe-Version`, and injects nothing.
 #[derive(Debug, Clone)]
 pub struct FakeConfig {
     /// Fixture directory (see TEAM.md "Demo fixtures"); missing files mean empty lists.
@@ -179,6 +168,7 @@ pub struct FakeConfig {
     pub port: u16,
     pub accepted_keys: AcceptedKeys,
     /// Per key: permission slugs (`rak_payout_read`, ...) it lacks, answered with 403.
+    /// The key `"*"` applies to every key.
     pub denied: BTreeMap<String, BTreeSet<String>>,
     /// Whether restricted (`rk_`) keys may read `GET /v1/account` (real Stripe: no).
     pub account_readable_by_restricted_keys: bool,
@@ -192,12 +182,14 @@ pub struct FakeConfig {
     /// Make every object in responses say `livemode: true`.
     pub livemode: bool,
     pub faults: Vec<Fault>,
+    /// Print one line per request to stderr (`req_fake_3 GET /v1/payouts?limit=100 -> 200`).
+    pub echo_requests: bool,
 }
 
 impl Default for FakeConfig {
     fn default() -> Self {
         FakeConfig {
-            fixtures: default_fixtures(),
+            fixtures: demo_fixtures(),
             port: 0,
             accepted_keys: AcceptedKeys::AnyTestKey,
             denied: BTreeMap::new(),
@@ -208,6 +200,7 @@ impl Default for FakeConfig {
             refund_status: "succeeded".to_string(),
             livemode: false,
             faults: Vec::new(),
+            echo_requests: false,
         }
     }
 }
@@ -238,7 +231,8 @@ impl FakeConfig {
         self
     }
 
-    /// Let `key` lack these permission slugs (requests needing one get 403).
+    /// Let `key` (`"*"`: every key) lack these permission slugs (requests needing one
+    /// get 403).
     pub fn deny<I, S>(mut self, key: &str, slugs: I) -> Self
     where
         I: IntoIterator<Item = S>,

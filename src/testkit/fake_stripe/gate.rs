@@ -16,6 +16,7 @@ use tower::ServiceExt;
 use super::config::Fault;
 use super::errors::ApiErr;
 use super::log::{AuthSeen, LoggedRequest};
+use super::params::Params;
 use super::store::ObjectKind;
 use super::{Shared, State, lock};
 
@@ -142,12 +143,28 @@ fn admit(st: &State, req: &Request<Incoming>, entry: &mut LoggedRequest) -> Resu
         )
         .code("account_invalid"));
     }
+    let is_denied = |slug: &str| {
+        [key, "*"]
+            .iter()
+            .any(|k| st.cfg.denied.get(*k).is_some_and(|d| d.contains(slug)))
+    };
     if let Some(slug) = permission_for(req.method(), req.uri().path()) {
         let account_blocked = req.uri().path() == "/v1/account"
             && key.starts_with("rk_")
             && !st.cfg.account_readable_by_restricted_keys;
-        let denied = st.cfg.denied.get(key).is_some_and(|d| d.contains(slug));
-        if account_blocked || denied {
+        if account_blocked || is_denied(slug) {
+            return Err(forbidden(key, account, slug));
+        }
+    }
+    // Expanding a balance transaction's `source` needs a permission of its own.
+    if req.uri().path().starts_with("/v1/balance_transactions") {
+        let query = Params::parse(req.uri().query().unwrap_or_default().as_bytes());
+        let expands_source = query
+            .all("expand")
+            .iter()
+            .any(|e| e.split('.').any(|seg| seg == "source"));
+        let slug = "rak_balance_transaction_source_read";
+        if expands_source && is_denied(slug) {
             return Err(forbidden(key, account, slug));
         }
     }
@@ -206,8 +223,31 @@ async fn truncate(resp: Response<Body>) -> Response<Body> {
 }
 
 fn record(shared: &Shared, entry: LoggedRequest) {
-    if let Some(status) = entry.status {
-        *shared.state().stats.by_status.entry(status).or_default() += 1;
+    let echo = {
+        let mut st = shared.state();
+        if let Some(status) = entry.status {
+            *st.stats.by_status.entry(status).or_default() += 1;
+        }
+        st.cfg.echo_requests
+    };
+    if echo {
+        let query = if entry.query.is_empty() {
+            String::new()
+        } else {
+            format!("?{}", entry.query)
+        };
+        let status = entry
+            .status
+            .map_or_else(|| "reset".to_string(), |s| s.to_string());
+        let fault = entry
+            .fault
+            .as_deref()
+            .map(|f| format!(" [{f}]"))
+            .unwrap_or_default();
+        eprintln!(
+            "{} {} {}{} -> {status}{fault}",
+            entry.request_id, entry.method, entry.path, query
+        );
     }
     lock(&shared.log).push(entry);
 }

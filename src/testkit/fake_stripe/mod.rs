@@ -43,8 +43,8 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 pub use config::{
-    AcceptedKeys, FakeConfig, Fault, RateLimit, TEST_KEY, VersionCheck, default_fixtures,
-    demo_fixtures, mini_fixtures,
+    AcceptedKeys, FakeConfig, Fault, RateLimit, TEST_KEY, VersionCheck, demo_fixtures,
+    mini_fixtures,
 };
 pub use errors::ApiErr;
 pub use log::{AuthSeen, FakeStats, LoggedRequest};
@@ -122,6 +122,8 @@ impl Shared {
 /// A running fake Stripe server. Dropping it stops the server.
 pub struct FakeStripe {
     addr: SocketAddr,
+    /// The thread that started it (a test's name under the default test harness).
+    owner: String,
     shared: Arc<Shared>,
     stop: Option<watch::Sender<bool>>,
     task: Option<JoinHandle<()>>,
@@ -173,8 +175,13 @@ impl FakeStripe {
         let router = routes::router(shared.clone());
         let (stop, stopped) = watch::channel(false);
         let task = tokio::spawn(accept_loop(listener, shared.clone(), router, stopped));
+        let owner = std::thread::current()
+            .name()
+            .unwrap_or("unnamed")
+            .to_string();
         Ok(FakeStripe {
             addr,
+            owner,
             shared,
             stop: Some(stop),
             task: Some(task),
@@ -318,8 +325,44 @@ impl FakeStripe {
     }
 }
 
+/// When set, every fake appends its request log to this file as JSON lines when it stops
+/// (`{"test", "method", "path", "status"}`), so a CI step can check a whole test run, e.g.
+/// that nothing but GET was sent outside the refund tests.
+pub const REQUEST_LOG_ENV: &str = "TIEOUT_FAKE_REQUEST_LOG";
+
+impl FakeStripe {
+    fn export_log(&self) {
+        let Some(path) = std::env::var_os(REQUEST_LOG_ENV) else {
+            return;
+        };
+        let mut lines = String::new();
+        for r in lock(&self.shared.log).iter() {
+            let line = serde_json::json!({
+                "test": self.owner,
+                "method": r.method,
+                "path": r.path,
+                "status": r.status,
+            });
+            lines.push_str(&line.to_string());
+            lines.push('\n');
+        }
+        let written = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .and_then(|mut f| io::Write::write_all(&mut f, lines.as_bytes()));
+        if let Err(e) = written {
+            eprintln!(
+                "fake Stripe server: cannot append the request log to {}: {e}",
+                std::path::Path::new(&path).display()
+            );
+        }
+    }
+}
+
 impl Drop for FakeStripe {
     fn drop(&mut self) {
+        self.export_log();
         // Dropping the sender wakes the accept loop and every connection task.
         self.stop.take();
         if let Some(task) = self.task.take() {
