@@ -8,4 +8,5 @@ mod client_fake;
 mod close;
 mod fake_stripe;
 mod keys;
+mod reconcile;
 mod sync;
