@@ -8,3 +8,4 @@ pub mod files;
 pub mod month_lines;
 pub mod packet;
 pub mod reconciliation;
+pub mod refunds;

@@ -110,3 +110,4 @@ pub mod sync;
 pub mod tables;
 #[cfg(test)]
 pub(crate) mod testdata;
+pub mod ticket_fetch;

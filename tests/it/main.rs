@@ -9,4 +9,5 @@ mod close;
 mod fake_stripe;
 mod keys;
 mod reconcile;
+mod suggest;
 mod sync;

@@ -1,0 +1,561 @@
+//! The live, ticket-scoped read for `suggest`: just the objects a refund ticket needs,
+//! fetched from Stripe with the read-only client, instead of syncing the whole account.
+//!
+//! Per ticket, in waves (each wave's requests run concurrently):
+//! 1. `GET /v1/customers?email=E` (exact, case-sensitive); only if that finds no customer,
+//!    `GET /v1/customers/search?query=email:'E'` (case-insensitive);
+//! 2. per customer: `GET /v1/charges?customer=` and `GET /v1/subscriptions?customer=&status=all`;
+//! 3. once the order id picked one charge: `GET /v1/disputes?charge=` and
+//!    `GET /v1/refunds?charge=` for it, and `GET /v1/refunds?charge=` for every other
+//!    charge of the customers with money refunded (the refund-pattern rule);
+//! 4. only when no subscription's current period started just before the charge:
+//!    `GET /v1/invoice_payments?invoice=` for the latest invoice of each of the charge
+//!    customer's subscriptions (was the charge the payment of that period's invoice?).
+//!
+//! Request count per ticket (list calls; a list of more than 100 objects takes one more
+//! request per page): 1, plus 1 search when the email matches no customer exactly, plus
+//! 2 per customer, 2 for the matched charge, 1 per other refunded charge, and 1 per
+//! subscription in wave 4. A typical ticket (one customer, no other refunds) takes 5; a
+//! ticket with no customer 2. A batch shares what it already fetched: a
+//! customer, charge or invoice seen by an earlier ticket is not fetched again.
+//!
+//! What is fetched is what `domain::refunds` reads, so the same ticket gives the same
+//! suggestion here as on a full snapshot of the account.
+
+use std::collections::{BTreeMap, HashSet};
+use std::future::Future;
+
+use futures::future::{join, join_all};
+use serde::de::DeserializeOwned;
+
+use crate::domain::refunds::Ticket;
+use crate::domain::refunds::matching::{
+    EmailMatch, OrderMatch, PERIOD_PAID_SLACK_SECS, customers_by_email, match_order,
+};
+use crate::source::rows::{
+    ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, RefundRow, SubscriptionRow,
+};
+use crate::source::{AccountData, SnapshotMeta};
+use crate::stripe::models::{
+    self, Charge, ChargeStatus, Customer, Dispute, HasId, InvoicePayment, Refund, Subscription,
+};
+
+/// The two reads the ticket fetch needs; the Stripe client provides them (tests may
+/// provide a recording double).
+pub trait StripeReads {
+    type Error: std::fmt::Display;
+    /// Every item of a cursor-paginated list.
+    fn list_all<T>(
+        &self,
+        path: &str,
+        query: &[(String, String)],
+    ) -> impl Future<Output = Result<Vec<T>, Self::Error>>
+    where
+        T: DeserializeOwned + HasId + Send + 'static;
+    /// Every result of a search endpoint.
+    fn search_all<T>(
+        &self,
+        path: &str,
+        query: &[(String, String)],
+    ) -> impl Future<Output = Result<Vec<T>, Self::Error>>
+    where
+        T: DeserializeOwned + HasId + Send + 'static;
+}
+
+impl StripeReads for crate::stripe::Client {
+    type Error = crate::stripe::StripeError;
+    fn list_all<T>(
+        &self,
+        path: &str,
+        query: &[(String, String)],
+    ) -> impl Future<Output = Result<Vec<T>, Self::Error>>
+    where
+        T: DeserializeOwned + HasId + Send + 'static,
+    {
+        crate::stripe::Client::list_all(self, path, query)
+    }
+    fn search_all<T>(
+        &self,
+        path: &str,
+        query: &[(String, String)],
+    ) -> impl Future<Output = Result<Vec<T>, Self::Error>>
+    where
+        T: DeserializeOwned + HasId + Send + 'static,
+    {
+        crate::stripe::Client::search_all(self, path, query)
+    }
+}
+
+fn q(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+    pairs
+        .iter()
+        .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
+        .collect()
+}
+
+/// A Stripe search string literal: quotes and backslashes escaped.
+pub fn search_literal(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('\'');
+    for c in text.chars() {
+        if c == '\'' || c == '\\' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('\'');
+    out
+}
+
+/// What a batch has fetched so far, keyed so no object is asked for twice.
+#[derive(Debug, Default)]
+struct Fetched {
+    exact_emails: HashSet<String>,
+    searched_emails: HashSet<String>,
+    customers: BTreeMap<String, CustomerRow>,
+    charges_of: HashSet<String>,
+    subscriptions_of: HashSet<String>,
+    charges: BTreeMap<String, ChargeRow>,
+    subscriptions: BTreeMap<String, SubscriptionRow>,
+    refunds_of: HashSet<String>,
+    disputes_of: HashSet<String>,
+    refunds: BTreeMap<String, RefundRow>,
+    disputes: BTreeMap<String, DisputeRow>,
+    payments_of: HashSet<String>,
+    invoice_payments: BTreeMap<String, InvoicePaymentRow>,
+}
+
+/// Fetches what tickets need, sharing the reads across a batch.
+pub struct TicketFetcher<R> {
+    reads: R,
+    got: Fetched,
+}
+
+impl<R: StripeReads> TicketFetcher<R> {
+    pub fn new(reads: R) -> Self {
+        Self {
+            reads,
+            got: Fetched::default(),
+        }
+    }
+
+    /// Fetches what `ticket` needs that earlier tickets did not; returns how many list
+    /// calls it made.
+    pub async fn fetch(&mut self, ticket: &Ticket) -> Result<u32, R::Error> {
+        let mut calls = 0;
+        let email = ticket.email.trim().to_string();
+        if email.is_empty() {
+            return Ok(0);
+        }
+
+        // Wave 1: customers by exact email, then by case-insensitive search.
+        if self.got.exact_emails.insert(email.clone()) {
+            let found: Vec<Customer> = self
+                .reads
+                .list_all("/v1/customers", &q(&[("email", &email)]))
+                .await?;
+            calls += 1;
+            self.add_customers(found);
+        }
+        let (how, _) = customers_by_email(&email, self.got.customers.values());
+        if how != EmailMatch::Exact && self.got.searched_emails.insert(email.to_lowercase()) {
+            let query = format!("email:{}", search_literal(&email));
+            let found: Vec<Customer> = self
+                .reads
+                .search_all("/v1/customers/search", &q(&[("query", &query)]))
+                .await?;
+            calls += 1;
+            self.add_customers(found);
+        }
+        let (_, customers) = customers_by_email(&email, self.got.customers.values());
+        let ids: Vec<String> = customers.iter().map(|c| c.id.clone()).collect();
+        if ids.is_empty() {
+            return Ok(calls);
+        }
+
+        // Wave 2: charges and subscriptions of each customer not seen yet.
+        let need_charges: Vec<&String> = ids
+            .iter()
+            .filter(|id| !self.got.charges_of.contains(*id))
+            .collect();
+        let need_subs: Vec<&String> = ids
+            .iter()
+            .filter(|id| !self.got.subscriptions_of.contains(*id))
+            .collect();
+        let charge_q: Vec<_> = need_charges
+            .iter()
+            .map(|id| q(&[("customer", id.as_str())]))
+            .collect();
+        let sub_q: Vec<_> = need_subs
+            .iter()
+            .map(|id| q(&[("customer", id.as_str()), ("status", "all")]))
+            .collect();
+        let charge_calls = charge_q
+            .iter()
+            .map(|qq| self.reads.list_all::<Charge>("/v1/charges", qq));
+        let sub_calls = sub_q
+            .iter()
+            .map(|qq| self.reads.list_all::<Subscription>("/v1/subscriptions", qq));
+        let (charges, subs) = join(join_all(charge_calls), join_all(sub_calls)).await;
+        calls += (need_charges.len() + need_subs.len()) as u32;
+        let need_charges: Vec<String> = need_charges.into_iter().cloned().collect();
+        let need_subs: Vec<String> = need_subs.into_iter().cloned().collect();
+        for (id, list) in need_charges.iter().zip(charges) {
+            let list = list?;
+            self.got.charges_of.insert(id.clone());
+            for c in &list {
+                self.got.charges.insert(c.id.clone(), ChargeRow::from(c));
+            }
+        }
+        for (id, list) in need_subs.iter().zip(subs) {
+            let list = list?;
+            self.got.subscriptions_of.insert(id.clone());
+            for s in &list {
+                self.got
+                    .subscriptions
+                    .insert(s.id.clone(), SubscriptionRow::from(s));
+            }
+        }
+
+        // Wave 3: the matched charge's disputes and refunds, and refunds of the customers'
+        // other refunded charges.
+        let of_customers: Vec<&ChargeRow> = self
+            .got
+            .charges
+            .values()
+            .filter(|c| c.customer.as_ref().is_some_and(|id| ids.contains(id)))
+            .collect();
+        let succeeded: Vec<&ChargeRow> = of_customers
+            .iter()
+            .copied()
+            .filter(|c| c.status == ChargeStatus::Succeeded)
+            .collect();
+        let matched = match match_order(ticket, succeeded) {
+            OrderMatch::One { charge, .. } => charge,
+            _ => return Ok(calls),
+        };
+        let mut refund_for: Vec<String> = of_customers
+            .iter()
+            .filter(|c| c.id == matched.id || c.amount_refunded > 0 || c.refunded)
+            .map(|c| c.id.clone())
+            .filter(|id| !self.got.refunds_of.contains(id))
+            .collect();
+        refund_for.sort();
+        let dispute_for: Vec<String> = Some(matched.id.clone())
+            .filter(|id| !self.got.disputes_of.contains(id))
+            .into_iter()
+            .collect();
+        let refund_q: Vec<_> = refund_for
+            .iter()
+            .map(|id| q(&[("charge", id.as_str())]))
+            .collect();
+        let dispute_q: Vec<_> = dispute_for
+            .iter()
+            .map(|id| q(&[("charge", id.as_str())]))
+            .collect();
+        let refund_calls = refund_q
+            .iter()
+            .map(|qq| self.reads.list_all::<Refund>("/v1/refunds", qq));
+        let dispute_calls = dispute_q
+            .iter()
+            .map(|qq| self.reads.list_all::<Dispute>("/v1/disputes", qq));
+        let (refunds, disputes) = join(join_all(refund_calls), join_all(dispute_calls)).await;
+        calls += (refund_for.len() + dispute_for.len()) as u32;
+        for (id, list) in refund_for.iter().zip(refunds) {
+            let list = list?;
+            self.got.refunds_of.insert(id.clone());
+            for r in &list {
+                self.got.refunds.insert(r.id.clone(), RefundRow::from(r));
+            }
+        }
+        for (id, list) in dispute_for.iter().zip(disputes) {
+            let list = list?;
+            self.got.disputes_of.insert(id.clone());
+            for d in &list {
+                self.got.disputes.insert(d.id.clone(), DisputeRow::from(d));
+            }
+        }
+
+        // Wave 4: only when no subscription period started just before the charge, the
+        // latest invoices' payments (a late or retried payment of the period).
+        let Some(customer) = matched.customer.clone() else {
+            return Ok(calls);
+        };
+        let subs: Vec<&SubscriptionRow> = self
+            .got
+            .subscriptions
+            .values()
+            .filter(|s| s.customer.as_deref() == Some(customer.as_str()))
+            .collect();
+        let by_start = subs.iter().any(|s| {
+            s.current_period_start.is_some_and(|start| {
+                matched.created >= start
+                    && matched.created <= start.saturating_add(PERIOD_PAID_SLACK_SECS)
+            })
+        });
+        if by_start {
+            return Ok(calls);
+        }
+        let mut invoices: Vec<String> = subs
+            .iter()
+            .filter_map(|s| s.latest_invoice.clone())
+            .filter(|i| !self.got.payments_of.contains(i))
+            .collect();
+        invoices.sort();
+        invoices.dedup();
+        let payment_q: Vec<_> = invoices
+            .iter()
+            .map(|inv| q(&[("invoice", inv.as_str())]))
+            .collect();
+        let payment_calls = payment_q.iter().map(|qq| {
+            self.reads
+                .list_all::<InvoicePayment>("/v1/invoice_payments", qq)
+        });
+        let payments = join_all(payment_calls).await;
+        calls += invoices.len() as u32;
+        for (inv, list) in invoices.iter().zip(payments) {
+            let list = list?;
+            self.got.payments_of.insert(inv.clone());
+            for p in &list {
+                self.got
+                    .invoice_payments
+                    .insert(p.id.clone(), InvoicePaymentRow::from(p));
+            }
+        }
+        Ok(calls)
+    }
+
+    fn add_customers(&mut self, found: Vec<models::Customer>) {
+        for c in &found {
+            self.got
+                .customers
+                .insert(c.id.clone(), CustomerRow::from(c));
+        }
+    }
+
+    /// Everything fetched, as an account the domain can read.
+    pub fn into_account(self, meta: SnapshotMeta) -> AccountData {
+        let got = self.got;
+        let mut data = AccountData::empty(meta);
+        data.customers = got.customers.into_values().collect();
+        data.charges = got.charges.into_values().collect();
+        data.subscriptions = got.subscriptions.into_values().collect();
+        data.refunds = got.refunds.into_values().collect();
+        data.disputes = got.disputes.into_values().collect();
+        data.invoice_payments = got.invoice_payments.into_values().collect();
+        data
+    }
+}
+
+/// Fetches every ticket's objects, one ticket after another (each ticket's own requests
+/// run concurrently), and returns the account and the list calls per ticket.
+pub async fn fetch_tickets<R: StripeReads>(
+    reads: R,
+    tickets: &[Ticket],
+    meta: SnapshotMeta,
+) -> Result<(AccountData, Vec<u32>), R::Error> {
+    let mut fetcher = TicketFetcher::new(reads);
+    let mut counts = Vec::with_capacity(tickets.len());
+    for t in tickets {
+        counts.push(fetcher.fetch(t).await?);
+    }
+    Ok((fetcher.into_account(meta), counts))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use serde_json::json;
+
+    use super::*;
+    use crate::domain::refunds::{Facts, Policy, assess};
+    use crate::source::{Mode, Origin};
+
+    /// A read double over in-memory JSON objects (the shapes the API returns), recording
+    /// each call; for tests of the fetch itself.
+    #[derive(Debug, Default)]
+    pub struct RecordingReads {
+        pub objects: HashMap<&'static str, Vec<serde_json::Value>>,
+        pub calls: std::sync::Mutex<Vec<String>>,
+    }
+
+    impl RecordingReads {
+        fn answer<T: DeserializeOwned>(
+            &self,
+            path: &str,
+            query: &[(String, String)],
+        ) -> Result<Vec<T>, String> {
+            let described = format!(
+                "{path}?{}",
+                query
+                    .iter()
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect::<Vec<_>>()
+                    .join("&")
+            );
+            if let Ok(mut calls) = self.calls.lock() {
+                calls.push(described);
+            }
+            let kind = path.trim_start_matches("/v1/").trim_end_matches("/search");
+            let all = self.objects.get(kind).cloned().unwrap_or_default();
+            let field_id = |v: &serde_json::Value, f: &str| -> Option<String> {
+                match v.get(f)? {
+                    serde_json::Value::String(s) => Some(s.clone()),
+                    other => other.get("id").and_then(|i| i.as_str()).map(str::to_string),
+                }
+            };
+            let keep = |v: &serde_json::Value| -> bool {
+                query.iter().all(|(k, want)| match k.as_str() {
+                    "status" if want == "all" => true,
+                    "query" => {
+                        let needle = want
+                            .trim_start_matches("email:'")
+                            .trim_end_matches('\'')
+                            .to_lowercase();
+                        field_id(v, "email").is_some_and(|e| e.to_lowercase() == needle)
+                    }
+                    field => field_id(v, field).as_deref() == Some(want.as_str()),
+                })
+            };
+            all.into_iter()
+                .filter(keep)
+                .map(|v| serde_json::from_value(v).map_err(|e| e.to_string()))
+                .collect()
+        }
+
+        pub fn calls(&self) -> Vec<String> {
+            self.calls.lock().map(|c| c.clone()).unwrap_or_default()
+        }
+    }
+
+    impl StripeReads for &RecordingReads {
+        type Error = String;
+        fn list_all<T>(
+            &self,
+            path: &str,
+            query: &[(String, String)],
+        ) -> impl Future<Output = Result<Vec<T>, String>>
+        where
+            T: DeserializeOwned + HasId + Send + 'static,
+        {
+            let out = self.answer(path, query);
+            async move { out }
+        }
+        fn search_all<T>(
+            &self,
+            path: &str,
+            query: &[(String, String)],
+        ) -> impl Future<Output = Result<Vec<T>, String>>
+        where
+            T: DeserializeOwned + HasId + Send + 'static,
+        {
+            let out = self.answer(path, query);
+            async move { out }
+        }
+    }
+
+    fn meta() -> SnapshotMeta {
+        SnapshotMeta {
+            account_id: String::new(),
+            account_name: None,
+            mode: Mode::Test,
+            origin: Origin::Live,
+            api_version: crate::stripe::API_VERSION.into(),
+            fetched_at: 0,
+            window_start: 0,
+            window_end: 0,
+        }
+    }
+
+    fn ticket(email: &str, order: &str) -> Ticket {
+        Ticket {
+            ticket_id: None,
+            email: email.into(),
+            order_id: order.into(),
+            message: String::new(),
+            amount: None,
+        }
+    }
+
+    fn account() -> RecordingReads {
+        let mut r = RecordingReads::default();
+        r.objects.insert(
+            "customers",
+            vec![
+                json!({"id": "cus_a", "email": "Ann@x.io", "created": 1}),
+                json!({"id": "cus_b", "email": "bob@x.io", "created": 2}),
+            ],
+        );
+        r.objects.insert(
+            "charges",
+            vec![
+                json!({"id": "ch_1", "customer": "cus_a", "amount": 4900, "amount_captured": 4900, "amount_refunded": 0, "currency": "usd", "status": "succeeded", "created": 1_000_000, "metadata": {"order_id": "ORD-1"}}),
+                json!({"id": "ch_0", "customer": "cus_a", "amount": 900, "amount_captured": 900, "amount_refunded": 900, "refunded": true, "currency": "usd", "status": "succeeded", "created": 900_000}),
+                json!({"id": "ch_b", "customer": "cus_b", "amount": 100, "amount_captured": 100, "amount_refunded": 0, "currency": "usd", "status": "succeeded", "created": 900_000, "description": "ORD-2"}),
+            ],
+        );
+        r.objects.insert(
+            "refunds",
+            vec![json!({"id": "re_0", "charge": "ch_0", "amount": 900, "currency": "usd", "status": "succeeded", "created": 950_000})],
+        );
+        r.objects.insert(
+            "subscriptions",
+            vec![json!({"id": "sub_a", "customer": "cus_a", "status": "active", "latest_invoice": "in_9",
+                "items": {"data": [{"id": "si_1", "current_period_start": 10, "current_period_end": 20,
+                  "price": {"id": "price_1", "recurring": {"interval": "year", "interval_count": 1}}}]}})],
+        );
+        r.objects.insert(
+            "invoice_payments",
+            vec![json!({"id": "inpay_9", "invoice": "in_9", "status": "paid", "payment": {"type": "charge", "charge": "ch_1"}})],
+        );
+        r.objects.insert("disputes", vec![]);
+        r
+    }
+
+    #[test]
+    fn fetches_only_what_the_ticket_needs_and_shares_it_across_a_batch() {
+        let reads = account();
+        let tickets = [
+            ticket("ann@x.io", "ORD-1"),
+            ticket("ann@x.io", "ORD-1"),
+            ticket("nobody@x.io", "ORD-3"),
+        ];
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("runtime");
+        let (data, counts) = rt
+            .block_on(fetch_tickets(&reads, &tickets, meta()))
+            .expect("fetched");
+        // Exact (miss) + search, charges + subs, refunds x2 + disputes, invoice payments.
+        assert_eq!(counts, [8, 0, 2], "{:#?}", reads.calls());
+        let calls = reads.calls();
+        assert_eq!(calls[0], "/v1/customers?email=ann@x.io");
+        assert_eq!(calls[1], "/v1/customers/search?query=email:'ann@x.io'");
+        assert!(calls.contains(&"/v1/subscriptions?customer=cus_a&status=all".to_string()));
+        assert!(calls.contains(&"/v1/refunds?charge=ch_0".to_string()));
+        assert!(calls.contains(&"/v1/invoice_payments?invoice=in_9".to_string()));
+        assert!(!calls.iter().any(|c| c.contains("cus_b")), "{calls:?}");
+
+        // The domain reaches the same decision on what was fetched as on everything.
+        let policy = Policy::default_policy();
+        let tz = jiff::tz::TimeZone::UTC;
+        let now = 1_000_000 + 5 * 86_400;
+        let a = assess(&tickets[0], &Facts::of(&data), &policy, now, &tz);
+        assert_eq!(a.suggestion.rule, "outside-window");
+        assert_eq!(a.suggestion.evidence, ["cus_a", "ch_1", "ch_0", "sub_a"]);
+        assert_eq!(
+            a.matched.subscription.as_ref().map(|l| &l.via),
+            Some(
+                &crate::domain::refunds::matching::PeriodLink::LatestInvoice {
+                    invoice: "in_9".into()
+                }
+            )
+        );
+    }
+
+    #[test]
+    fn search_literals_are_escaped() {
+        assert_eq!(search_literal("o'neil@x.io"), r"'o\'neil@x.io'");
+    }
+}
