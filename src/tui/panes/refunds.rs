@@ -403,7 +403,10 @@ fn detail_lines(a: &Assessment, cx: &ViewCx<'_>, width: usize) -> Vec<Line<'stat
         OrderMatch::NoCustomer => "none (no customer)".to_string(),
     };
     field("Charge", charge_line, Role::Text);
-    if m.charge().is_some() {
+    if m.charge().is_some() && m.refunds.is_empty() && m.disputes.is_empty() {
+        field("Refunds", "none; no disputes".to_string(), Role::Text);
+    }
+    if m.charge().is_some() && !(m.refunds.is_empty() && m.disputes.is_empty()) {
         let refunds = if m.refunds.is_empty() {
             "none".to_string()
         } else {
@@ -443,6 +446,8 @@ fn detail_lines(a: &Assessment, cx: &ViewCx<'_>, width: usize) -> Vec<Line<'stat
                 .join("; ")
         };
         field("Disputes", disputes, Role::Text);
+    }
+    if m.charge().is_some() {
         let plan = match &m.subscription {
             None => "none paid by this charge".to_string(),
             Some(link) => {
