@@ -641,3 +641,15 @@ fn negative_amounts_use_the_amount_negative_role() {
             .contains(ratatui::style::Modifier::REVERSED)
     );
 }
+
+#[test]
+fn widening_the_terminal_scrolls_columns_back_into_view() {
+    let mut h = Harness::loaded(demo(), 80, 24);
+    for _ in 0..11 {
+        h.keys("right");
+    }
+    assert!(!h.frame().contains("Number"));
+    h.resize(200, 40);
+    let frame = h.frame();
+    assert!(frame.contains("Number") && frame.contains("Created"), "{frame}");
+}
