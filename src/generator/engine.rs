@@ -59,6 +59,8 @@ pub struct Sub {
     /// Renewals at or after this instant are not paid (a failed invoice takes over).
     pub stop_at: Option<i64>,
     pub renewals: i64,
+    /// When the next renewal is due (cached: the walk asks every day).
+    pub next: i64,
     pub status: &'static str,
     pub period: (i64, i64),
     pub latest_invoice: Option<String>,
@@ -69,7 +71,7 @@ pub struct Sub {
 
 impl Sub {
     pub fn next_renewal(&self) -> i64 {
-        add_months(self.start, self.renewals * self.months)
+        self.next
     }
 }
 
@@ -104,6 +106,18 @@ pub struct ChargeSpec {
     pub dispute: Option<DisputeSpec>,
     /// Guest checkout email when there is no customer.
     pub guest_email: Option<String>,
+}
+
+/// A declined one-off payment (no invoice) to make.
+#[derive(Debug, Clone)]
+pub struct FailedSpec {
+    pub at: i64,
+    pub customer: usize,
+    pub currency: Currency,
+    pub amount: i64,
+    pub description: String,
+    pub metadata: Metadata,
+    pub decline: Decline,
 }
 
 /// What kind of non-paid invoice to make.
@@ -213,6 +227,7 @@ pub struct Gen {
     pub stats: Stats,
     pub order_no: u64,
     pub charge_specs: Vec<ChargeSpec>,
+    pub failed_specs: Vec<FailedSpec>,
     pub dun_specs: Vec<DunSpec>,
     /// Twists still to apply: the first automatic payout of the currency arriving at or
     /// after the instant gets it.
@@ -247,6 +262,7 @@ impl Gen {
             subs: Vec::new(),
             stats: Stats::default(),
             charge_specs: Vec::new(),
+            failed_specs: Vec::new(),
             dun_specs: Vec::new(),
             twists: Vec::new(),
             manual_payouts: Vec::new(),
@@ -343,6 +359,7 @@ impl Gen {
             start,
             stop_at: None,
             renewals: 0,
+            next: start,
             status: "active",
             period: (start, add_months(start, months)),
             latest_invoice: None,
@@ -1008,6 +1025,8 @@ impl Gen {
         };
         self.subs[s].latest_invoice = Some(inv_id);
         self.subs[s].renewals += 1;
+        let sb = &self.subs[s];
+        self.subs[s].next = add_months(sb.start, sb.renewals * sb.months);
         self.count_invoice(&inv);
         self.obj(at, Obj::Invoice(Box::new(inv)))?;
         self.obj(paid_at, Obj::InvoicePayment(Box::new(pay)))?;
@@ -1035,11 +1054,38 @@ impl Gen {
         d: &Decline,
         description: Option<String>,
     ) -> o::Charge {
-        let c = self.customers[customer].clone();
         let risk = self.rng.random_range(10..80);
+        let id = self.ids.next("ch_", 24);
+        self.failed_charge_with(
+            id,
+            risk,
+            at,
+            customer,
+            currency,
+            amount,
+            pi_id,
+            d,
+            description,
+        )
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn failed_charge_with(
+        &mut self,
+        id: String,
+        risk: i64,
+        at: i64,
+        customer: usize,
+        currency: Currency,
+        amount: i64,
+        pi_id: &str,
+        d: &Decline,
+        description: Option<String>,
+    ) -> o::Charge {
+        let c = self.customers[customer].clone();
         let receipt_url = None;
         o::Charge {
-            id: self.ids.next("ch_", 24),
+            id,
             object: "charge",
             amount,
             amount_captured: 0,
@@ -1087,6 +1133,64 @@ impl Gen {
             refunded: false,
             status: "failed",
         }
+    }
+
+    /// A declined one-off payment with no invoice: a PaymentIntent left in
+    /// `requires_payment_method` and its failed charge (ids from their own streams).
+    pub fn failed_payment(&mut self, spec: &FailedSpec) -> Result<(), GenError> {
+        let pi_id = self.ids.next_in("pi_/failed", "pi_", 24);
+        let ch_id = self.ids.next_in("ch_/failed", "ch_", 24);
+        let d = spec.decline;
+        let mut ch = self.failed_charge_with(
+            ch_id.clone(),
+            35,
+            spec.at,
+            spec.customer,
+            spec.currency,
+            spec.amount,
+            &pi_id,
+            &d,
+            Some(spec.description.clone()),
+        );
+        ch.metadata = spec.metadata.clone();
+        let c = self.customers[spec.customer].clone();
+        let pi = o::PaymentIntent {
+            id: pi_id,
+            object: "payment_intent",
+            amount: spec.amount,
+            amount_capturable: 0,
+            amount_received: 0,
+            capture_method: "automatic_async",
+            confirmation_method: "automatic",
+            created: spec.at,
+            currency: cur_s(spec.currency),
+            customer: Some(c.id.clone()),
+            description: Some(spec.description.clone()),
+            last_payment_error: Some(o::LastPaymentError {
+                advice_code: d.advice_code,
+                charge: ch_id.clone(),
+                code: d.code,
+                decline_code: d.decline_code,
+                doc_url: d.doc_url(),
+                message: d.message(),
+                network_decline_code: d.network_code(),
+                payment_method_type: "card",
+                kind: "card_error",
+            }),
+            latest_charge: Some(ch_id),
+            livemode: false,
+            metadata: spec.metadata.clone(),
+            payment_method: Some(c.pm.clone()),
+            payment_method_types: vec!["card"],
+            status: "requires_payment_method",
+        };
+        *self
+            .stats
+            .per_currency
+            .entry(("failed_charges", cur_s(spec.currency)))
+            .or_default() += 1;
+        self.obj(spec.at, Obj::Pi(Box::new(pi)))?;
+        self.obj(spec.at, Obj::Charge(Box::new(ch)))
     }
 
     /// An invoice that is not simply paid (the worklist and its neighbours), with its
@@ -1258,6 +1362,9 @@ impl Gen {
         self.charge_specs.sort_by_key(|c| c.at);
         self.dun_specs.sort_by_key(|d| d.created);
         let charge_specs = std::mem::take(&mut self.charge_specs);
+        self.failed_specs.sort_by_key(|f| f.at);
+        let failed_specs = std::mem::take(&mut self.failed_specs);
+        let mut fi = 0;
         let dun_specs = std::mem::take(&mut self.dun_specs);
         let mut ci = 0;
         let mut di = 0;
@@ -1285,6 +1392,11 @@ impl Gen {
                 let spec = charge_specs[ci].clone();
                 ci += 1;
                 self.charge(spec)?;
+            }
+            while fi < failed_specs.len() && failed_specs[fi].at < end {
+                let spec = failed_specs[fi].clone();
+                fi += 1;
+                self.failed_payment(&spec)?;
             }
             while di < dun_specs.len() && dun_specs[di].created < end {
                 let spec = dun_specs[di].clone();

@@ -39,10 +39,16 @@ impl Ids {
     /// A fresh id: `prefix` + `len` base-62 characters (Stripe uses 14 for `cus_`/`si_`
     /// and 24 for most others).
     pub fn next(&mut self, prefix: &'static str, len: usize) -> String {
+        self.next_in(prefix, prefix, len)
+    }
+
+    /// A fresh id from the stream named `stream` (objects added to the demo later draw
+    /// from their own stream, so the ids already in the demo do not move).
+    pub fn next_in(&mut self, stream: &'static str, prefix: &'static str, len: usize) -> String {
         let seed = self.seed;
-        let rng = self.streams.entry(prefix).or_insert_with(|| {
-            let mut r = ChaCha8Rng::seed_from_u64(seed ^ fnv(prefix));
-            r.set_stream(fnv(prefix));
+        let rng = self.streams.entry(stream).or_insert_with(|| {
+            let mut r = ChaCha8Rng::seed_from_u64(seed ^ fnv(stream));
+            r.set_stream(fnv(stream));
             r
         });
         let mut out = String::with_capacity(prefix.len() + len);

@@ -193,7 +193,7 @@ impl Params {
             regular_customers: regular,
             monthly_subs: codes
                 .iter()
-                .map(|c| (cur(c), (27 * s / 10).max(1)))
+                .map(|c| (cur(c), (24 * s / 10).max(1)))
                 .collect(),
             annual_subs: codes
                 .iter()

@@ -284,7 +284,9 @@ fn the_ticket_scenarios_are_at_their_boundaries() {
     assert_eq!(int(order("ORD-7080")[0], "created"), DEMO_NOW - 30 * DAY);
     assert_eq!(int(order("ORD-7090")[0], "created"), DEMO_NOW - 31 * DAY);
     assert_eq!(order("ORD-7030").len(), 2);
-    assert_eq!(order("ORD-7021").len(), 0);
+    let failed = order("ORD-7021");
+    assert_eq!(failed.len(), 1, "ORD-7021 exists only as a failed charge");
+    assert_eq!(s(failed[0], "status"), "failed");
     let partial = order("ORD-7130")[0];
     assert_eq!(
         (

@@ -9,7 +9,7 @@
 //! | ticket | email (customer) | order | situation | rule | outcome |
 //! |---|---|---|---|---|---|
 //! | T-1001 | jordan.lee@example.net (none) | ORD-7010 | no customer has the email | `no-customer` | review |
-//! | T-1002 | maya.okafor@example.com | ORD-7021 | her only charge is ORD-7020 | `no-charge` | review |
+//! | T-1002 | maya.okafor@example.com | ORD-7021 | her only succeeded charge is ORD-7020; ORD-7021 only exists as a declined (failed) charge | `no-charge` | review |
 //! | T-1003 | daniel.weber@example.org | ORD-7030 | charged twice, same amount, same order id | `ambiguous-charge` | review |
 //! | T-1004 | chloe.laurent@example.com | ORD-7040 | $64.00 fully refunded on 2026-11-08 | `already-refunded` | decline |
 //! | T-1005 | samuel.mensah@example.net | ORD-7050 | first charge, 20 days old, disputed 2026-11-25 (needs_response) | `disputed` | decline |
@@ -32,7 +32,8 @@
 use std::collections::BTreeMap;
 
 use super::clock::{DAY, utc};
-use super::engine::{ChargeSpec, DisputeSpec, Gen, RefundSpec};
+use super::declines::Decline;
+use super::engine::{ChargeSpec, DisputeSpec, FailedSpec, Gen, RefundSpec};
 use super::objects::Metadata;
 use super::writer::GenError;
 use crate::money::Currency;
@@ -334,6 +335,16 @@ pub fn add_scenarios(g: &mut Gen) -> Result<Vec<Ticket>, GenError> {
         "ORD-7020",
         "1 × Linen tote",
     ));
+    // ... and the order she asks about only ever failed (a declined card, no success).
+    g.failed_specs.push(FailedSpec {
+        at: utc(2026, 10, 9, 18, 5),
+        customer: a,
+        currency: usd,
+        amount: 3_900,
+        description: "1 × Travel pouch".into(),
+        metadata: meta("order_id", "ORD-7021"),
+        decline: Decline::issuer("insufficient_funds", Some("try_again_later")),
+    });
 
     // T-1003: two charges with the same order id and amount.
     let b = c(

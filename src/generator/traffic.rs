@@ -78,6 +78,9 @@ pub fn add_subscriptions(g: &mut Gen) {
                 let customer = pool[g.rng.random_range(0..pool.len())];
                 let start = if months == 12 {
                     now - g.rng.random_range(20..360) * DAY
+                } else if g.p.scale > 1 {
+                    // Large accounts: an established subscriber base, renewing all along.
+                    flow_start - g.rng.random_range(1..31) * DAY
                 } else {
                     // Started within three months before the traffic begins, or since.
                     flow_start - 90 * DAY
