@@ -22,11 +22,18 @@ pub fn run(ctx: &Ctx, out: &OutArgs) -> CmdResult {
     Ok(())
 }
 
+/// Open and uncollectible invoices with their payments, from wherever `--demo`,
+/// `--cached` or the key say (`source::load`).
 fn load(ctx: &Ctx) -> Result<AccountData, Failure> {
-    let _ = ctx;
-    Err(Failure::other(
-        "tieout dunning cannot load account data in this build yet",
-    ))
+    if ctx.global.demo {
+        // The bundled account, directly (no key, no network).
+        return crate::source::demo::load_demo().map_err(|e| {
+            Failure::data(format!(
+                "the bundled demo account could not be read: {e}; this build is broken, please report it"
+            ))
+        });
+    }
+    crate::source::load::load(ctx, crate::source::load::Need::Dunning)
 }
 
 /// Computes the worklist of `data` at `now`, writes the chosen files into `dir` (the

@@ -113,6 +113,9 @@ pub fn summary(report: &SyncReport, opts: &SyncOptions, ctx: &Ctx) -> String {
         grouped(s.retries as usize),
         grouped(s.rate_limited as usize)
     );
+    for (endpoint, n) in &s.by_endpoint {
+        let _ = writeln!(out, "  {endpoint:<32}{:>8}", grouped(*n as usize));
+    }
     let _ = writeln!(
         out,
         "cache: {} (generation {}, {} KiB)",

@@ -7,7 +7,6 @@ use std::io::IsTerminal;
 use std::sync::Arc;
 
 use super::{CmdResult, Ctx, Failure};
-use crate::source::Origin;
 use crate::source::cache::Cache;
 use crate::source::load::{self, Need};
 use crate::source::progress::{SyncEvent, grouped};
@@ -15,7 +14,7 @@ use crate::source::sync;
 use crate::tui::config;
 use crate::tui::runtime::{self, Loader};
 use crate::tui::state::{Settings, Startup, State};
-use crate::tui::workspace::{LoadError, LoadKind, Ticket, Workspace, parse_tickets_csv};
+use crate::tui::workspace::{LoadError, LoadKind, Workspace, parse_tickets_csv};
 
 /// Builds the TUI's settings from the command line (no terminal IO yet).
 pub fn settings(ctx: &Ctx, demo: bool) -> Result<Settings, Failure> {
@@ -56,6 +55,11 @@ pub fn run(ctx: &Ctx, demo: bool) -> CmdResult {
     runtime::run(State::new(settings), loader).map_err(Failure::other)
 }
 
+/// The demo account as the TUI shows it (the screenshot example uses this too).
+pub fn demo_workspace(ctx: &Ctx) -> Result<Workspace, LoadError> {
+    CliLoader { ctx: ctx.clone() }.demo()
+}
+
 /// Loads the account for the TUI through the same paths the headless commands use.
 /// Nothing here may print: the terminal belongs to the TUI (progress goes to the status
 /// bar, details to the log).
@@ -79,20 +83,10 @@ impl Loader for CliLoader {
 
 impl CliLoader {
     fn demo(&self) -> Result<Workspace, LoadError> {
-        let mut ctx = self.ctx.clone();
-        ctx.global.demo = true;
-        match load::load(&ctx, Need::All) {
-            Ok(data) => Ok(Workspace::new(data, demo_tickets())),
-            // Until the generated demo account is bundled, the small sample stands in.
-            Err(f) if f.message.contains("not available in this build") => {
-                tracing::warn!("demo account not bundled yet; showing the sample account");
-                Ok(Workspace::new(
-                    crate::tui::sample::account(Origin::Demo),
-                    demo_tickets(),
-                ))
-            }
-            Err(f) => Err(LoadError::new(f.message)),
-        }
+        let data = crate::source::demo::load_demo().map_err(|e| LoadError::new(e.to_string()))?;
+        let tickets = parse_tickets_csv(crate::source::demo::demo_tickets_csv())
+            .map_err(|e| LoadError::new(format!("the demo's {e}")))?;
+        Ok(Workspace::new(data, tickets))
     }
 
     fn cached(&self) -> Result<Workspace, LoadError> {
@@ -146,17 +140,5 @@ impl CliLoader {
         result
             .map(|r| Workspace::new(r.data, Vec::new()))
             .map_err(|e| LoadError::new(e.to_string()))
-    }
-}
-
-/// The demo's support tickets (`fixtures/demo/tickets.csv`), or the sample's.
-fn demo_tickets() -> Vec<Ticket> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/demo/tickets.csv");
-    match std::fs::read_to_string(path) {
-        Ok(text) => parse_tickets_csv(&text).unwrap_or_else(|e| {
-            tracing::warn!("demo tickets: {e}");
-            Vec::new()
-        }),
-        Err(_) => crate::tui::sample::tickets(),
     }
 }

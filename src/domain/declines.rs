@@ -80,6 +80,19 @@ impl Action {
         }
     }
 
+    /// At most 12 characters, for narrow table columns.
+    pub fn short(self) -> &'static str {
+        match self {
+            Action::UpdatePaymentMethod => "update card",
+            Action::RetryLater => "retry later",
+            Action::DoNotRetry => "do not retry",
+            Action::CustomerMustAuthenticate => "authenticate",
+            Action::ContactCustomer => "contact",
+            Action::CheckDuplicate => "check dup.",
+            Action::Review => "review",
+        }
+    }
+
     pub fn parse(text: &str) -> Option<Action> {
         Action::ALL.into_iter().find(|a| a.as_str() == text)
     }
@@ -1371,6 +1384,7 @@ mod tests {
         for a in Action::ALL {
             assert_eq!(Action::parse(a.as_str()), Some(a));
             assert!(!a.label().is_empty());
+            assert!(a.short().len() <= 12, "{a}");
         }
         assert_eq!(Action::parse("shrug"), None);
     }

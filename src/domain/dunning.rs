@@ -44,9 +44,13 @@ pub enum Reason {
 pub enum DueBasis {
     /// The invoice's `due_date` (set for `send_invoice` invoices).
     DueDate,
-    /// The first failed payment attempt (`charge_automatically` invoices have no due date:
-    /// they are "due" when Stripe first tries to collect them).
-    FirstFailedAttempt,
+    /// The first payment attempt. `charge_automatically` invoices have no due date: they
+    /// are due when Stripe first tries to collect them, which is when it finalises the
+    /// invoice and creates its PaymentIntent. So the count runs from the earliest
+    /// PaymentIntent of the invoice (present however the data was read: the fresh read
+    /// fetches the failing intents but only their latest charge), else from the earliest
+    /// failed charge (pre-basil invoices with only `invoice.charge`).
+    FirstAttempt,
 }
 
 /// One payment attempt of an invoice, failed or not.
@@ -239,6 +243,56 @@ impl Worklist {
     }
 }
 
+/// A filter over the worklist, as the Worklist pane offers it. Empty fields match all.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Filter {
+    /// Only invoices with no automatic retry left.
+    pub no_retry_left: bool,
+    pub decline: Option<DeclineKey>,
+    pub currency: Option<Currency>,
+    pub action: Option<Action>,
+}
+
+impl Filter {
+    pub fn matches(&self, r: &WorkRow) -> bool {
+        (!self.no_retry_left || !r.retries_left)
+            && self.decline.as_ref().is_none_or(|k| *k == r.decline_key())
+            && self.currency.is_none_or(|c| c == r.currency)
+            && self.action.is_none_or(|a| a == r.action())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        *self == Filter::default()
+    }
+
+    /// The indices of the rows that match, in the worklist's order.
+    pub fn apply(&self, w: &Worklist) -> Vec<usize> {
+        w.rows
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| self.matches(r))
+            .map(|(i, _)| i)
+            .collect()
+    }
+}
+
+impl Worklist {
+    /// The decline keys, currencies and actions present, for the filter pickers.
+    pub fn decline_keys(&self) -> Vec<DeclineKey> {
+        self.totals_by_decline_code
+            .iter()
+            .map(|t| t.key.clone())
+            .collect()
+    }
+    pub fn currencies(&self) -> Vec<Currency> {
+        self.totals_by_currency.iter().map(|t| t.currency).collect()
+    }
+    pub fn actions(&self) -> Vec<Action> {
+        let present: BTreeSet<Action> = self.rows.iter().map(WorkRow::action).collect();
+        present.into_iter().collect()
+    }
+}
+
 /// Why the worklist could not be computed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DunningError {
@@ -418,7 +472,9 @@ fn classify_attempt(a: &Attempt) -> Classification {
     })
 }
 
-fn attempts_of(inv: &InvoiceRow, ix: &Index<'_>) -> (Vec<Attempt>, bool) {
+/// The attempts found, whether one is still in flight, and when the first attempt was
+/// made (see [`DueBasis::FirstAttempt`]).
+fn attempts_of(inv: &InvoiceRow, ix: &Index<'_>) -> (Vec<Attempt>, bool, Option<i64>) {
     let pay = payments_of(inv, ix);
     let mut attempts: Vec<Attempt> = pay
         .charges
@@ -442,7 +498,14 @@ fn attempts_of(inv: &InvoiceRow, ix: &Index<'_>) -> (Vec<Attempt>, bool) {
         .last()
         .is_some_and(|c| c.status == ChargeStatus::Pending);
     let intent_processing = pay.intents.iter().any(|p| p.status == "processing");
-    (attempts, latest_charge_pending || intent_processing)
+    let first = pay.intents.iter().map(|p| p.created).min().or_else(|| {
+        attempts
+            .iter()
+            .filter(|a| a.failed)
+            .filter_map(|a| a.created)
+            .min()
+    });
+    (attempts, latest_charge_pending || intent_processing, first)
 }
 
 /// The latest failed attempt: the failed charge created last (ties by id), else an
@@ -491,7 +554,7 @@ fn row_for(inv: &InvoiceRow, ix: &Index<'_>, now: i64) -> Option<WorkRow> {
     if inv.status != InvoiceStatus::Open || inv.amount_remaining <= 0 {
         return None;
     }
-    let (attempts, in_flight) = attempts_of(inv, ix);
+    let (attempts, in_flight, first_attempt) = attempts_of(inv, ix);
     let has_failure_record = attempts.iter().any(|a| a.failed);
     let no_payment_data = attempts.is_empty();
     let failed_attempt = !in_flight
@@ -513,11 +576,7 @@ fn row_for(inv: &InvoiceRow, ix: &Index<'_>, now: i64) -> Option<WorkRow> {
         None => no_failure_classification(inv.attempted, inv.attempt_count),
     };
     let retries_left = inv.next_payment_attempt.is_some() && classification.smart_retries;
-    let first_failed = attempts
-        .iter()
-        .filter(|a| a.failed)
-        .filter_map(|a| a.created)
-        .min();
+    let first_failed = first_attempt.filter(|_| failed_attempt);
     let (days_past_due, days_past_due_basis) = match (inv.due_date, first_failed) {
         (Some(due), _) => (
             Some(crate::time::days_between(due, now).max(0)),
@@ -525,7 +584,7 @@ fn row_for(inv: &InvoiceRow, ix: &Index<'_>, now: i64) -> Option<WorkRow> {
         ),
         (None, Some(first)) => (
             Some(crate::time::days_between(first, now).max(0)),
-            Some(DueBasis::FirstFailedAttempt),
+            Some(DueBasis::FirstAttempt),
         ),
         (None, None) => (None, None),
     };
@@ -660,16 +719,17 @@ fn checked(a: i64, b: i64) -> Result<i64, DunningError> {
         .ok_or(DunningError::Money(MoneyError::Overflow))
 }
 
+/// Builders of small accounts for the worklist's tests and the Worklist pane's snapshots.
 #[cfg(test)]
-mod tests {
+pub(crate) mod testdata {
     use super::*;
     use crate::source::rows::InvoicePaymentRow;
     use crate::source::{Mode, Origin, SnapshotMeta};
 
-    const NOW: i64 = 1_796_040_000; // 2026-11-30T12:00:00Z
-    const DAY: i64 = 86_400;
+    pub(crate) const NOW: i64 = 1_796_040_000; // 2026-11-30T12:00:00Z
+    pub(crate) const DAY: i64 = 86_400;
 
-    fn meta() -> SnapshotMeta {
+    pub(crate) fn meta() -> SnapshotMeta {
         SnapshotMeta {
             account_id: "acct_test".into(),
             account_name: None,
@@ -682,7 +742,7 @@ mod tests {
         }
     }
 
-    fn invoice(id: &str, status: InvoiceStatus, remaining: i64) -> InvoiceRow {
+    pub(crate) fn invoice(id: &str, status: InvoiceStatus, remaining: i64) -> InvoiceRow {
         InvoiceRow {
             id: id.into(),
             number: Some(format!("N-{id}")),
@@ -708,14 +768,14 @@ mod tests {
         }
     }
 
-    fn attempted(mut inv: InvoiceRow, count: i64, next: Option<i64>) -> InvoiceRow {
+    pub(crate) fn attempted(mut inv: InvoiceRow, count: i64, next: Option<i64>) -> InvoiceRow {
         inv.attempted = true;
         inv.attempt_count = count;
         inv.next_payment_attempt = next;
         inv
     }
 
-    fn payment(inv: &str, pi: &str) -> InvoicePaymentRow {
+    pub(crate) fn payment(inv: &str, pi: &str) -> InvoicePaymentRow {
         InvoicePaymentRow {
             id: format!("inpay_{inv}"),
             invoice: inv.into(),
@@ -730,7 +790,7 @@ mod tests {
         }
     }
 
-    fn intent(
+    pub(crate) fn intent(
         id: &str,
         decline: Option<&str>,
         advice: Option<&str>,
@@ -753,7 +813,12 @@ mod tests {
         }
     }
 
-    fn charge(id: &str, pi: Option<&str>, created: i64, reason: Option<&str>) -> ChargeRow {
+    pub(crate) fn charge(
+        id: &str,
+        pi: Option<&str>,
+        created: i64,
+        reason: Option<&str>,
+    ) -> ChargeRow {
         ChargeRow {
             id: id.into(),
             customer: Some("cus_1".into()),
@@ -781,7 +846,7 @@ mod tests {
         }
     }
 
-    fn data(invoices: Vec<InvoiceRow>) -> AccountData {
+    pub(crate) fn data(invoices: Vec<InvoiceRow>) -> AccountData {
         let mut d = AccountData::empty(meta());
         d.invoices = invoices;
         d.customers = vec![CustomerRow {
@@ -795,7 +860,7 @@ mod tests {
     }
 
     /// An invoice with one failed attempt declined with `code`.
-    fn failed(d: &mut AccountData, id: &str, remaining: i64, code: &str) {
+    pub(crate) fn failed(d: &mut AccountData, id: &str, remaining: i64, code: &str) {
         let pi = format!("pi_{id}");
         let ch = format!("ch_{id}");
         d.invoices.push(attempted(
@@ -808,6 +873,13 @@ mod tests {
         d.charges
             .push(charge(&ch, Some(&pi), NOW - 5 * DAY, Some(code)));
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testdata::*;
+    use super::*;
+    use crate::source::rows::InvoicePaymentRow;
 
     fn ids(w: &Worklist) -> Vec<&str> {
         w.rows.iter().map(|r| r.invoice_id.as_str()).collect()
@@ -913,8 +985,12 @@ mod tests {
         assert_eq!(r.outcome_reason.as_deref(), Some("insufficient_funds"));
         assert_eq!(r.action(), Action::RetryLater);
         assert!(r.retries_left);
-        assert_eq!(r.days_past_due, Some(5));
-        assert_eq!(r.days_past_due_basis, Some(DueBasis::FirstFailedAttempt));
+        assert_eq!(
+            r.days_past_due,
+            Some(10),
+            "from the payment intent's creation"
+        );
+        assert_eq!(r.days_past_due_basis, Some(DueBasis::FirstAttempt));
         assert_eq!(r.customer_email.as_deref(), Some("ada@example.com"));
         assert_eq!(r.attempts.len(), 1);
     }
@@ -1003,7 +1079,7 @@ mod tests {
             Some("insufficient_funds")
         );
         assert_eq!(r.attempts[1].action, Some(Action::UpdatePaymentMethod));
-        assert_eq!(r.days_past_due, Some(5), "from the first failed attempt");
+        assert_eq!(r.days_past_due, Some(10), "from the first attempt");
     }
 
     #[test]
@@ -1022,7 +1098,7 @@ mod tests {
             "card_declined (no decline code returned)"
         );
         assert_eq!(r.decline_code.as_deref(), Some("expired_card"));
-        assert_eq!(r.days_past_due, Some(9));
+        assert_eq!(r.days_past_due, Some(10));
     }
 
     #[test]
@@ -1097,6 +1173,8 @@ mod tests {
         assert_eq!(w.rows[1].decline_code, None);
         assert_eq!(w.rows[1].outcome_reason.as_deref(), Some("expired_card"));
         assert_eq!(w.rows[1].action(), Action::UpdatePaymentMethod);
+        // No payment intent: the failed charge dates the first attempt.
+        assert_eq!(w.rows[1].days_past_due, Some(2));
     }
 
     #[test]
@@ -1109,7 +1187,11 @@ mod tests {
         assert_eq!(r.decline_code.as_deref(), Some("authentication_required"));
         assert_eq!(r.action(), Action::CustomerMustAuthenticate);
         assert!(!r.retries_left);
-        assert_eq!(r.days_past_due, None);
+        assert_eq!(
+            r.days_past_due,
+            Some(10),
+            "the intent alone dates the first attempt"
+        );
     }
 
     #[test]
@@ -1144,5 +1226,68 @@ mod tests {
         let ins = &w.totals_by_decline_code[0].amounts;
         assert_eq!(ins.get(Currency::USD), 2000);
         assert_eq!(ins.get(Currency::EUR), 5100);
+    }
+
+    #[test]
+    fn filters_narrow_the_list() {
+        let mut d = data(vec![]);
+        failed(&mut d, "in_if", 1000, "insufficient_funds");
+        failed(&mut d, "in_st", 900, "stolen_card");
+        failed(&mut d, "in_ex", 800, "expired_card");
+        d.invoices[2].currency = Currency::EUR;
+        let w = build(&d, NOW).expect("build");
+        let pick = |f: &Filter| -> Vec<&str> {
+            f.apply(&w)
+                .into_iter()
+                .map(|i| w.rows[i].invoice_id.as_str())
+                .collect()
+        };
+        assert_eq!(pick(&Filter::default()).len(), 3);
+        assert_eq!(
+            pick(&Filter {
+                no_retry_left: true,
+                ..Default::default()
+            }),
+            ["in_st"]
+        );
+        assert_eq!(
+            pick(&Filter {
+                currency: Some(Currency::EUR),
+                ..Default::default()
+            }),
+            ["in_ex"]
+        );
+        assert_eq!(
+            pick(&Filter {
+                action: Some(Action::RetryLater),
+                ..Default::default()
+            }),
+            ["in_if"]
+        );
+        assert_eq!(
+            pick(&Filter {
+                decline: Some(DeclineKey::of(Some("expired_card"), None)),
+                ..Default::default()
+            }),
+            ["in_ex"]
+        );
+        assert!(
+            pick(&Filter {
+                no_retry_left: true,
+                currency: Some(Currency::EUR),
+                ..Default::default()
+            })
+            .is_empty()
+        );
+        assert_eq!(w.currencies(), [Currency::USD, Currency::EUR]);
+        assert_eq!(
+            w.actions(),
+            [
+                Action::UpdatePaymentMethod,
+                Action::RetryLater,
+                Action::DoNotRetry
+            ]
+        );
+        assert_eq!(w.decline_keys().len(), 3);
     }
 }

@@ -65,7 +65,8 @@ pub fn load(ctx: &Ctx, need: Need) -> Result<AccountData, Failure> {
 }
 
 fn load_demo() -> Result<AccountData, Failure> {
-    crate::source::demo::load_demo().map_err(|e| Failure::data(e.to_string()))
+    crate::source::demo::load_demo()
+        .map_err(|e| Failure::data(format!("the bundled demo account could not be read: {e}")))
 }
 
 /// A cache problem as a command failure (unreadable data: 5; anything else: 1).
@@ -136,18 +137,13 @@ fn load_fresh(ctx: &Ctx, need: Need) -> Result<AccountData, Failure> {
     let cache = Cache::open_default().ok();
     let progress = StderrProgress::new();
     let stripe_account = ctx.global.stripe_account.as_deref();
-    let result = sync::block_on(async {
-        let account = sync::identify(&client, stripe_account).await?;
-        // Settled payouts' lines from the cache, when there is a readable one.
-        let previous = match (&cache, opts.parts.payouts) {
-            (Some(cache), true) => cache
-                .load(&account.id, client.key().mode())
-                .ok()
-                .and_then(|s| s.to_data().ok()),
-            _ => None,
-        };
-        sync::fetch(&client, &account, &opts, previous.as_ref(), &progress).await
-    })
+    let result = sync::block_on(sync::read_fresh(
+        &client,
+        stripe_account,
+        &opts,
+        cache.as_ref(),
+        &progress,
+    ))
     .map_err(|e| Failure::other(format!("could not start the network runtime: {e}")))?;
     progress.finish();
     result.map(|f| f.data).map_err(stripe_failure)
@@ -160,6 +156,23 @@ mod tests {
     use crate::source::tables::Snapshot;
     use crate::source::testdata::random_data;
     use crate::source::{Mode, Origin};
+
+    #[test]
+    fn demo_needs_no_key_and_no_network() {
+        use clap::Parser;
+        let cli = crate::cli::Cli::try_parse_from([
+            "tieout",
+            "--demo",
+            "--api-base",
+            "http://127.0.0.1:9",
+            "status",
+        ])
+        .expect("args");
+        let ctx = Ctx::from_args(cli.global).expect("ctx");
+        let data = load(&ctx, Need::All).expect("demo");
+        assert_eq!(data.meta.origin, Origin::Demo);
+        assert_eq!(data, crate::source::demo::load_demo().expect("demo"));
+    }
 
     #[test]
     fn needs_read_only_what_they_need() {

@@ -655,6 +655,27 @@ pub async fn fetch(
     })
 }
 
+/// A fresh read for a command: identifies the account, then reads what `opts` asks for,
+/// taking settled payouts' lines from `cache` when it holds this account (an unreadable
+/// cache is ignored: everything is then read). Nothing is written.
+pub async fn read_fresh(
+    client: &Client,
+    stripe_account: Option<&str>,
+    opts: &SyncOptions,
+    cache: Option<&Cache>,
+    progress: &dyn Progress,
+) -> Result<Fetched, StripeError> {
+    let account = identify(client, stripe_account).await?;
+    let previous = match cache {
+        Some(cache) if opts.parts.payouts => cache
+            .load(&account.id, client.key().mode())
+            .ok()
+            .and_then(|s| s.to_data().ok()),
+        _ => None,
+    };
+    fetch(client, &account, opts, previous.as_ref(), progress).await
+}
+
 /// Why a sync failed. The cache is untouched in every case.
 #[derive(Debug, thiserror::Error)]
 pub enum SyncError {

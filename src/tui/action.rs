@@ -90,6 +90,7 @@ actions! {
     CopyCell => "copy_cell", "copy the selected cell", Table;
     CopyRow => "copy_row", "copy the selected row (tab-separated)", Table;
     Export => "export", "write the rows on screen to a CSV file", Table;
+    Facets => "facets", "worklist: filter by retries left, decline, currency or action", Table;
 }
 
 impl Action {

@@ -27,12 +27,83 @@ fn empty() -> Workspace {
     Workspace::new(AccountData::empty(sample::meta(Origin::Cache)), Vec::new())
 }
 
+/// The shell is tested on placeholder tabs (plain tables of the account's invoices,
+/// payouts and tickets), so its tests and snapshots do not change when a job's own pane
+/// (which snapshots itself) changes.
+fn shell_tabs() -> Vec<Box<dyn Pane>> {
+    vec![
+        Box::new(super::panes::table_pane::TablePane::new(
+            "Worklist",
+            "Invoices",
+            "No invoices in this account.",
+            invoices_table,
+        )),
+        super::panes::tieout::pane(),
+        super::panes::refunds::pane(),
+    ]
+}
+
+fn invoices_table(ws: &Workspace) -> Arc<dyn super::widgets::table::TableSource> {
+    use crate::money::Money;
+    use crate::source::rows::InvoiceRow;
+    use crate::stripe::models::InvoiceStatus;
+    fn status(r: &InvoiceRow) -> Cell<'_> {
+        let role = match r.status {
+            InvoiceStatus::Open if r.attempt_count > 0 => Role::Failed,
+            InvoiceStatus::Open => Role::Pending,
+            InvoiceStatus::Paid => Role::Ok,
+            InvoiceStatus::Uncollectible => Role::Error,
+            _ => Role::Muted,
+        };
+        Cell::Tag(r.status.as_str().into(), role)
+    }
+    Arc::new(RowsSource::new(
+        ws.data.invoices.clone(),
+        vec![
+            col("Invoice", 30, |r: &InvoiceRow| Cell::text(&r.id)),
+            col("Number", 14, |r| Cell::opt(r.number.as_deref())),
+            col("Customer", 26, |r| {
+                Cell::opt(r.customer_name.as_deref().or(r.customer_email.as_deref()))
+            }),
+            col("Status", 14, status),
+            col("Remaining", 18, |r| {
+                Cell::Money(Money::new(r.amount_remaining, r.currency))
+            }),
+            col("Due", 18, |r| {
+                Cell::Money(Money::new(r.amount_due, r.currency))
+            }),
+            col("Attempts", 9, |r| Cell::Int(r.attempt_count)),
+            col("Next attempt", 17, |r| {
+                Cell::DateTime(r.next_payment_attempt)
+            }),
+            col("Due date", 11, |r| Cell::Date(r.due_date)),
+            col("Email", 30, |r| Cell::opt(r.customer_email.as_deref())),
+            col("Subscription", 30, |r| Cell::opt(r.subscription.as_deref())),
+            col("Created", 11, |r| Cell::Date(Some(r.created))),
+        ],
+    ))
+}
+
+/// A harness on the shell's placeholder tabs over a fixed workspace, started and loaded.
+fn loaded(ws: Workspace, width: u16, height: u16) -> Harness {
+    let mut h = Harness::with_tabs(
+        test_settings(Startup::Demo),
+        shell_tabs(),
+        Box::new(move |_| Ok(ws.clone())),
+        width,
+        height,
+    );
+    h.start();
+    h
+}
+
 // ---------------------------------------------------------------- reducer
 
 #[test]
 fn demo_start_loads_once_and_shows_the_data() {
-    let mut h = Harness::new(
+    let mut h = Harness::with_tabs(
         test_settings(Startup::Demo),
+        shell_tabs(),
         Box::new(|_| Ok(demo())),
         80,
         24,
@@ -177,7 +248,7 @@ fn a_failed_refresh_keeps_the_data_and_says_so() {
 
 #[test]
 fn a_second_refresh_cancels_the_first() {
-    let mut h = Harness::loaded(demo(), 80, 24);
+    let mut h = loaded(demo(), 80, 24);
     h.auto = false;
     h.action(Action::Refresh);
     h.action(Action::Refresh);
@@ -189,7 +260,7 @@ fn a_second_refresh_cancels_the_first() {
 
 #[test]
 fn tabs_switch_by_key_number_and_mouse() {
-    let mut h = Harness::loaded(demo(), 80, 24);
+    let mut h = loaded(demo(), 80, 24);
     h.keys("tab");
     assert_eq!(h.state.active, 1);
     h.keys("shift-tab shift-tab");
@@ -207,7 +278,7 @@ fn tabs_switch_by_key_number_and_mouse() {
 
 #[test]
 fn mouse_can_be_turned_off() {
-    let mut h = Harness::loaded(demo(), 80, 24);
+    let mut h = loaded(demo(), 80, 24);
     h.state.mouse = false;
     h.draw();
     let (rect, _) = h.state.tab_hits[2];
@@ -220,7 +291,7 @@ fn mouse_can_be_turned_off() {
 
 #[test]
 fn mouse_selects_and_scrolls_rows() {
-    let mut h = Harness::loaded(demo(), 80, 24);
+    let mut h = loaded(demo(), 80, 24);
     h.draw();
     // Rows start below the tab line (1), the table border (1) and the header (1).
     h.step(Msg::Mouse(MouseInput::Click { col: 10, row: 6 }));
@@ -244,7 +315,13 @@ fn chords_resolve_show_while_pending_and_recover_from_a_wrong_key() {
     let mut settings = test_settings(Startup::Demo);
     settings.keymap = Keymap::preset("vim").expect("vim");
     let ws = demo();
-    let mut h = Harness::new(settings, Box::new(move |_| Ok(ws.clone())), 80, 24);
+    let mut h = Harness::with_tabs(
+        settings,
+        shell_tabs(),
+        Box::new(move |_| Ok(ws.clone())),
+        80,
+        24,
+    );
     h.start();
     h.keys("G");
     let pos = |h: &Harness| {
@@ -270,7 +347,7 @@ fn chords_resolve_show_while_pending_and_recover_from_a_wrong_key() {
 
 #[test]
 fn filter_as_you_type_then_undo_or_keep() {
-    let mut h = Harness::loaded(demo(), 80, 24);
+    let mut h = loaded(demo(), 80, 24);
     h.keys("/");
     assert!(matches!(h.state.mode, Mode::Prompt(_)));
     h.type_text("ADA");
@@ -296,7 +373,7 @@ fn filter_as_you_type_then_undo_or_keep() {
 
 #[test]
 fn goto_row_number_and_id() {
-    let mut h = Harness::loaded(demo(), 80, 24);
+    let mut h = loaded(demo(), 80, 24);
     h.keys(":");
     h.type_text("4");
     h.keys("enter");
@@ -319,7 +396,7 @@ fn goto_row_number_and_id() {
 
 #[test]
 fn sort_copy_and_export_go_through_effects() {
-    let mut h = Harness::loaded(demo(), 80, 24);
+    let mut h = loaded(demo(), 80, 24);
     // Remaining amount column (index 4), descending.
     h.keys("right right right right s s");
     let t = h.state.focused().and_then(|p| p.table()).expect("table");
@@ -338,7 +415,7 @@ fn sort_copy_and_export_go_through_effects() {
 
 #[test]
 fn theme_cycles_and_help_opens_and_closes() {
-    let mut h = Harness::loaded(demo(), 80, 24);
+    let mut h = loaded(demo(), 80, 24);
     assert_eq!(h.state.theme.name, "dark");
     h.keys("t");
     assert_eq!(h.state.theme.name, "light");
@@ -466,7 +543,7 @@ fn drill_down_pushes_back_pops_and_closing_cancels_its_work() {
 
 #[test]
 fn default_open_shows_the_row_detail_and_esc_returns() {
-    let mut h = Harness::loaded(demo(), 120, 40);
+    let mut h = loaded(demo(), 120, 40);
     h.keys("down enter");
     assert_eq!(h.state.screens.len(), 1);
     let frame = h.frame();
@@ -489,8 +566,9 @@ fn name(what: &str, (w, hgt): (u16, u16)) -> String {
 #[test]
 fn snapshot_loading() {
     for size in SIZES {
-        let mut h = Harness::new(
+        let mut h = Harness::with_tabs(
             test_settings(Startup::Demo),
+            shell_tabs(),
             Box::new(|_| Ok(demo())),
             size.0,
             size.1,
@@ -504,8 +582,9 @@ fn snapshot_loading() {
 #[test]
 fn snapshot_failed() {
     for size in SIZES {
-        let mut h = Harness::new(
+        let mut h = Harness::with_tabs(
             test_settings(Startup::CacheThenFresh),
+            shell_tabs(),
             Box::new(|kind| match kind {
                 LoadKind::Cache => Err(LoadError {
                     message: "no cache".into(),
@@ -526,7 +605,7 @@ fn snapshot_failed() {
 #[test]
 fn snapshot_empty_tabs() {
     for size in SIZES {
-        let mut h = Harness::loaded(empty(), size.0, size.1);
+        let mut h = loaded(empty(), size.0, size.1);
         for (i, tab) in ["worklist", "tieout", "refunds"].iter().enumerate() {
             h.action([Action::Tab1, Action::Tab2, Action::Tab3][i]);
             insta::assert_snapshot!(name(&format!("empty_{tab}"), size), h.frame());
@@ -537,7 +616,7 @@ fn snapshot_empty_tabs() {
 #[test]
 fn snapshot_loaded_tabs() {
     for size in SIZES {
-        let mut h = Harness::loaded(demo(), size.0, size.1);
+        let mut h = loaded(demo(), size.0, size.1);
         for (i, tab) in ["worklist", "tieout", "refunds"].iter().enumerate() {
             h.action([Action::Tab1, Action::Tab2, Action::Tab3][i]);
             insta::assert_snapshot!(name(&format!("loaded_{tab}"), size), h.frame());
@@ -547,7 +626,7 @@ fn snapshot_loaded_tabs() {
 
 #[test]
 fn snapshot_help_filter_sorted_and_too_small() {
-    let mut h = Harness::loaded(demo(), 80, 24);
+    let mut h = loaded(demo(), 80, 24);
     h.keys("?");
     insta::assert_snapshot!("help_80x24", h.frame());
     h.keys("esc / e u r");
@@ -560,7 +639,7 @@ fn snapshot_help_filter_sorted_and_too_small() {
 
 #[test]
 fn wide_tables_scroll_horizontally_with_a_frozen_first_column() {
-    let mut h = Harness::loaded(demo(), 80, 24);
+    let mut h = loaded(demo(), 80, 24);
     h.keys("end");
     for _ in 0..11 {
         h.keys("right");
@@ -583,7 +662,7 @@ fn wide_tables_scroll_horizontally_with_a_frozen_first_column() {
 
 #[test]
 fn negative_amounts_use_the_amount_negative_role() {
-    let mut h = Harness::loaded(demo(), 120, 40);
+    let mut h = loaded(demo(), 120, 40);
     h.action(Action::Tab2);
     let buf = h.draw();
     let text = buffer_text(&buf);

@@ -297,7 +297,7 @@ fn draw_hints(state: &State, area: Rect, buf: &mut Buffer) {
         return;
     }
     let mut actions: Vec<Action> = match state.mode {
-        Mode::Help => vec![Action::Back, Action::Help, Action::Quit],
+        Mode::Help => vec![Action::Back, Action::Quit],
         _ => {
             let mut a = state.focused().map(|p| p.hints()).unwrap_or_default();
             if !state.screens.is_empty() {

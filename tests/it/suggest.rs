@@ -5,6 +5,9 @@
 //!   a partially refunded charge, JPY, KWD, an annual plan tied by its invoice). The fake
 //!   Stripe server serves it; the live, ticket-scoped read must reach the same suggestions
 //!   as the domain computes over the whole fixture, and both are pinned by golden files.
+//! - The demo's 20 tickets (`--demo`, `fixtures/demo/tickets.csv`): golden files, every
+//!   outcome the demo generator designed them for (`generator::tickets::EXPECTED`), and the
+//!   same bytes through the fake server (which serves the demo) as from `--demo`.
 //! - A test per default rule through `suggest --email --order`.
 //! - A broken tickets file: bad lines named by number on stderr, the rest written, exit 5.
 //!
@@ -471,4 +474,78 @@ fn a_second_different_run_does_not_overwrite_without_force() {
     let jsonl =
         std::fs::read_to_string(t.work_dir().join("refund-suggestions.jsonl")).expect("read");
     assert!(jsonl.contains("\"T-2\""), "{jsonl}");
+}
+
+fn demo_tickets() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/demo/tickets.csv")
+}
+
+/// `suggest --tickets fixtures/demo/tickets.csv` in `t`; returns the run and both files.
+fn demo_batch(t: &Tieout) -> (crate::support::RunOutput, String, String) {
+    let out = t.work_dir().join("out");
+    let run = t.run(&[
+        "suggest",
+        "--tickets",
+        demo_tickets().to_str().expect("utf8 path"),
+        "--out",
+        out.to_str().expect("utf8 path"),
+    ]);
+    let jsonl = std::fs::read_to_string(out.join("refund-suggestions.jsonl")).unwrap_or_default();
+    let csv = std::fs::read_to_string(out.join("refund-suggestions.csv")).unwrap_or_default();
+    (run, jsonl, csv)
+}
+
+#[test]
+fn the_demo_tickets_get_what_they_were_designed_for() {
+    let (run, jsonl, csv) = demo_batch(&Tieout::demo());
+    run.success();
+    assert!(
+        run.stderr
+            .contains("20 ticket(s): 7 approve, 2 partial, 7 decline, 4 review"),
+        "{}",
+        run.stderr
+    );
+    let rows = parse_jsonl(&jsonl);
+    let expected = tieout::generator::tickets::EXPECTED;
+    assert_eq!(rows.len(), expected.len());
+    for (row, want) in rows.iter().zip(expected) {
+        assert_eq!(row["ticket_id"], want.ticket_id, "{row}");
+        assert_eq!(row["rule"], want.rule, "{row}");
+        assert_eq!(row["recommendation"], want.recommendation, "{row}");
+        assert_eq!(row["amount"], want.amount.unwrap_or(0), "{row}");
+        assert_eq!(row["currency"].as_str(), want.currency, "{row}");
+    }
+    assert_golden("suggest/demo/refund-suggestions.jsonl", &jsonl);
+    assert_golden("suggest/demo/refund-suggestions.csv", &csv);
+}
+
+#[test]
+fn the_demo_tickets_through_the_fake_server_agree_with_demo() {
+    let (demo_run, demo_jsonl, demo_csv) = demo_batch(&Tieout::demo());
+    demo_run.success();
+    let fake = start_fake(FakeConfig::default());
+    let (run, jsonl, csv) = demo_batch(&Tieout::against(&fake));
+    run.success();
+    assert!(
+        run.stderr.contains("list calls per ticket"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(jsonl, demo_jsonl);
+    assert_eq!(csv, demo_csv);
+    // Only ticket-scoped reads: no balance transactions, payouts or invoice listings.
+    let paths: Vec<String> = fake.requests().iter().map(|r| r.path.clone()).collect();
+    assert!(
+        paths.iter().all(|p| [
+            "/v1/customers",
+            "/v1/customers/search",
+            "/v1/charges",
+            "/v1/subscriptions",
+            "/v1/refunds",
+            "/v1/disputes",
+            "/v1/invoice_payments"
+        ]
+        .contains(&p.as_str())),
+        "{paths:?}"
+    );
 }

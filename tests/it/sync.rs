@@ -540,3 +540,156 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+fn paths(log: &[LoggedRequest]) -> BTreeSet<String> {
+    log.iter()
+        .map(|r| {
+            if r.path.starts_with("/v1/payment_intents/") {
+                "/v1/payment_intents/{id}".to_string()
+            } else {
+                r.path.clone()
+            }
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fresh_reads_fetch_only_what_the_need_requires() {
+    use tieout::source::load::Need;
+    let tz = jiff::tz::TimeZone::UTC;
+    let fake = FakeStripe::start(FakeConfig::mini()).await;
+    let all = fixture_rows(&mini_fixtures());
+
+    // A month: payouts arriving in it and their lines, nothing else.
+    let month: tieout::time::Month = "2026-11".parse().expect("month");
+    let opts = Need::Month(month).options(now(), &tz);
+    let got = sync::read_fresh(&client(&fake), None, &opts, None, &Quiet)
+        .await
+        .expect("month");
+    assert_eq!(
+        paths(&fake.requests()),
+        ["/v1/account", "/v1/payouts", "/v1/balance_transactions"]
+            .map(String::from)
+            .into()
+    );
+    let mut ids: Vec<&str> = got.data.payouts.iter().map(|p| p.id.as_str()).collect();
+    ids.sort();
+    assert_eq!(ids, vec!["po_Mini2", "po_Mini3", "po_Mini4"]);
+    assert_eq!(lines_requests(&fake.requests()), vec!["po_Mini2"]);
+    let want = expected(&all, &opts);
+    assert_eq!(
+        sorted(got.data.clone()).balance_transactions,
+        sorted(want).balance_transactions
+    );
+    assert!(got.data.invoices.is_empty() && got.data.charges.is_empty());
+
+    // With a cache of the account, settled payouts' lines come from it.
+    let root = tempfile::tempdir().expect("tmp");
+    let cache = Cache::at(root.path());
+    run_sync(
+        &fake,
+        &cache,
+        &SyncOptions::for_months(now(), &tz, 3),
+        &Quiet,
+    )
+    .await;
+    fake.clear_requests();
+    let again = sync::read_fresh(&client(&fake), None, &opts, Some(&cache), &Quiet)
+        .await
+        .expect("month from cache");
+    assert!(lines_requests(&fake.requests()).is_empty());
+    assert_same_rows(&again.data, &got.data);
+
+    // Dunning: invoices and the failing ones' payment intents only.
+    fake.clear_requests();
+    let opts = Need::Dunning.options(now(), &tz);
+    let got = sync::read_fresh(&client(&fake), None, &opts, Some(&cache), &Quiet)
+        .await
+        .expect("dunning");
+    assert_eq!(
+        paths(&fake.requests()),
+        ["/v1/account", "/v1/invoices", "/v1/payment_intents/{id}"]
+            .map(String::from)
+            .into()
+    );
+    let want = expected(&all, &opts);
+    let got = sorted(got.data);
+    let want = sorted(want);
+    assert_eq!(got.invoices, want.invoices);
+    assert_eq!(got.payment_intents, want.payment_intents);
+    assert_eq!(got.invoice_payments, want.invoice_payments);
+    // The failed charges behind the worklist come with their payment intents.
+    let failed: BTreeSet<&str> = got
+        .payment_intents
+        .iter()
+        .filter_map(|p| p.latest_charge.as_deref())
+        .collect();
+    let charges: BTreeSet<&str> = got.charges.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(charges, failed);
+    assert!(got.payouts.is_empty() && got.customers.is_empty());
+    assert_eq!((got.meta.window_start, got.meta.window_end), (0, 0));
+}
+
+/// The demo account through the fake, with 429s and 500s (and a reset and a cut body)
+/// on the way: the snapshot equals the demo data read directly, restricted to what a sync
+/// reads; a second sync keeps every settled payout's lines.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_demo_account_syncs_completely_through_faults() {
+    let tz = jiff::tz::TimeZone::UTC;
+    let fake = FakeStripe::start(FakeConfig::default()).await;
+    for fault in [
+        Fault::status("/v1/payouts", 429, 2),
+        Fault::status("/v1/balance_transactions", 500, 3),
+        Fault::status("/v1/balance_transactions", 429, 3),
+        Fault::status("/v1/invoices", 500, 1),
+        Fault::status("/v1/payment_intents", 429, 4),
+        Fault::status("/v1/charges", 502, 2),
+        Fault::status("/v1/subscriptions", 429, 1),
+        Fault::Reset {
+            path_prefix: "/v1/customers".into(),
+            times: 1,
+        },
+        Fault::Truncate {
+            path_prefix: "/v1/refunds".into(),
+            times: 1,
+        },
+    ] {
+        fake.inject(fault);
+    }
+    let root = tempfile::tempdir().expect("tmp");
+    let cache = Cache::at(root.path());
+    let opts = SyncOptions::for_months(now(), &tz, 3);
+    let report = run_sync(&fake, &cache, &opts, &Quiet).await;
+    assert_eq!(fake.pending_faults(), 0, "every fault fired");
+
+    let demo = tieout::source::demo::load_demo().expect("demo");
+    let want = expected(&demo, &opts);
+    assert_same_rows(&report.data, &want);
+    // The demo is built to exercise every part: none of these may be trivially empty.
+    assert!(
+        report.data.payouts.len() >= 10,
+        "{}",
+        report.data.payouts.len()
+    );
+    assert!(report.data.balance_transactions.len() >= 300);
+    assert!(report.data.payment_intents.len() >= 30);
+    assert!(!report.data.invoices.is_empty() && !report.data.subscriptions.is_empty());
+    // Every automatic, completed payout in the window had its lines listed.
+    let itemised = want.payouts.iter().filter(|p| itemisable(p)).count();
+    let mut listed = lines_requests(&fake.requests());
+    listed.sort();
+    listed.dedup();
+    assert_eq!(listed.len(), itemised);
+    assert!(report.stats.retries >= 18, "{:?}", report.stats);
+
+    fake.clear_requests();
+    let second = run_sync(&fake, &cache, &opts, &Quiet).await;
+    let settled = want.payouts.iter().filter(|p| sync::settled(p)).count();
+    assert_eq!(second.reused_payouts, settled);
+    assert_eq!(
+        lines_requests(&fake.requests()).len(),
+        itemised - settled,
+        "only unsettled payouts' lines are read again"
+    );
+    assert_same_rows(&second.data, &report.data);
+}

@@ -1,62 +1,1199 @@
-//! The Worklist tab (owned by the dunning work): until the dunning pane lands, the
-//! account's invoices as a plain table.
+//! The Worklist tab: the dunning list billing staff work every morning. The columns they
+//! need first (customer, amount, decline, attempts, next retry or "none", action), filters
+//! (`f`: no automatic retry left, by decline code, by currency, by action; `/` still
+//! filters the text), totals by currency and decline code in a side panel (a summary line
+//! when the terminal is narrow), and Enter opens the invoice: its payment attempts with
+//! each decline, the subscription it renews, what to do and what to tell the customer,
+//! and the hosted invoice URL (Enter or `y` copies the selected line's value).
+//!
+//! The worklist itself is `domain::dunning` (the same computation as `tieout dunning`), run
+//! as a background job on every load.
 
 use std::sync::Arc;
 
-use crate::money::Money;
-use crate::source::rows::InvoiceRow;
-use crate::stripe::models::InvoiceStatus;
-use crate::tui::pane::Pane;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Widget};
+
+use crate::domain::declines::Action as Todo;
+use crate::domain::dunning::{self, DeclineKey, DueBasis, Filter, WorkRow, Worklist};
+use crate::money::{Currency, Money, format_major_grouped};
+use crate::report::dunning::decline_cell;
+use crate::tui::action::Action;
+use crate::tui::msg::{Job, JobOutput, RequestId};
+use crate::tui::pane::{Cx, Handled, Pane, ViewCx};
 use crate::tui::theme::Role;
-use crate::tui::widgets::table::{Cell, RowsSource, TableSource, col};
+use crate::tui::widgets::table::{Cell, DataTable, RowsSource, TableSource, col};
+use crate::tui::widgets::text::{fit, truncate};
 use crate::tui::workspace::Workspace;
 
-use super::table_pane::TablePane;
+/// Terminals at least this wide get the totals side panel.
+const SIDE_PANEL_MIN_WIDTH: u16 = 100;
+const SIDE_PANEL_WIDTH: u16 = 36;
 
 pub fn pane() -> Box<dyn Pane> {
-    Box::new(TablePane::new(
-        "Worklist",
-        "Invoices",
-        "No invoices in this account.",
-        build,
-    ))
+    Box::new(WorklistPane::new())
 }
 
-fn status(r: &InvoiceRow) -> Cell<'_> {
-    let role = match r.status {
-        InvoiceStatus::Open if r.attempt_count > 0 => Role::Failed,
-        InvoiceStatus::Open => Role::Pending,
-        InvoiceStatus::Paid => Role::Ok,
-        InvoiceStatus::Uncollectible => Role::Error,
-        _ => Role::Muted,
-    };
-    Cell::Tag(r.status.as_str().into(), role)
+/// The Worklist tab.
+pub struct WorklistPane {
+    worklist: Option<Arc<Worklist>>,
+    error: Option<String>,
+    req: Option<RequestId>,
+    filter: Filter,
+    picker: Option<Picker>,
+    /// Indices into the worklist's rows of the rows shown, in table order.
+    shown: Vec<usize>,
+    table: DataTable,
 }
 
-fn build(ws: &Workspace) -> Arc<dyn TableSource> {
-    Arc::new(RowsSource::new(
-        ws.data.invoices.clone(),
+fn empty_source() -> Arc<dyn TableSource> {
+    Arc::new(RowsSource::<()>::new(Vec::new(), Vec::new()))
+}
+
+impl Default for WorklistPane {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl WorklistPane {
+    pub fn new() -> Self {
+        WorklistPane {
+            worklist: None,
+            error: None,
+            req: None,
+            filter: Filter::default(),
+            picker: None,
+            shown: Vec::new(),
+            table: DataTable::new(
+                "Failed payments",
+                "No open invoice has a failed payment or is past due.",
+                empty_source(),
+            ),
+        }
+    }
+
+    fn rebuild(&mut self, cx: &mut Cx<'_>) {
+        let Some(w) = self.worklist.clone() else {
+            return;
+        };
+        self.shown = self.filter.apply(&w);
+        let rows: Vec<WorkRow> = self.shown.iter().map(|i| w.rows[*i].clone()).collect();
+        self.table.set_title(if self.filter.is_empty() {
+            "Failed payments".to_string()
+        } else {
+            format!("Failed payments ({})", facet_summary(&self.filter))
+        });
+        self.table.set_source(Arc::new(source(rows)), cx);
+    }
+
+    fn selected(&self) -> Option<&WorkRow> {
+        let w = self.worklist.as_ref()?;
+        let i = *self.shown.get(self.table.selected_row()?)?;
+        w.rows.get(i)
+    }
+
+    fn picker_action(&mut self, action: Action, cx: &mut Cx<'_>) -> Handled {
+        let Some(p) = self.picker.as_mut() else {
+            return Handled::No;
+        };
+        let n = p.options.len();
+        let mut changed = false;
+        match action {
+            Action::Up => p.cursor = p.cursor.saturating_sub(1),
+            Action::Down => p.cursor = (p.cursor + 1).min(n.saturating_sub(1)),
+            Action::PageUp | Action::HalfPageUp => p.cursor = p.cursor.saturating_sub(10),
+            Action::PageDown | Action::HalfPageDown => {
+                p.cursor = (p.cursor + 10).min(n.saturating_sub(1))
+            }
+            Action::Top => p.cursor = 0,
+            Action::Bottom => p.cursor = n.saturating_sub(1),
+            Action::Open => {
+                if let Some(o) = p.options.get(p.cursor) {
+                    o.value.apply(&mut self.filter);
+                    p.filter = self.filter.clone();
+                    changed = true;
+                }
+            }
+            Action::ClearFilter => {
+                self.filter = Filter::default();
+                p.filter = Filter::default();
+                changed = true;
+            }
+            Action::Back | Action::Facets => self.picker = None,
+            _ => {}
+        }
+        if changed {
+            self.rebuild(cx);
+        }
+        // Everything else waits until the picker is closed.
+        Handled::Yes
+    }
+}
+
+impl Pane for WorklistPane {
+    fn title(&self) -> String {
+        "Worklist".to_string()
+    }
+
+    fn on_data(&mut self, ws: &Workspace, cx: &mut Cx<'_>) -> bool {
+        if let Some(old) = self.req.take() {
+            cx.cancel(old);
+        }
+        let data = Arc::clone(&ws.data);
+        let now = cx.now();
+        self.req = Some(cx.compute(Job::new("building the worklist", move |_| {
+            dunning::build(&data, now).map_err(|e| e.to_string())
+        })));
+        true
+    }
+
+    fn on_computed(&mut self, req: RequestId, output: JobOutput, cx: &mut Cx<'_>) {
+        if self.req != Some(req) {
+            return;
+        }
+        self.req = None;
+        match output.downcast::<Result<Worklist, String>>() {
+            Ok(result) => match *result {
+                Ok(w) => {
+                    self.error = None;
+                    // Keep the facets that still mean something on the new data.
+                    if let Some(k) = &self.filter.decline
+                        && !w.decline_keys().contains(k)
+                    {
+                        self.filter.decline = None;
+                    }
+                    if let Some(c) = self.filter.currency
+                        && !w.currencies().contains(&c)
+                    {
+                        self.filter.currency = None;
+                    }
+                    self.worklist = Some(Arc::new(w));
+                    self.picker = None;
+                    self.rebuild(cx);
+                }
+                Err(e) => {
+                    self.error = Some(format!("The worklist could not be computed: {e}"));
+                }
+            },
+            Err(_) => {
+                self.error = Some("The worklist job returned something unexpected.".into());
+            }
+        }
+    }
+
+    fn handle(&mut self, action: Action, cx: &mut Cx<'_>) -> Handled {
+        if self.picker.is_some() {
+            return self.picker_action(action, cx);
+        }
+        match action {
+            Action::Facets => {
+                if let Some(w) = &self.worklist {
+                    self.picker = Some(Picker::new(w, &self.filter));
+                }
+                Handled::Yes
+            }
+            Action::ClearFilter => {
+                if !self.filter.is_empty() {
+                    self.filter = Filter::default();
+                    self.rebuild(cx);
+                }
+                // The shell clears the text filter too.
+                Handled::No
+            }
+            Action::Open => {
+                if let Some(r) = self.selected() {
+                    cx.push(Box::new(InvoiceScreen::new(r, cx.now())));
+                }
+                Handled::Yes
+            }
+            _ => Handled::No,
+        }
+    }
+
+    fn table(&self) -> Option<&DataTable> {
+        Some(&self.table)
+    }
+
+    fn table_mut(&mut self) -> Option<&mut DataTable> {
+        Some(&mut self.table)
+    }
+
+    fn render(&mut self, area: Rect, buf: &mut Buffer, cx: &ViewCx<'_>) {
+        let theme = cx.theme;
+        if let Some(e) = &self.error {
+            Paragraph::new(Line::styled(e.clone(), theme.style(Role::Error)))
+                .block(Block::bordered().border_style(theme.style(Role::Border)))
+                .render(area, buf);
+            return;
+        }
+        let Some(w) = self.worklist.clone() else {
+            Paragraph::new(Line::styled(
+                "Building the worklist…",
+                theme.style(Role::Muted),
+            ))
+            .block(Block::bordered().border_style(theme.style(Role::Border)))
+            .render(area, buf);
+            return;
+        };
+        let wide = area.width >= SIDE_PANEL_MIN_WIDTH;
+        let (main, side) = if wide {
+            let side_w = SIDE_PANEL_WIDTH.min(area.width / 3);
+            (
+                Rect {
+                    width: area.width - side_w,
+                    ..area
+                },
+                Some(Rect {
+                    x: area.x + area.width - side_w,
+                    width: side_w,
+                    ..area
+                }),
+            )
+        } else {
+            (area, None)
+        };
+        // One summary line above the table: the totals (narrow) or the facets (wide).
+        let header = Rect { height: 1, ..main };
+        let body = Rect {
+            y: main.y + 1,
+            height: main.height.saturating_sub(1),
+            ..main
+        };
+        let line = if wide {
+            facet_line(&self.filter, self.shown.len(), w.rows.len(), cx)
+        } else {
+            summary_line(&w, &self.filter, self.shown.len(), cx)
+        };
+        Paragraph::new(line).render(header, buf);
+        match &mut self.picker {
+            Some(p) => p.render(body, buf, cx),
+            None => self.table.render(body, buf, cx),
+        }
+        if let Some(side) = side {
+            render_totals(&w, side, buf, cx);
+        }
+    }
+
+    fn hints(&self) -> Vec<Action> {
+        if self.picker.is_some() {
+            vec![Action::Open, Action::Back, Action::ClearFilter]
+        } else {
+            vec![
+                Action::Open,
+                Action::Facets,
+                Action::Filter,
+                Action::CopyCell,
+            ]
+        }
+    }
+}
+
+// ---------------------------------------------------------------- the table
+
+fn money(m: Money) -> String {
+    format!(
+        "{} {}",
+        format_major_grouped(m.minor, m.currency),
+        m.currency
+    )
+}
+
+fn action_role(a: Todo) -> Role {
+    match a {
+        Todo::DoNotRetry => Role::Failed,
+        Todo::RetryLater => Role::Pending,
+        Todo::UpdatePaymentMethod | Todo::CustomerMustAuthenticate | Todo::CheckDuplicate => {
+            Role::Warning
+        }
+        Todo::ContactCustomer => Role::Text,
+        Todo::Review => Role::Muted,
+    }
+}
+
+fn next_retry(r: &WorkRow) -> Cell<'_> {
+    match (r.retries_left, r.next_payment_attempt) {
+        (true, Some(ts)) => Cell::Date(Some(ts)),
+        _ => Cell::Tag("none".into(), Role::Failed),
+    }
+}
+
+fn customer(r: &WorkRow) -> Cell<'_> {
+    Cell::opt(
+        r.customer_name
+            .as_deref()
+            .or(r.customer_email.as_deref())
+            .or(r.customer_id.as_deref()),
+    )
+}
+
+fn source(rows: Vec<WorkRow>) -> RowsSource<WorkRow> {
+    RowsSource::new(
+        rows,
         vec![
-            col("Invoice", 30, |r: &InvoiceRow| Cell::text(&r.id)),
-            col("Number", 14, |r| Cell::opt(r.number.as_deref())),
-            col("Customer", 26, |r| {
-                Cell::opt(r.customer_name.as_deref().or(r.customer_email.as_deref()))
+            col("Customer", 14, customer),
+            col("Amount", 14, |r: &WorkRow| Cell::Money(r.money())),
+            col("Decline", 18, |r| Cell::owned(decline_cell(r))),
+            col("Att.", 4, |r| Cell::Int(r.attempt_count)),
+            col("Retry", 10, next_retry),
+            col("Action", 12, |r| {
+                Cell::Tag(r.action().short().into(), action_role(r.action()))
             }),
-            col("Status", 14, status),
-            col("Remaining", 18, |r| {
-                Cell::Money(Money::new(r.amount_remaining, r.currency))
+            col("Action (in full)", 26, |r| Cell::text(r.action().label())),
+            col("Days late", 9, |r| {
+                r.days_past_due.map_or(Cell::Empty, Cell::Int)
             }),
-            col("Due", 18, |r| {
-                Cell::Money(Money::new(r.amount_due, r.currency))
-            }),
-            col("Attempts", 9, |r| Cell::Int(r.attempt_count)),
-            col("Next attempt", 17, |r| {
-                Cell::DateTime(r.next_payment_attempt)
-            }),
-            col("Due date", 11, |r| Cell::Date(r.due_date)),
+            col("Invoice", 30, |r| Cell::text(&r.invoice_id)),
+            col("Number", 14, |r| Cell::opt(r.invoice_number.as_deref())),
             col("Email", 30, |r| Cell::opt(r.customer_email.as_deref())),
-            col("Subscription", 30, |r| Cell::opt(r.subscription.as_deref())),
-            col("Created", 11, |r| Cell::Date(Some(r.created))),
+            col("Subscription", 30, |r| {
+                Cell::opt(r.subscription_id.as_deref())
+            }),
+            col("Outcome", 24, |r| Cell::opt(r.outcome_reason.as_deref())),
+            col("Advice", 18, |r| Cell::opt(r.advice_code.as_deref())),
         ],
-    ))
+    )
+}
+
+// ---------------------------------------------------------------- facets
+
+fn facet_summary(f: &Filter) -> String {
+    let mut parts = Vec::new();
+    if f.no_retry_left {
+        parts.push("no retry left".to_string());
+    }
+    if let Some(k) = &f.decline {
+        parts.push(k.label());
+    }
+    if let Some(c) = f.currency {
+        parts.push(c.upper());
+    }
+    if let Some(a) = f.action {
+        parts.push(a.label().to_string());
+    }
+    parts.join(" · ")
+}
+
+fn key_hint(cx: &ViewCx<'_>, a: Action) -> String {
+    cx.keymap.key_for(a).unwrap_or_else(|| a.name().to_string())
+}
+
+fn facet_line<'a>(f: &Filter, shown: usize, total: usize, cx: &ViewCx<'_>) -> Line<'a> {
+    let theme = cx.theme;
+    let mut spans = vec![Span::styled(" Showing ", theme.style(Role::Muted))];
+    if f.is_empty() {
+        spans.push(Span::styled(
+            format!("all {total} invoices"),
+            theme.style(Role::Text),
+        ));
+    } else {
+        spans.push(Span::styled(
+            format!("{shown} of {total}: {}", facet_summary(f)),
+            theme.style(Role::Prompt),
+        ));
+    }
+    spans.push(Span::styled(
+        format!(
+            "  {} filter by retry, decline, currency, action",
+            key_hint(cx, Action::Facets)
+        ),
+        theme.style(Role::Muted),
+    ));
+    Line::from(spans)
+}
+
+fn join_money(ms: &[Money]) -> String {
+    ms.iter().map(|m| money(*m)).collect::<Vec<_>>().join(", ")
+}
+
+fn summary_line<'a>(w: &Worklist, f: &Filter, shown: usize, cx: &ViewCx<'_>) -> Line<'a> {
+    let theme = cx.theme;
+    let out = w.outstanding().by_size_desc();
+    let mut spans = vec![
+        Span::styled(
+            if f.is_empty() {
+                format!(" {} to work: ", w.rows.len())
+            } else {
+                format!(" {shown} of {} ({}): ", w.rows.len(), facet_summary(f))
+            },
+            theme.style(if f.is_empty() {
+                Role::Title
+            } else {
+                Role::Prompt
+            }),
+        ),
+        Span::styled(
+            if out.is_empty() {
+                "nothing outstanding".to_string()
+            } else {
+                join_money(&out)
+            },
+            theme.style(Role::Text),
+        ),
+    ];
+    let nr = w.no_retry_count();
+    if nr > 0 {
+        spans.push(Span::styled(
+            format!(" · {nr} no retry left"),
+            theme.style(Role::Failed),
+        ));
+    }
+    spans.push(Span::styled(
+        format!("  {} filters", key_hint(cx, Action::Facets)),
+        theme.style(Role::Muted),
+    ));
+    Line::from(spans)
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Choice {
+    AnyRetry,
+    NoRetryLeft,
+    AnyDecline,
+    Decline(DeclineKey),
+    AnyCurrency,
+    Currency(Currency),
+    AnyAction,
+    Action(Todo),
+}
+
+impl Choice {
+    fn group(&self) -> &'static str {
+        match self {
+            Choice::AnyRetry | Choice::NoRetryLeft => "Automatic retries",
+            Choice::AnyDecline | Choice::Decline(_) => "Decline",
+            Choice::AnyCurrency | Choice::Currency(_) => "Currency",
+            Choice::AnyAction | Choice::Action(_) => "Action",
+        }
+    }
+
+    fn apply(&self, f: &mut Filter) {
+        match self {
+            Choice::AnyRetry => f.no_retry_left = false,
+            Choice::NoRetryLeft => f.no_retry_left = true,
+            Choice::AnyDecline => f.decline = None,
+            Choice::Decline(k) => f.decline = Some(k.clone()),
+            Choice::AnyCurrency => f.currency = None,
+            Choice::Currency(c) => f.currency = Some(*c),
+            Choice::AnyAction => f.action = None,
+            Choice::Action(a) => f.action = Some(*a),
+        }
+    }
+
+    fn chosen(&self, f: &Filter) -> bool {
+        match self {
+            Choice::AnyRetry => !f.no_retry_left,
+            Choice::NoRetryLeft => f.no_retry_left,
+            Choice::AnyDecline => f.decline.is_none(),
+            Choice::Decline(k) => f.decline.as_ref() == Some(k),
+            Choice::AnyCurrency => f.currency.is_none(),
+            Choice::Currency(c) => f.currency == Some(*c),
+            Choice::AnyAction => f.action.is_none(),
+            Choice::Action(a) => f.action == Some(*a),
+        }
+    }
+}
+
+struct PickerOption {
+    value: Choice,
+    label: String,
+    count: usize,
+}
+
+/// The facet picker: a list of choices grouped by facet; Enter picks one per group.
+struct Picker {
+    options: Vec<PickerOption>,
+    cursor: usize,
+    /// What is chosen now (redrawn from the pane's filter on every pick).
+    filter: Filter,
+    offset: usize,
+}
+
+impl Picker {
+    fn new(w: &Worklist, f: &Filter) -> Self {
+        let count = |pred: &dyn Fn(&WorkRow) -> bool| w.rows.iter().filter(|r| pred(r)).count();
+        let n = w.rows.len();
+        let mut options = vec![
+            PickerOption {
+                value: Choice::AnyRetry,
+                label: "any".into(),
+                count: n,
+            },
+            PickerOption {
+                value: Choice::NoRetryLeft,
+                label: "no automatic retry left".into(),
+                count: w.no_retry_count(),
+            },
+            PickerOption {
+                value: Choice::AnyDecline,
+                label: "any".into(),
+                count: n,
+            },
+        ];
+        for t in &w.totals_by_decline_code {
+            options.push(PickerOption {
+                value: Choice::Decline(t.key.clone()),
+                label: t.key.label(),
+                count: t.count,
+            });
+        }
+        options.push(PickerOption {
+            value: Choice::AnyCurrency,
+            label: "any".into(),
+            count: n,
+        });
+        for t in &w.totals_by_currency {
+            options.push(PickerOption {
+                value: Choice::Currency(t.currency),
+                label: t.currency.upper(),
+                count: t.count,
+            });
+        }
+        options.push(PickerOption {
+            value: Choice::AnyAction,
+            label: "any".into(),
+            count: n,
+        });
+        for a in w.actions() {
+            options.push(PickerOption {
+                value: Choice::Action(a),
+                label: a.label().into(),
+                count: count(&|r| r.action() == a),
+            });
+        }
+        Picker {
+            options,
+            cursor: 0,
+            filter: f.clone(),
+            offset: 0,
+        }
+    }
+
+    fn render(&mut self, area: Rect, buf: &mut Buffer, cx: &ViewCx<'_>) {
+        let theme = cx.theme;
+        let block = Block::bordered()
+            .border_style(theme.style(Role::Border))
+            .title(Line::from(vec![
+                Span::styled(" Filter the worklist ", theme.style(Role::Title)),
+                Span::styled(
+                    format!(
+                        "{} choose · {} done · {} clear ",
+                        key_hint(cx, Action::Open),
+                        key_hint(cx, Action::Back),
+                        key_hint(cx, Action::ClearFilter)
+                    ),
+                    theme.style(Role::Muted),
+                ),
+            ]));
+        let inner = block.inner(area);
+        block.render(area, buf);
+        // Lines: a header before each group, then its options.
+        let mut lines: Vec<(Option<usize>, Line<'_>)> = Vec::new();
+        let mut group = "";
+        let width = usize::from(inner.width);
+        for (i, o) in self.options.iter().enumerate() {
+            if o.value.group() != group {
+                group = o.value.group();
+                lines.push((None, Line::styled(group, theme.style(Role::Header))));
+            }
+            let mark = if o.value.chosen(&self.filter) {
+                "(•)"
+            } else {
+                "( )"
+            };
+            let pointer = if i == self.cursor { "›" } else { " " };
+            let text = fit(
+                &format!("{pointer} {mark} {} ({})", o.label, o.count),
+                width,
+                false,
+            );
+            let style = if i == self.cursor {
+                theme.style(Role::Selection)
+            } else {
+                theme.style(Role::Text)
+            };
+            lines.push((Some(i), Line::styled(text, style)));
+        }
+        let h = usize::from(inner.height);
+        let at = lines
+            .iter()
+            .position(|(i, _)| *i == Some(self.cursor))
+            .unwrap_or(0);
+        if at < self.offset {
+            // Show the group header with the first option of a group.
+            self.offset = at.saturating_sub(1);
+        }
+        if h > 0 && at >= self.offset + h {
+            self.offset = at + 1 - h;
+        }
+        let visible: Vec<Line<'_>> = lines
+            .into_iter()
+            .skip(self.offset)
+            .take(h)
+            .map(|(_, l)| l)
+            .collect();
+        Paragraph::new(visible).render(inner, buf);
+    }
+}
+
+// ---------------------------------------------------------------- side panel
+
+fn render_totals(w: &Worklist, area: Rect, buf: &mut Buffer, cx: &ViewCx<'_>) {
+    let theme = cx.theme;
+    let block = Block::bordered()
+        .border_style(theme.style(Role::Border))
+        .title(Span::styled(" Totals ", theme.style(Role::Title)));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let width = usize::from(inner.width);
+    let pair = |left: &str, right: String, role: Role| -> Line<'static> {
+        let rw = right.chars().count().min(width);
+        let lw = width.saturating_sub(rw + 1);
+        Line::from(vec![
+            Span::styled(fit(left, lw, false), theme.style(Role::Text)),
+            Span::raw(" "),
+            Span::styled(truncate(&right, rw), theme.style(role)),
+        ])
+    };
+    let mut lines: Vec<Line<'static>> = Vec::new();
+    lines.push(Line::styled("Outstanding", theme.style(Role::Header)));
+    if w.totals_by_currency.is_empty() {
+        lines.push(Line::styled("nothing", theme.style(Role::Muted)));
+    }
+    for t in &w.totals_by_currency {
+        lines.push(pair(
+            &format!("{} ({})", t.currency.upper(), t.count),
+            money(Money::new(t.amount_remaining, t.currency)),
+            Role::AmountPositive,
+        ));
+    }
+    lines.push(Line::styled(
+        "No automatic retry left",
+        theme.style(Role::Header),
+    ));
+    let nr = w.no_retry_left();
+    if nr.is_empty() {
+        lines.push(Line::styled("none", theme.style(Role::Muted)));
+    }
+    for t in w.totals_by_currency.iter().filter(|t| t.no_retry_count > 0) {
+        lines.push(pair(
+            &format!("{} ({})", t.currency.upper(), t.no_retry_count),
+            money(Money::new(t.no_retry_amount, t.currency)),
+            Role::Failed,
+        ));
+    }
+    lines.push(Line::styled("By decline", theme.style(Role::Header)));
+    for t in &w.totals_by_decline_code {
+        lines.push(pair(&t.key.label(), t.count.to_string(), Role::Text));
+        for m in t.amounts.by_size_desc() {
+            lines.push(Line::styled(
+                fit(&money(m), width, true),
+                theme.style(Role::Muted),
+            ));
+        }
+    }
+    if !w.uncollectible.is_empty() {
+        lines.push(Line::styled(
+            "Uncollectible (written off)",
+            theme.style(Role::Header),
+        ));
+        for u in &w.uncollectible {
+            lines.push(pair(
+                &format!("{} ({})", u.currency.upper(), u.count),
+                money(Money::new(u.amount_remaining, u.currency)),
+                Role::Muted,
+            ));
+        }
+    }
+    Paragraph::new(lines).render(inner, buf);
+}
+
+// ---------------------------------------------------------------- the invoice screen
+
+/// One invoice of the worklist: every fact billing staff need, one per line; Enter or `y`
+/// copies the selected line's value (the hosted invoice URL, an id, the wording).
+pub struct InvoiceScreen {
+    title: String,
+    table: DataTable,
+}
+
+fn when(ts: Option<i64>) -> String {
+    ts.map(|t| {
+        jiff::Timestamp::from_second(t)
+            .map(|x| x.strftime("%Y-%m-%d %H:%M UTC").to_string())
+            .unwrap_or_default()
+    })
+    .unwrap_or_default()
+}
+
+/// The facts of a worklist row, as (label, value) lines.
+pub fn invoice_fields(r: &WorkRow) -> Vec<(String, String)> {
+    let mut f: Vec<(String, String)> = Vec::new();
+    let mut add = |k: &str, v: String| f.push((k.to_string(), v));
+    add(
+        "Invoice",
+        match &r.invoice_number {
+            Some(n) => format!("{} ({n})", r.invoice_id),
+            None => r.invoice_id.clone(),
+        },
+    );
+    add(
+        "Customer",
+        [
+            r.customer_name.clone(),
+            r.customer_email.as_ref().map(|e| format!("<{e}>")),
+            r.customer_id.clone(),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" "),
+    );
+    add("Amount remaining", money(r.money()));
+    add(
+        "Collection",
+        [r.collection_method.clone(), r.billing_reason.clone()]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(", "),
+    );
+    add(
+        "Subscription",
+        match (&r.subscription_id, &r.subscription_status) {
+            (Some(s), Some(st)) => format!("renews {s} (status {st})"),
+            (Some(s), None) => format!("renews {s}"),
+            (None, _) => "none: a one-off invoice".to_string(),
+        },
+    );
+    add("Due date", when(r.due_date));
+    add(
+        "Days past due",
+        match (r.days_past_due, r.days_past_due_basis) {
+            (Some(d), Some(DueBasis::DueDate)) => format!("{d} (since the due date)"),
+            (Some(d), Some(DueBasis::FirstAttempt)) => {
+                format!("{d} (since the first payment attempt)")
+            }
+            (Some(d), None) => d.to_string(),
+            (None, _) => String::new(),
+        },
+    );
+    add("Attempts", r.attempt_count.to_string());
+    add(
+        "Next retry",
+        match (r.retries_left, r.next_payment_attempt) {
+            (true, Some(t)) => when(Some(t)),
+            (false, Some(_)) => {
+                "none: not retried until a new payment method is attached".to_string()
+            }
+            _ => "none: Stripe will not retry automatically".to_string(),
+        },
+    );
+    add("Decline", r.decline_label());
+    if let Some(o) = &r.outcome_reason {
+        add("Outcome reason", o.clone());
+    }
+    if let Some(a) = &r.advice_code {
+        add("Advice code", a.clone());
+    }
+    add("Action", r.action().label().to_string());
+    add("Why", r.classification.staff.clone());
+    add("Tell the customer", r.classification.customer.clone());
+    if !r.classification.disclose {
+        add(
+            "Reason disclosed",
+            "no: staff only; the customer hears a generic decline".to_string(),
+        );
+    }
+    add(
+        "Hosted invoice URL",
+        r.hosted_invoice_url.clone().unwrap_or_default(),
+    );
+    for (i, a) in r.attempts.iter().enumerate() {
+        let mut parts = vec![
+            when(a.created),
+            a.charge.clone().unwrap_or_default(),
+            a.status.clone(),
+        ];
+        let d = a.decline_label();
+        if !d.is_empty() {
+            parts.push(d);
+        }
+        if let Some(o) = a
+            .outcome_reason
+            .as_ref()
+            .filter(|o| Some(*o) != a.decline_code.as_ref())
+        {
+            parts.push(format!("outcome {o}"));
+        }
+        if let Some(adv) = &a.advice_code {
+            parts.push(format!("advice {adv}"));
+        }
+        if let Some(act) = a.action {
+            parts.push(format!("→ {}", act.label()));
+        }
+        add(
+            &format!("Attempt {}", i + 1),
+            parts
+                .into_iter()
+                .filter(|p| !p.is_empty())
+                .collect::<Vec<_>>()
+                .join(" · "),
+        );
+    }
+    if r.attempts.is_empty() {
+        add("Attempts found", "none in the data".to_string());
+    }
+    f
+}
+
+impl InvoiceScreen {
+    pub fn new(r: &WorkRow, _now: i64) -> Self {
+        let title = format!("Worklist › {}", r.invoice_id);
+        let source = Arc::new(RowsSource::new(
+            invoice_fields(r),
+            vec![
+                col("Field", 20, |x: &(String, String)| Cell::text(&x.0)),
+                col("Value", 200, |x| Cell::text(&x.1)),
+            ],
+        ));
+        let table = DataTable::new(title.clone(), "Nothing to show.", source);
+        InvoiceScreen { title, table }
+    }
+}
+
+impl Pane for InvoiceScreen {
+    fn title(&self) -> String {
+        self.title.clone()
+    }
+
+    fn on_data(&mut self, _ws: &Workspace, _cx: &mut Cx<'_>) -> bool {
+        // A snapshot of one invoice: it may be paid after a refresh, so close.
+        false
+    }
+
+    fn handle(&mut self, action: Action, cx: &mut Cx<'_>) -> Handled {
+        // Enter and `y` copy the value, whichever column is selected: it is what staff need.
+        if matches!(action, Action::Open | Action::CopyCell) {
+            if let Some(i) = self.table.selected_row() {
+                let fields = self.table.row_fields(i);
+                if let Some((_, v)) = fields.get(1) {
+                    cx.copy(v.clone());
+                }
+            }
+            return Handled::Yes;
+        }
+        Handled::No
+    }
+
+    fn table(&self) -> Option<&DataTable> {
+        Some(&self.table)
+    }
+
+    fn table_mut(&mut self) -> Option<&mut DataTable> {
+        Some(&mut self.table)
+    }
+
+    fn render(&mut self, area: Rect, buf: &mut Buffer, cx: &ViewCx<'_>) {
+        self.table.render(area, buf, cx);
+    }
+
+    fn hints(&self) -> Vec<Action> {
+        vec![Action::Back, Action::Open, Action::CopyCell]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::dunning::testdata::*;
+    use crate::source::rows::SubscriptionRow;
+    use crate::source::{AccountData, Origin};
+    use crate::stripe::models::{InvoiceStatus, SubscriptionStatus};
+    use crate::tui::harness::{Harness, test_settings};
+    use crate::tui::msg::Effect;
+    use crate::tui::state::Startup;
+
+    const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
+
+    /// A small account whose worklist shows every kind of row: soft and hard declines, a
+    /// hidden reason, a Stripe block behind generic_decline, no decline code, a
+    /// send_invoice past due, three currencies, and uncollectible invoices apart.
+    fn account() -> AccountData {
+        let mut d = data(vec![]);
+        d.meta = crate::tui::sample::meta(Origin::Demo);
+        failed(&mut d, "in_1Funds", 129_900, "insufficient_funds");
+        failed(&mut d, "in_2Expired", 4_900, "expired_card");
+        failed(&mut d, "in_3Stolen", 250_000, "stolen_card");
+        failed(&mut d, "in_4Blocked", 19_900, "generic_decline");
+        failed(&mut d, "in_5Auth", 9_900, "authentication_required");
+        failed(&mut d, "in_6NoCode", 3_000, "x");
+        failed(&mut d, "in_7Yen", 12_000, "insufficient_funds");
+        let blocked = d.charges.iter_mut().find(|c| c.id == "ch_in_4Blocked");
+        if let Some(c) = blocked {
+            c.outcome_reason = Some("previously_declined_do_not_retry".into());
+            c.outcome_type = Some("blocked".into());
+        }
+        for p in d
+            .payment_intents
+            .iter_mut()
+            .filter(|p| p.id == "pi_in_6NoCode")
+        {
+            p.error_decline_code = None;
+        }
+        for c in d.charges.iter_mut().filter(|c| c.id == "ch_in_6NoCode") {
+            c.outcome_reason = None;
+        }
+        for i in d.invoices.iter_mut() {
+            match i.id.as_str() {
+                "in_3Stolen" => i.currency = Currency::EUR,
+                "in_7Yen" => i.currency = Currency::JPY,
+                "in_2Expired" => {
+                    i.attempt_count = 4;
+                    i.next_payment_attempt = None;
+                }
+                "in_1Funds" => i.subscription = Some("sub_1Funds".into()),
+                _ => {}
+            }
+        }
+        let names = [
+            ("in_1Funds", "Ada Lovelace"),
+            ("in_2Expired", "Grace Hopper"),
+            ("in_3Stolen", "Émilie du Châtelet"),
+            ("in_4Blocked", "Alan Turing"),
+            ("in_5Auth", "Hedy Lamarr"),
+            ("in_6NoCode", "Katherine Johnson"),
+            ("in_7Yen", "Sakura Kobayashi"),
+        ];
+        for (id, name) in names {
+            if let Some(i) = d.invoices.iter_mut().find(|i| i.id == id) {
+                i.customer = Some(format!("cus_{id}"));
+                i.customer_name = Some(name.into());
+                i.customer_email = Some(format!("{}@example.com", id.to_lowercase()));
+            }
+        }
+        let mut late = invoice("in_8Late", InvoiceStatus::Open, 45_000);
+        late.customer = None;
+        late.customer_name = Some("Mary Somerville".into());
+        late.collection_method = Some("send_invoice".into());
+        late.due_date = Some(NOW - 17 * DAY);
+        d.invoices.push(late);
+        d.invoices.push(attempted(
+            invoice("in_9Gone", InvoiceStatus::Uncollectible, 7_500),
+            4,
+            None,
+        ));
+        d.invoices
+            .push(invoice("in_10Paid", InvoiceStatus::Paid, 0));
+        d.subscriptions.push(SubscriptionRow {
+            id: "sub_1Funds".into(),
+            customer: Some("cus_1".into()),
+            status: SubscriptionStatus::PastDue,
+            current_period_start: Some(NOW - 20 * DAY),
+            current_period_end: Some(NOW + 10 * DAY),
+            interval: Some("month".into()),
+            interval_count: 1,
+            latest_invoice: Some("in_1Funds".into()),
+            created: NOW - 400 * DAY,
+            cancel_at_period_end: false,
+            currency: Currency::USD,
+            unit_amount: Some(129_900),
+        });
+        d
+    }
+
+    fn harness(d: AccountData, (w, h): (u16, u16)) -> Harness {
+        let ws = Workspace::new(d, Vec::new());
+        let mut h = Harness::with_tabs(
+            test_settings(Startup::Demo),
+            vec![pane()],
+            Box::new(move |_| Ok(ws.clone())),
+            w,
+            h,
+        );
+        h.start();
+        h
+    }
+
+    fn name(what: &str, (w, h): (u16, u16)) -> String {
+        format!("worklist_{what}_{w}x{h}")
+    }
+
+    fn table_total(h: &Harness) -> usize {
+        h.state
+            .focused()
+            .and_then(|p| p.table())
+            .map_or(0, DataTable::total)
+    }
+
+    #[test]
+    fn snapshot_loaded() {
+        for size in SIZES {
+            let mut h = harness(account(), size);
+            let frame = h.frame();
+            assert!(frame.contains("Émilie") || frame.contains("Ada"), "{frame}");
+            insta::assert_snapshot!(name("loaded", size), frame);
+        }
+    }
+
+    #[test]
+    fn snapshot_empty() {
+        for size in SIZES {
+            let mut h = harness(
+                AccountData::empty(crate::tui::sample::meta(Origin::Cache)),
+                size,
+            );
+            let frame = h.frame();
+            assert!(
+                frame.contains("No open invoice has a failed payment"),
+                "{frame}"
+            );
+            insta::assert_snapshot!(name("empty", size), frame);
+        }
+    }
+
+    #[test]
+    fn snapshot_building() {
+        let ws = Workspace::new(account(), Vec::new());
+        let mut h = Harness::with_tabs(
+            test_settings(Startup::Demo),
+            vec![pane()],
+            Box::new(move |_| Ok(ws.clone())),
+            80,
+            24,
+        );
+        h.auto = false;
+        h.start();
+        // The account loaded; the worklist job has not run yet.
+        let load = h.queued.remove(0);
+        h.queued.clear();
+        h.auto = true;
+        if let Effect::Load { req, kind } = load {
+            let ws = Workspace::new(account(), Vec::new());
+            h.auto = false;
+            h.step(crate::tui::msg::Msg::Loaded {
+                req,
+                kind,
+                result: Ok(ws),
+            });
+        }
+        let frame = h.frame();
+        assert!(frame.contains("Building the worklist"), "{frame}");
+        insta::assert_snapshot!("worklist_building_80x24", frame);
+        h.settle();
+        assert!(h.frame().contains("in_3Stolen") || table_total(&h) == 8);
+    }
+
+    #[test]
+    fn the_list_is_the_commands_worklist() {
+        let h = harness(account(), (120, 40));
+        assert_eq!(
+            table_total(&h),
+            8,
+            "7 failed + 1 past due; paid and uncollectible out"
+        );
+    }
+
+    #[test]
+    fn facets_filter_no_retry_then_by_currency_and_clear() {
+        let mut h = harness(account(), (80, 24));
+        h.keys("f");
+        insta::assert_snapshot!("worklist_picker_80x24", h.frame());
+        // "no automatic retry left" is the second option.
+        h.keys("down enter");
+        // expired (retries exhausted), stolen, blocked, auth, late send_invoice.
+        assert_eq!(table_total(&h), 5);
+        h.keys("esc");
+        assert!(h.state.screens.is_empty());
+        let frame = h.frame();
+        assert!(frame.contains("5 of 8 (no retry left)"), "{frame}");
+        insta::assert_snapshot!("worklist_no_retry_80x24", frame);
+        // And EUR on top: nothing left but the stolen card.
+        choose(&mut h, "EUR (1)");
+        assert_eq!(table_total(&h), 1);
+        h.keys("f ctrl-l");
+        assert_eq!(table_total(&h), 8, "clear in the picker resets every facet");
+        h.keys("esc ctrl-l");
+        assert_eq!(table_total(&h), 8);
+    }
+
+    /// Opens the picker, walks to the option whose line contains `label`, picks it and
+    /// closes the picker. The picker opens with its cursor on the first option.
+    fn choose(h: &mut Harness, label: &str) {
+        let (w, hh) = (h.width, h.height);
+        h.resize(w, 80);
+        h.keys("f");
+        let frame = h.frame();
+        let target = frame
+            .lines()
+            .filter(|l| l.contains("( )") || l.contains("(•)"))
+            .position(|l| l.contains(label))
+            .unwrap_or_else(|| panic!("no option {label}: {frame}"));
+        for _ in 0..target {
+            h.keys("down");
+        }
+        h.keys("enter esc");
+        h.resize(w, hh);
+    }
+
+    #[test]
+    fn facets_by_action_and_decline() {
+        let mut h = harness(account(), (120, 40));
+        h.keys("f");
+        let frame = h.frame();
+        assert!(frame.contains("stolen_card (1)"), "{frame}");
+        assert!(
+            frame.contains("card_declined (no decline code returned) (1)"),
+            "{frame}"
+        );
+        h.keys("esc");
+        choose(&mut h, "do not retry");
+        assert_eq!(table_total(&h), 2, "stolen and the excessive-retry block");
+        let frame = h.frame();
+        insta::assert_snapshot!("worklist_do_not_retry_120x40", frame);
+        choose(&mut h, "insufficient_funds");
+        assert_eq!(
+            table_total(&h),
+            0,
+            "facets combine: no insufficient_funds row is do-not-retry"
+        );
+        h.keys("ctrl-l");
+        assert_eq!(table_total(&h), 8, "clear-filter resets the facets too");
+        assert!(h.frame().contains("Showing all 8 invoices"));
+    }
+
+    #[test]
+    fn enter_opens_the_invoice_and_copies_the_url() {
+        let mut h = harness(account(), (120, 40));
+        // The first row: the largest amount of the largest currency (EUR 2,500.00).
+        h.keys("enter");
+        assert_eq!(h.state.screens.len(), 1);
+        let frame = h.frame();
+        assert!(frame.contains("Worklist › in_3Stolen"), "{frame}");
+        assert!(frame.contains("stolen_card"), "{frame}");
+        assert!(frame.contains("Reason disclosed"), "{frame}");
+        assert!(frame.contains("Attempt 1"), "{frame}");
+        insta::assert_snapshot!("worklist_invoice_120x40", frame);
+        h.keys("esc");
+        // The renewal with its subscription.
+        h.keys("down enter");
+        let frame = h.frame();
+        assert!(
+            frame.contains("renews sub_1Funds (status past_due)"),
+            "{frame}"
+        );
+        // Go to the URL line and copy it.
+        h.keys(":");
+        h.type_text("Hosted invoice URL");
+        h.keys("enter enter");
+        assert!(
+            h.log
+                .iter()
+                .any(|e| *e == Effect::Copy("https://invoice.stripe.com/i/in_1Funds".into())),
+            "{:?}",
+            h.log
+        );
+    }
 }

@@ -835,7 +835,11 @@ impl DataTable {
             };
             let right = cells.first().is_some_and(|r| r[*c].2);
             let text = fit(&format!("{}{}", col.title, arrow), *w, right);
-            buf.set_stringn(*x, hy, text, *w, header_style);
+            // Style only the title's glyphs, so an underline does not run into the padding.
+            let lead = text.len() - text.trim_start().len();
+            let body = text.trim();
+            let bx = *x + u16::try_from(width(&text[..lead])).unwrap_or(0);
+            buf.set_stringn(bx, hy, body, w.saturating_sub(lead), header_style);
         }
         let sep_x = inner.x + u16::try_from(frozen_w + 1).unwrap_or(0);
         let border = theme.style(Role::Border);
