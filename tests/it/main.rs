@@ -14,6 +14,7 @@ mod hardening_permissions;
 mod hardening_readonly;
 mod hardening_secrets;
 mod keys;
+mod reconcile;
 mod suggest;
 mod sync;
 mod tui;
