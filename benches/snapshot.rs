@@ -58,6 +58,9 @@ fn conversion(c: &mut Criterion) {
     g.bench_function("frames_to_rows", |b| {
         b.iter(|| snap.to_data().expect("rows"))
     });
+    g.bench_function("frames_to_rows_without_drop", |b| {
+        b.iter_with_large_drop(|| snap.to_data().expect("rows"))
+    });
     let dir = tempfile::tempdir().expect("tmp");
     let cache = tieout::source::cache::Cache::at(dir.path());
     g.bench_function("cache_save", |b| {

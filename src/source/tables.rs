@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 use polars::prelude::{
     BooleanChunked, Column, DataFrame, Int64Chunked, IntoColumn, NewChunkedArray, StringChunked,
 };
+use rayon::prelude::*;
 
 use crate::money::Currency;
 use crate::source::rows::{
@@ -77,38 +78,74 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
-    /// Builds the tables from rows.
+    /// Builds the tables from rows (tables and their columns in parallel).
     pub fn from_data(data: &AccountData) -> Result<Self, TableError> {
-        Ok(Self {
-            meta: data.meta.clone(),
-            payouts: payouts_frame(&data.payouts)?,
-            balance_transactions: balance_transactions_frame(&data.balance_transactions)?,
-            invoices: invoices_frame(&data.invoices)?,
-            invoice_payments: invoice_payments_frame(&data.invoice_payments)?,
-            payment_intents: payment_intents_frame(&data.payment_intents)?,
-            charges: charges_frame(&data.charges)?,
-            refunds: refunds_frame(&data.refunds)?,
-            disputes: disputes_frame(&data.disputes)?,
-            customers: customers_frame(&data.customers)?,
-            subscriptions: subscriptions_frame(&data.subscriptions)?,
-        })
+        type Job<'a> = Box<dyn FnOnce() -> Result<DataFrame, TableError> + Send + 'a>;
+        let jobs: Vec<Job<'_>> = vec![
+            Box::new(|| payouts_frame(&data.payouts)),
+            Box::new(|| balance_transactions_frame(&data.balance_transactions)),
+            Box::new(|| invoices_frame(&data.invoices)),
+            Box::new(|| invoice_payments_frame(&data.invoice_payments)),
+            Box::new(|| payment_intents_frame(&data.payment_intents)),
+            Box::new(|| charges_frame(&data.charges)),
+            Box::new(|| refunds_frame(&data.refunds)),
+            Box::new(|| disputes_frame(&data.disputes)),
+            Box::new(|| customers_frame(&data.customers)),
+            Box::new(|| subscriptions_frame(&data.subscriptions)),
+        ];
+        let frames: Vec<DataFrame> = jobs
+            .into_par_iter()
+            .map(|job| job())
+            .collect::<Result<_, _>>()?;
+        let tables = TABLES
+            .iter()
+            .map(|name| name.to_string())
+            .zip(frames)
+            .collect();
+        Self::from_tables(data.meta.clone(), tables)
     }
 
-    /// Reads the rows back from the tables.
+    /// Reads the rows back from the tables (tables and rows in parallel).
     pub fn to_data(&self) -> Result<AccountData, TableError> {
-        Ok(AccountData {
-            meta: self.meta.clone(),
-            payouts: payouts_rows(&self.payouts)?,
-            balance_transactions: balance_transactions_rows(&self.balance_transactions)?,
-            invoices: invoices_rows(&self.invoices)?,
-            invoice_payments: invoice_payments_rows(&self.invoice_payments)?,
-            payment_intents: payment_intents_rows(&self.payment_intents)?,
-            charges: charges_rows(&self.charges)?,
-            refunds: refunds_rows(&self.refunds)?,
-            disputes: disputes_rows(&self.disputes)?,
-            customers: customers_rows(&self.customers)?,
-            subscriptions: subscriptions_rows(&self.subscriptions)?,
-        })
+        let mut data = AccountData::empty(self.meta.clone());
+        let AccountData {
+            meta: _,
+            payouts,
+            balance_transactions,
+            invoices,
+            invoice_payments,
+            payment_intents,
+            charges,
+            refunds,
+            disputes,
+            customers,
+            subscriptions,
+        } = &mut data;
+        type Job<'a> = Box<dyn FnOnce() -> Result<(), TableError> + Send + 'a>;
+        let jobs: Vec<Job<'_>> = vec![
+            Box::new(move || fill(payouts, payouts_rows(&self.payouts))),
+            Box::new(move || {
+                fill(
+                    balance_transactions,
+                    balance_transactions_rows(&self.balance_transactions),
+                )
+            }),
+            Box::new(move || fill(invoices, invoices_rows(&self.invoices))),
+            Box::new(move || {
+                fill(
+                    invoice_payments,
+                    invoice_payments_rows(&self.invoice_payments),
+                )
+            }),
+            Box::new(move || fill(payment_intents, payment_intents_rows(&self.payment_intents))),
+            Box::new(move || fill(charges, charges_rows(&self.charges))),
+            Box::new(move || fill(refunds, refunds_rows(&self.refunds))),
+            Box::new(move || fill(disputes, disputes_rows(&self.disputes))),
+            Box::new(move || fill(customers, customers_rows(&self.customers))),
+            Box::new(move || fill(subscriptions, subscriptions_rows(&self.subscriptions))),
+        ];
+        jobs.into_par_iter().try_for_each(|job| job())?;
+        Ok(data)
     }
 
     /// The tables with their names, in [`TABLES`] order.
@@ -162,17 +199,25 @@ impl Snapshot {
     }
 }
 
+fn fill<T>(slot: &mut Vec<T>, rows: Result<Vec<T>, TableError>) -> Result<(), TableError> {
+    *slot = rows?;
+    Ok(())
+}
+
 // ---------------------------------------------------------------------------------------
 // Writing columns
 
-/// Collects one column per call, each filled in a single pass over the rows.
+type ColumnJob<'r> = Box<dyn FnOnce() -> Column + Send + 'r>;
+
+/// Collects one column per call, each filled in a single pass over the rows; the
+/// columns are built in parallel when the frame is finished.
 struct Frame<'r, R> {
     table: &'static str,
     rows: &'r [R],
-    cols: Vec<Column>,
+    cols: Vec<ColumnJob<'r>>,
 }
 
-impl<'r, R> Frame<'r, R> {
+impl<'r, R: Sync> Frame<'r, R> {
     fn new(table: &'static str, rows: &'r [R]) -> Self {
         Self {
             table,
@@ -181,56 +226,69 @@ impl<'r, R> Frame<'r, R> {
         }
     }
 
-    fn str(mut self, name: &str, f: impl Fn(&R) -> &str) -> Self {
-        let ca = StringChunked::from_iter_values(name.into(), self.rows.iter().map(f));
-        self.cols.push(ca.into_column());
+    fn push(mut self, job: impl FnOnce() -> Column + Send + 'r) -> Self {
+        self.cols.push(Box::new(job));
         self
     }
 
-    fn opt_str(mut self, name: &str, f: impl Fn(&R) -> Option<&str>) -> Self {
-        let ca = StringChunked::from_iter_options(name.into(), self.rows.iter().map(f));
-        self.cols.push(ca.into_column());
-        self
+    fn str(self, name: &'static str, f: impl Fn(&R) -> &str + Send + 'r) -> Self {
+        let rows = self.rows;
+        self.push(move || {
+            StringChunked::from_iter_values(name.into(), rows.iter().map(f)).into_column()
+        })
     }
 
-    fn string(mut self, name: &str, f: impl Fn(&R) -> String) -> Self {
-        let ca = StringChunked::from_iter_values(name.into(), self.rows.iter().map(f));
-        self.cols.push(ca.into_column());
-        self
+    fn opt_str(self, name: &'static str, f: impl Fn(&R) -> Option<&str> + Send + 'r) -> Self {
+        let rows = self.rows;
+        self.push(move || {
+            StringChunked::from_iter_options(name.into(), rows.iter().map(f)).into_column()
+        })
     }
 
-    fn i64(mut self, name: &str, f: impl Fn(&R) -> i64) -> Self {
-        let values: Vec<i64> = self.rows.iter().map(f).collect();
-        let ca = Int64Chunked::from_vec(name.into(), values);
-        self.cols.push(ca.into_column());
-        self
+    fn string(self, name: &'static str, f: impl Fn(&R) -> String + Send + 'r) -> Self {
+        let rows = self.rows;
+        self.push(move || {
+            StringChunked::from_iter_values(name.into(), rows.iter().map(f)).into_column()
+        })
     }
 
-    fn opt_i64(mut self, name: &str, f: impl Fn(&R) -> Option<i64>) -> Self {
-        let ca = Int64Chunked::from_iter_options(name.into(), self.rows.iter().map(f));
-        self.cols.push(ca.into_column());
-        self
+    fn i64(self, name: &'static str, f: impl Fn(&R) -> i64 + Send + 'r) -> Self {
+        let rows = self.rows;
+        self.push(move || {
+            let values: Vec<i64> = rows.iter().map(f).collect();
+            Int64Chunked::from_vec(name.into(), values).into_column()
+        })
     }
 
-    fn bool(mut self, name: &str, f: impl Fn(&R) -> bool) -> Self {
-        let ca = BooleanChunked::from_iter_values(name.into(), self.rows.iter().map(f));
-        self.cols.push(ca.into_column());
-        self
+    fn opt_i64(self, name: &'static str, f: impl Fn(&R) -> Option<i64> + Send + 'r) -> Self {
+        let rows = self.rows;
+        self.push(move || {
+            Int64Chunked::from_iter_options(name.into(), rows.iter().map(f)).into_column()
+        })
     }
 
-    fn currency(mut self, f: impl Fn(&R) -> Currency) -> Self {
-        let ca = StringChunked::from_iter_values(
-            "currency".into(),
-            self.rows.iter().map(|r| CurrencyStr(f(r))),
-        );
-        self.cols.push(ca.into_column());
-        self
+    fn bool(self, name: &'static str, f: impl Fn(&R) -> bool + Send + 'r) -> Self {
+        let rows = self.rows;
+        self.push(move || {
+            BooleanChunked::from_iter_values(name.into(), rows.iter().map(f)).into_column()
+        })
+    }
+
+    fn currency(self, f: impl Fn(&R) -> Currency + Send + 'r) -> Self {
+        let rows = self.rows;
+        self.push(move || {
+            StringChunked::from_iter_values(
+                "currency".into(),
+                rows.iter().map(|r| CurrencyStr(f(r))),
+            )
+            .into_column()
+        })
     }
 
     fn finish(self) -> Result<DataFrame, TableError> {
         let table = self.table;
-        DataFrame::new(self.rows.len(), self.cols)
-            .map_err(|source| TableError::Polars { table, source })
+        let cols: Vec<Column> = self.cols.into_par_iter().map(|job| job()).collect();
+        DataFrame::new(self.rows.len(), cols).map_err(|source| TableError::Polars { table, source })
     }
 }
 
@@ -398,6 +456,7 @@ fn payouts_rows(df: &DataFrame) -> Result<Vec<PayoutRow>, TableError> {
     let description = c.opt_str("description")?;
     let statement_descriptor = c.opt_str("statement_descriptor")?;
     Ok((0..c.height())
+        .into_par_iter()
         .map(|i| PayoutRow {
             id: id[i].to_string(),
             amount: amount[i],
@@ -452,6 +511,7 @@ fn balance_transactions_rows(df: &DataFrame) -> Result<Vec<BalanceTxnRow>, Table
     let description = c.opt_str("description")?;
     let status = c.str("status")?;
     Ok((0..c.height())
+        .into_par_iter()
         .map(|i| BalanceTxnRow {
             id: id[i].to_string(),
             payout: owned(payout[i]),
@@ -522,6 +582,7 @@ fn invoices_rows(df: &DataFrame) -> Result<Vec<InvoiceRow>, TableError> {
     let legacy_payment_intent = c.opt_str("legacy_payment_intent")?;
     let legacy_charge = c.opt_str("legacy_charge")?;
     Ok((0..c.height())
+        .into_par_iter()
         .map(|i| InvoiceRow {
             id: id[i].to_string(),
             number: owned(number[i]),
@@ -576,6 +637,7 @@ fn invoice_payments_rows(df: &DataFrame) -> Result<Vec<InvoicePaymentRow>, Table
     let currency = c.currency()?;
     let created = c.i64("created")?;
     Ok((0..c.height())
+        .into_par_iter()
         .map(|i| InvoicePaymentRow {
             id: id[i].to_string(),
             invoice: invoice[i].to_string(),
@@ -627,6 +689,7 @@ fn payment_intents_rows(df: &DataFrame) -> Result<Vec<PaymentIntentRow>, TableEr
     let error_charge = c.opt_str("error_charge")?;
     let error_network = c.opt_str("error_network_decline_code")?;
     Ok((0..c.height())
+        .into_par_iter()
         .map(|i| PaymentIntentRow {
             id: id[i].to_string(),
             customer: owned(customer[i]),
@@ -710,45 +773,46 @@ fn charges_rows(df: &DataFrame) -> Result<Vec<ChargeRow>, TableError> {
     let balance_transaction = c.opt_str("balance_transaction")?;
     let receipt_email = c.opt_str("receipt_email")?;
     let billing_email = c.opt_str("billing_email")?;
-    let mut out = Vec::with_capacity(c.height());
-    for i in 0..c.height() {
-        let meta: BTreeMap<String, String> = if metadata[i] == "{}" {
-            BTreeMap::new()
-        } else {
-            serde_json::from_str(metadata[i]).map_err(|e| {
-                c.err(
-                    "metadata",
-                    format!("is not a JSON object of strings in row {i}: {e}"),
-                )
-            })?
-        };
-        out.push(ChargeRow {
-            id: id[i].to_string(),
-            customer: owned(customer[i]),
-            payment_intent: owned(payment_intent[i]),
-            amount: amount[i],
-            amount_captured: amount_captured[i],
-            amount_refunded: amount_refunded[i],
-            currency: currency[i],
-            status: ChargeStatus::parse(status[i]),
-            created: created[i],
-            description: owned(description[i]),
-            metadata: meta,
-            disputed: disputed[i],
-            refunded: refunded[i],
-            failure_code: owned(failure_code[i]),
-            failure_message: owned(failure_message[i]),
-            outcome_type: owned(outcome_type[i]),
-            outcome_reason: owned(outcome_reason[i]),
-            outcome_network_status: owned(outcome_network_status[i]),
-            outcome_advice_code: owned(outcome_advice_code[i]),
-            outcome_seller_message: owned(outcome_seller_message[i]),
-            balance_transaction: owned(balance_transaction[i]),
-            receipt_email: owned(receipt_email[i]),
-            billing_email: owned(billing_email[i]),
-        });
-    }
-    Ok(out)
+    (0..c.height())
+        .into_par_iter()
+        .map(|i| {
+            let meta: BTreeMap<String, String> = if metadata[i] == "{}" {
+                BTreeMap::new()
+            } else {
+                serde_json::from_str(metadata[i]).map_err(|e| {
+                    c.err(
+                        "metadata",
+                        format!("is not a JSON object of strings in row {i}: {e}"),
+                    )
+                })?
+            };
+            Ok(ChargeRow {
+                id: id[i].to_string(),
+                customer: owned(customer[i]),
+                payment_intent: owned(payment_intent[i]),
+                amount: amount[i],
+                amount_captured: amount_captured[i],
+                amount_refunded: amount_refunded[i],
+                currency: currency[i],
+                status: ChargeStatus::parse(status[i]),
+                created: created[i],
+                description: owned(description[i]),
+                metadata: meta,
+                disputed: disputed[i],
+                refunded: refunded[i],
+                failure_code: owned(failure_code[i]),
+                failure_message: owned(failure_message[i]),
+                outcome_type: owned(outcome_type[i]),
+                outcome_reason: owned(outcome_reason[i]),
+                outcome_network_status: owned(outcome_network_status[i]),
+                outcome_advice_code: owned(outcome_advice_code[i]),
+                outcome_seller_message: owned(outcome_seller_message[i]),
+                balance_transaction: owned(balance_transaction[i]),
+                receipt_email: owned(receipt_email[i]),
+                billing_email: owned(billing_email[i]),
+            })
+        })
+        .collect()
 }
 
 fn refunds_frame(rows: &[RefundRow]) -> Result<DataFrame, TableError> {
@@ -777,6 +841,7 @@ fn refunds_rows(df: &DataFrame) -> Result<Vec<RefundRow>, TableError> {
     let failure_reason = c.opt_str("failure_reason")?;
     let created = c.i64("created")?;
     Ok((0..c.height())
+        .into_par_iter()
         .map(|i| RefundRow {
             id: id[i].to_string(),
             charge: owned(charge[i]),
@@ -817,6 +882,7 @@ fn disputes_rows(df: &DataFrame) -> Result<Vec<DisputeRow>, TableError> {
     let created = c.i64("created")?;
     let refundable = c.bool("is_charge_refundable")?;
     Ok((0..c.height())
+        .into_par_iter()
         .map(|i| DisputeRow {
             id: id[i].to_string(),
             charge: owned(charge[i]),
@@ -849,6 +915,7 @@ fn customers_rows(df: &DataFrame) -> Result<Vec<CustomerRow>, TableError> {
     let created = c.i64("created")?;
     let deleted = c.bool("deleted")?;
     Ok((0..c.height())
+        .into_par_iter()
         .map(|i| CustomerRow {
             id: id[i].to_string(),
             email: owned(email[i]),
@@ -891,6 +958,7 @@ fn subscriptions_rows(df: &DataFrame) -> Result<Vec<SubscriptionRow>, TableError
     let currency = c.currency()?;
     let unit_amount = c.opt_i64("unit_amount")?;
     Ok((0..c.height())
+        .into_par_iter()
         .map(|i| SubscriptionRow {
             id: id[i].to_string(),
             customer: owned(customer[i]),
