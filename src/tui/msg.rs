@@ -36,6 +36,10 @@ pub enum Owner {
 /// What a finished job hands back; the owner downcasts it to the type it asked for.
 pub type JobOutput = Box<dyn Any + Send>;
 
+/// The output of a job that panicked: the shell shows the message and drops the request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JobFailed(pub String);
+
 /// Set when a job's result is no longer wanted; long jobs check it and stop early.
 #[derive(Debug, Clone, Default)]
 pub struct CancelFlag(Arc<AtomicBool>);

@@ -710,3 +710,43 @@ fn negative_amounts_use_the_amount_negative_role() {
         "every glyph of -15.00 USD (not the space)"
     );
 }
+
+#[test]
+fn widening_the_terminal_scrolls_columns_back_into_view() {
+    // The Worklist tab: scrolled right at 80 columns, the early columns are out of view.
+    let mut h = Harness::loaded(demo(), 80, 24);
+    for _ in 0..11 {
+        h.keys("right");
+    }
+    let narrow = h.frame();
+    assert!(
+        !narrow.contains("Att.") && narrow.contains("Invoice"),
+        "{narrow}"
+    );
+    h.resize(200, 40);
+    let frame = h.frame();
+    assert!(
+        frame.contains("Att.") && frame.contains("Decline") && frame.contains("Advice"),
+        "{frame}"
+    );
+}
+
+#[test]
+fn a_failed_job_is_reported_and_stops_the_spinner() {
+    let mut h = Harness::loaded(demo(), 80, 24);
+    let req = h
+        .state
+        .with_owner(Owner::Tab(0), |_, cx| {
+            cx.compute(Job::new("tying out", |_| 1u8))
+        })
+        .expect("tab");
+    assert!(h.state.animating());
+    h.step(Msg::Computed {
+        req,
+        output: Box::new(super::msg::JobFailed(
+            "tying out failed: internal error".into(),
+        )),
+    });
+    assert!(!h.state.animating());
+    assert!(h.frame().contains("tying out failed"));
+}

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use super::action::Action;
 use super::keymap::{Key, Resolved};
-use super::msg::{Effect, MouseInput, Msg, Owner};
+use super::msg::{Effect, JobFailed, MouseInput, Msg, Owner};
 use super::pane::{Handled, Toast};
 use super::panes::detail::RowDetail;
 use super::state::{Mode, Prompt, PromptKind, Startup, State};
@@ -51,6 +51,14 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
         Msg::Computed { req, output } => match state.core.pending.remove(&req) {
             // Not pending: cancelled or superseded. Latest wins.
             None => false,
+            Some(_) if output.is::<JobFailed>() => {
+                let text = output
+                    .downcast::<JobFailed>()
+                    .map(|f| f.0)
+                    .unwrap_or_default();
+                state.core.toast = Some(Toast { text, error: true });
+                true
+            }
             Some((owner, _)) => {
                 state.with_owner(owner, |pane, cx| {
                     let rest = match pane.table_mut() {

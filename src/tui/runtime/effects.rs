@@ -11,7 +11,7 @@ use std::sync::Arc;
 use tokio::sync::mpsc::Sender;
 
 use super::clipboard::{self, Tool};
-use crate::tui::msg::{CancelFlag, Effect, Msg, RequestId};
+use crate::tui::msg::{CancelFlag, Effect, JobFailed, Msg, RequestId};
 use crate::tui::workspace::{LoadError, LoadKind, Workspace};
 
 /// Reads the account for the TUI. Runs on a worker thread; may block.
@@ -62,12 +62,22 @@ impl EffectRunner {
                 spawn(format!("load-{}", req.0), move || {
                     tracing::info!(req = req.0, ?kind, "load started");
                     let ptx = tx.clone();
+                    // Progress may be reported from inside the loader's own async runtime,
+                    // where blocking is not allowed; a full channel just drops an update.
                     let progress = move |text: String| {
                         if !flag.is_cancelled() {
-                            let _ = ptx.blocking_send(Msg::Progress { req, text });
+                            let _ = ptx.try_send(Msg::Progress { req, text });
                         }
                     };
-                    let result = loader.load(kind, &progress);
+                    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        loader.load(kind, &progress)
+                    }))
+                    .unwrap_or_else(|panic| {
+                        Err(LoadError::new(format!(
+                            "tieout hit an internal error while loading ({}); the log has details",
+                            panic_text(&panic)
+                        )))
+                    });
                     match &result {
                         Ok(_) => tracing::info!(req = req.0, ?kind, "load finished"),
                         Err(e) => {
@@ -83,7 +93,19 @@ impl EffectRunner {
                 let tx = self.tx.clone();
                 spawn(format!("job-{}", req.0), move || {
                     let label = job.label.clone();
-                    let output = job.run(&flag);
+                    let output =
+                        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            job.run(&flag)
+                        })) {
+                            Ok(output) => output,
+                            Err(panic) => {
+                                let failed = JobFailed(format!(
+                                    "{label} failed: internal error ({})",
+                                    panic_text(&panic)
+                                ));
+                                Box::new(failed)
+                            }
+                        };
                     if flag.is_cancelled() {
                         tracing::debug!(req = req.0, %label, "job cancelled");
                         return;
@@ -153,6 +175,14 @@ fn write_new(path: &Path, bytes: &[u8]) -> Result<PathBuf, String> {
         "could not find a free name next to {}",
         path.display()
     ))
+}
+
+fn panic_text(panic: &Box<dyn std::any::Any + Send>) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "panic".into())
 }
 
 fn spawn(name: String, f: impl FnOnce() + Send + 'static) {

@@ -71,11 +71,17 @@ fn install_panic_hook() {
     if INSTALLED.swap(true, Ordering::SeqCst) {
         return;
     }
+    let ui_thread = std::thread::current().id();
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
+        tracing::error!("panic: {info}");
+        if std::thread::current().id() != ui_thread && ACTIVE.load(Ordering::SeqCst) {
+            // A worker's panic is caught and reported on screen by the runtime; printing
+            // it here would scribble over the TUI.
+            return;
+        }
         // Restore first, so the message is readable and the shell usable.
         restore();
-        tracing::error!("panic: {info}");
         previous(info);
     }));
 }

@@ -799,6 +799,18 @@ impl DataTable {
                 self.col_offset += 1;
             }
         }
+        // Scroll back when the columns from an earlier offset to the end all fit (after a
+        // resize to a wider terminal), so no room is left empty on the right.
+        while self.col_offset > 1
+            && (self.col == 0 || self.col >= self.col_offset - 1)
+            && widths[self.col_offset - 1..]
+                .iter()
+                .map(|w| w + 1)
+                .sum::<usize>()
+                <= avail
+        {
+            self.col_offset -= 1;
+        }
         let mut layout: Vec<(usize, u16, usize)> = vec![(0, inner.x, frozen_w)];
         let mut x = usize::from(inner.x) + frozen_w + 3;
         let right_edge = usize::from(inner.x) + total_w;
