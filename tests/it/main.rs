@@ -8,6 +8,7 @@ mod client_fake;
 mod close;
 mod dunning;
 mod fake_stripe;
+mod hardening_secrets;
 mod keys;
 mod suggest;
 mod sync;
