@@ -10,6 +10,7 @@ mod dunning;
 mod fake_stripe;
 mod hardening_csv;
 mod hardening_faults;
+mod hardening_permissions;
 mod hardening_readonly;
 mod hardening_secrets;
 mod keys;
