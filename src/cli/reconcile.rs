@@ -27,20 +27,13 @@ pub fn run(ctx: &Ctx, month: &str, out: &OutArgs) -> CmdResult {
 }
 
 /// The data the month needs, from wherever `--demo`/`--cached`/the key say.
-fn load(_ctx: &Ctx, _month: Month) -> Result<AccountData, Failure> {
-    // Switches to `crate::source::load::load(ctx, Need::Month(month))` once it lands.
-    Err(Failure::other(
-        "reading the account is not available in this build yet",
-    ))
+fn load(ctx: &Ctx, month: Month) -> Result<AccountData, Failure> {
+    crate::source::load::load(ctx, crate::source::load::Need::Month(month))
 }
 
-/// The time zone's name as the reports show it.
+/// The time zone's name as the reports show it (the same in the pane's export).
 pub fn zone_name(ctx: &Ctx) -> String {
-    if ctx.global.tz.eq_ignore_ascii_case("utc") {
-        "UTC".to_string()
-    } else {
-        ctx.global.tz.clone()
-    }
+    ctx.tz.iana_name().unwrap_or(&ctx.global.tz).to_string()
 }
 
 /// Ties the month out on `data`, writes the files into `dir`, prints the summary.
@@ -123,26 +116,30 @@ pub fn summary(t: &MonthTieOut, zone: &str) -> String {
     );
     for x in &t.totals {
         let n = &x.counts;
+        let mut parts = Vec::new();
+        for (count, label) in [
+            (n.tied, "tied out"),
+            (n.differences, "with a difference"),
+            (n.not_itemisable, "not itemisable"),
+            (n.in_progress, "in progress"),
+        ] {
+            if count > 0 {
+                parts.push(format!("{count} {label}"));
+            }
+        }
         let _ = write!(
             s,
-            "\n  {}: {} payout{} totalling {}; {} tied out, {} with a difference, {} not itemisable, {} in progress; lines' net {} against {} itemised",
+            "\n  {}: {} payout{}, {} in all: {}; itemised {}, lines' net {}",
             x.currency,
             n.payouts,
             if n.payouts == 1 { "" } else { "s" },
             format_major(x.payouts_amount, x.currency),
-            n.tied,
-            n.differences,
-            n.not_itemisable,
-            n.in_progress,
-            format_major(x.lines_net, x.currency),
+            parts.join(", "),
             format_major(x.itemised_amount, x.currency),
+            format_major(x.lines_net, x.currency),
         );
         if x.difference != 0 {
-            let _ = write!(
-                s,
-                " (difference {})",
-                format_major(x.difference, x.currency)
-            );
+            let _ = write!(s, ", difference {}", format_major(x.difference, x.currency));
         }
     }
     s
@@ -200,7 +197,7 @@ mod tests {
         let s = summary(&sample_month(), "UTC");
         assert_eq!(
             s,
-            "2026-10 (UTC): 6 payouts: 3 tied out, 1 with a difference, 1 not itemisable, 1 in progress\n  JPY: 1 payout totalling 4860; 1 tied out, 0 with a difference, 0 not itemisable, 0 in progress; lines' net 4860 against 4860 itemised\n  USD: 5 payouts totalling 1272.44; 2 tied out, 1 with a difference, 1 not itemisable, 1 in progress; lines' net 1024.34 against 1078.99 itemised (difference -54.65)"
+            "2026-10 (UTC): 6 payouts: 3 tied out, 1 with a difference, 1 not itemisable, 1 in progress\n  JPY: 1 payout, 4860 in all: 1 tied out; itemised 4860, lines' net 4860\n  USD: 5 payouts, 1272.44 in all: 2 tied out, 1 with a difference, 1 not itemisable, 1 in progress; itemised 1078.99, lines' net 1024.34, difference -54.65"
         );
     }
 }

@@ -91,6 +91,8 @@ actions! {
     CopyRow => "copy_row", "copy the selected row (tab-separated)", Table;
     Export => "export", "write the rows on screen to a CSV file", Table;
     Facets => "facets", "worklist: filter by retries left, decline, currency or action", Table;
+    PrevMonth => "prev_month", "Tie-out: show the month before", Table;
+    NextMonth => "next_month", "Tie-out: show the month after", Table;
 }
 
 impl Action {
@@ -124,6 +126,8 @@ impl Action {
             Action::Refresh => "refresh",
             Action::CycleTheme => "theme",
             Action::Export => "export",
+            Action::PrevMonth => "month -",
+            Action::NextMonth => "month +",
             other => other.name(),
         }
     }

@@ -662,62 +662,52 @@ fn wide_tables_scroll_horizontally_with_a_frozen_first_column() {
 
 #[test]
 fn negative_amounts_use_the_amount_negative_role() {
+    // The style marks under the first occurrence of `needle` on screen.
+    fn marks(h: &mut Harness, needle: &str) -> String {
+        let buf = h.draw();
+        let text = buffer_text(&buf);
+        let layer = style_layer(
+            &buf,
+            &h.state.theme,
+            &[(Role::AmountNegative, 'N'), (Role::AmountPositive, 'P')],
+        );
+        let (y, line) = text
+            .lines()
+            .enumerate()
+            .find(|(_, l)| l.contains(needle))
+            .unwrap_or_else(|| panic!("{needle} shown: {text}"));
+        let x = line[..line.find(needle).expect("amount")].chars().count();
+        layer
+            .lines()
+            .nth(y)
+            .expect("row")
+            .chars()
+            .skip(x)
+            .take(needle.chars().count())
+            .collect()
+    }
     let mut h = loaded(demo(), 120, 40);
     h.action(Action::Tab2);
-    let buf = h.draw();
-    let text = buffer_text(&buf);
-    let layer = style_layer(
-        &buf,
-        &h.state.theme,
-        &[(Role::AmountNegative, 'N'), (Role::AmountPositive, 'P')],
-    );
-    // Find the negative payout's amount on screen and check every glyph of it is 'N'.
-    let (y, line) = text
-        .lines()
-        .enumerate()
-        .find(|(_, l)| l.contains("-15.00 USD"))
-        .expect("negative payout shown");
-    let x = line.find("-15.00 USD").expect("amount");
-    let x = line[..x].chars().count();
-    let marks: String = layer
-        .lines()
-        .nth(y)
-        .expect("row")
-        .chars()
-        .skip(x)
-        .take(10)
-        .collect();
-    assert_eq!(
-        marks, "NNNNNN.NNN",
-        "every glyph of -15.00 USD (not the space)"
-    );
-    let (y, line) = text
-        .lines()
-        .enumerate()
-        .find(|(_, l)| l.contains("9,876.50 USD"))
-        .expect("positive payout shown");
-    let x = line[..line.find("9,876.50 USD").expect("amount")]
-        .chars()
-        .count();
-    let marks: String = layer
-        .lines()
-        .nth(y)
-        .expect("row")
-        .chars()
-        .skip(x)
-        .take(12)
-        .collect();
-    assert_eq!(marks, "PPPPPPPP.PPP");
+    // The Tie-out tab opens on the latest month with payouts (November).
+    assert_eq!(marks(&mut h, "9,876.50 USD"), "PPPPPPPP.PPP");
     // The selected row stays readable without colour: REVERSED.
-    let sel_y = text
+    let buf = h.draw();
+    let sel_y = buffer_text(&buf)
         .lines()
-        .position(|l| l.contains("po_1Sample0001"))
-        .expect("first row");
+        .position(|l| l.contains("po_1Sample0004"))
+        .expect("first row (earliest arrival)");
     let cell = &buf[(2, u16::try_from(sel_y).expect("y"))];
     assert!(
         cell.style()
             .add_modifier
             .contains(ratatui::style::Modifier::REVERSED)
+    );
+    // The negative payout arrived in October.
+    h.action(Action::PrevMonth);
+    assert_eq!(
+        marks(&mut h, "-15.00 USD"),
+        "NNNNNN.NNN",
+        "every glyph of -15.00 USD (not the space)"
     );
 }
 

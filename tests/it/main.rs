@@ -13,6 +13,7 @@ mod hardening_faults;
 mod hardening_readonly;
 mod hardening_secrets;
 mod keys;
+mod reconcile;
 mod suggest;
 mod sync;
 mod tui;

@@ -1,18 +1,19 @@
-//! `tieout reconcile` end to end through the binary on the demo account: golden files of
-//! the three exports for each demo month and an empty one, the bookkeeper's check (a
-//! payout's CSV `net` column sums to the Markdown figure and the payout amount), exit
-//! codes (2 for a bad month or a refused overwrite, 5 for a difference).
+//! `tieout reconcile` end to end through the binary: golden files of the three exports
+//! for each demo month and an empty one (`--demo`), the same goldens through the fake
+//! Stripe server (`--api-base`: command and fake agree), the bookkeeper's check (a
+//! payout's CSV `net` column sums to the Markdown figure and the payout amount), and the
+//! exit codes (2 for a bad month or a refused overwrite, 5 for a payout that does not tie
+//! out, with the files still written).
 //!
-//! Regenerate the goldens after an intended change with `UPDATE_GOLDEN=1 cargo test --test
-//! it reconcile` and review the diff.
+//! Regenerate the goldens after an intended change with
+//! `UPDATE_GOLDEN=1 cargo test --test it reconcile` and review the diff.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use assert_cmd::Command;
+use crate::support::{FakeConfig, RunOutput, Tieout, assert_golden, assert_golden_dir, start_fake};
 
-use tieout::money::{Currency, parse_major};
+use tieout::money::{Currency, format_major, parse_major};
 
-const NOW: &str = "2026-11-30T12:00:00Z";
 /// The demo months with payouts, and one with none.
 const MONTHS: [&str; 4] = ["2026-09", "2026-10", "2026-11", "2026-12"];
 const FILES: [&str; 3] = [
@@ -21,107 +22,110 @@ const FILES: [&str; 3] = [
     "reconciliation.json",
 ];
 
-fn golden_dir(month: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden/reconcile")
-        .join(month)
-}
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn tieout(args: &[&str]) -> Run {
-    let out = Command::cargo_bin("tieout")
-        .expect("binary")
-        .env_remove("STRIPE_API_KEY")
-        .env_remove("TIEOUT_API_BASE")
-        .args(args)
-        .output()
-        .expect("run tieout");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-fn reconcile_demo(month: &str, out: &Path, extra: &[&str]) -> Run {
-    let out = out.to_str().expect("utf8 path");
-    let mut args = vec![
-        "--demo", "--now", NOW, "reconcile", "--month", month, "--out", out,
-    ];
+fn reconcile(t: &Tieout, month: &str, extra: &[&str]) -> RunOutput {
+    let mut args = vec!["reconcile", "--month", month, "--out", month];
     args.extend_from_slice(extra);
-    tieout(&args)
+    t.run(&args)
 }
 
-/// Compares `actual` with the golden file, or writes it under UPDATE_GOLDEN=1.
-fn check_golden(path: &Path, actual: &[u8]) {
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        std::fs::write(path, actual).expect("write golden");
-        return;
-    }
-    let expected = std::fs::read(path).unwrap_or_else(|_| {
-        panic!(
-            "no golden file {}: run UPDATE_GOLDEN=1 cargo test --test it reconcile",
-            path.display()
-        )
-    });
-    if expected != actual {
-        let exp = String::from_utf8_lossy(&expected);
-        let act = String::from_utf8_lossy(actual);
-        let first = exp
-            .lines()
-            .zip(act.lines())
-            .position(|(a, b)| a != b)
-            .unwrap_or(exp.lines().count().min(act.lines().count()));
-        panic!(
-            "{} differs from the golden file, first at line {}:\n  golden: {:?}\n  actual: {:?}\n(UPDATE_GOLDEN=1 to accept an intended change)",
-            path.display(),
-            first + 1,
-            exp.lines().nth(first),
-            act.lines().nth(first)
-        );
-    }
+#[track_caller]
+fn tied_or_5(out: &RunOutput) {
+    assert!(
+        matches!(out.code, Some(0) | Some(5)),
+        "exit {:?}\n{}\n{}",
+        out.code,
+        out.stdout,
+        out.stderr
+    );
 }
 
 #[test]
 fn demo_months_match_their_golden_files() {
+    let t = Tieout::demo();
     for month in MONTHS {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let run = reconcile_demo(month, dir.path(), &[]);
-        assert!(
-            run.code == 0 || run.code == 5,
-            "{month}: exit {} {}",
-            run.code,
-            run.stderr
+        let out = reconcile(&t, month, &[]);
+        tied_or_5(&out);
+        let dir = t.work_dir().join(month);
+        assert_golden_dir(&format!("reconcile/{month}/files"), &dir);
+        assert_golden(
+            &format!("reconcile/{month}/stdout.txt"),
+            &format!(
+                "{}exit: {:?}\n{}",
+                out.stdout,
+                out.code.unwrap_or(-1),
+                out.stderr
+            ),
         );
-        for name in FILES {
-            let bytes = std::fs::read(dir.path().join(name)).expect("file written");
-            check_golden(&golden_dir(month).join(name), &bytes);
+    }
+}
+
+/// The lines that say where the data came from (origin, read time) differ between the
+/// bundled demo and a read from the fake; everything else must be identical.
+fn without_provenance(name: &str, bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    match name {
+        "reconciliation.md" => text
+            .lines()
+            .filter(|l| !l.starts_with("- **Data:**"))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        "reconciliation.json" => {
+            let mut v: serde_json::Value = serde_json::from_str(&text).expect("json");
+            for key in ["origin", "read_at_utc"] {
+                v[key] = serde_json::Value::Null;
+            }
+            serde_json::to_string_pretty(&v).expect("json")
         }
-        let shown = format!(
-            "{}exit: {}\n{}",
-            run.stdout.replace(&dir.path().display().to_string(), "<OUT>"),
-            run.code,
-            run.stderr
+        _ => text.into_owned(),
+    }
+}
+
+#[test]
+fn the_fake_stripe_server_gives_the_same_files_as_the_demo() {
+    // Let the restricted test key read the account's name, as the demo knows it.
+    let fake = start_fake(FakeConfig {
+        account_readable_by_restricted_keys: true,
+        ..FakeConfig::default()
+    });
+    let t = Tieout::against(&fake);
+    for month in MONTHS {
+        let out = reconcile(&t, month, &[]);
+        tied_or_5(&out);
+        for name in FILES {
+            let got = std::fs::read(t.work_dir().join(month).join(name)).expect("written");
+            let golden = std::fs::read(
+                Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("tests/golden/reconcile")
+                    .join(month)
+                    .join("files")
+                    .join(name),
+            )
+            .expect("golden file (run the demo golden test first)");
+            assert_eq!(
+                without_provenance(name, &got),
+                without_provenance(name, &golden),
+                "{month} {name}: the command through the fake differs from the demo golden"
+            );
+        }
+        let md = std::fs::read_to_string(t.work_dir().join(month).join("reconciliation.md"))
+            .expect("md");
+        assert!(
+            md.contains("- **Data:** read from Stripe at 2026-11-30T12:00:00Z"),
+            "{md}"
         );
-        check_golden(&golden_dir(month).join("stdout.txt"), shown.as_bytes());
     }
 }
 
 #[test]
 fn the_empty_month_says_no_payouts_arrived() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let run = reconcile_demo("2026-12", dir.path(), &[]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(run.stdout.contains("No payouts arrived in this month."));
-    let md = std::fs::read_to_string(dir.path().join("reconciliation.md")).expect("md");
+    let t = Tieout::demo();
+    let out = reconcile(&t, "2026-12", &[]);
+    out.success();
+    assert!(out.stdout.contains("No payouts arrived in this month."));
+    let dir = t.work_dir().join("2026-12");
+    let md = std::fs::read_to_string(dir.join("reconciliation.md")).expect("md");
     assert!(md.contains("No payouts arrived in this month."));
-    let csv = std::fs::read_to_string(dir.path().join("payout-reconciliation.csv")).expect("csv");
+    let csv = std::fs::read_to_string(dir.join("payout-reconciliation.csv")).expect("csv");
     assert_eq!(csv.lines().count(), 1, "header only");
 }
 
@@ -129,47 +133,54 @@ fn the_empty_month_says_no_payouts_arrived() {
 /// Markdown's "Lines' net" figure and, when it ties out, the payout amount.
 #[test]
 fn each_payouts_csv_net_sums_to_the_markdown_figure_and_the_amount() {
+    let t = Tieout::demo();
     let mut checked = 0;
     for month in &MONTHS[..3] {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let run = reconcile_demo(month, dir.path(), &["--format", "csv,md,json"]);
-        assert!(run.code == 0 || run.code == 5, "{}", run.stderr);
-        let md = std::fs::read_to_string(dir.path().join("reconciliation.md")).expect("md");
-        let json: serde_json::Value = serde_json::from_slice(
-            &std::fs::read(dir.path().join("reconciliation.json")).expect("json"),
-        )
-        .expect("parse json");
-        let mut reader = csv::Reader::from_path(dir.path().join("payout-reconciliation.csv"))
-            .expect("csv");
+        tied_or_5(&reconcile(&t, month, &[]));
+        let dir = t.work_dir().join(month);
+        let md = std::fs::read_to_string(dir.join("reconciliation.md")).expect("md");
+        let json: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(dir.join("reconciliation.json")).expect("json"))
+                .expect("parse json");
+        let mut reader =
+            csv::Reader::from_path(dir.join("payout-reconciliation.csv")).expect("csv");
         let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.expect("row")).collect();
         for p in json["payouts"].as_array().expect("payouts") {
+            let id = p["id"].as_str().expect("id");
             if p["itemised"] != true {
-                assert!(p["lines_net"].is_null() && p["difference"].is_null());
+                assert!(
+                    p["lines_net"].is_null() && p["difference"].is_null(),
+                    "{id}"
+                );
+                assert!(rows.iter().all(|r| &r[0] != id), "{id} has no CSV rows");
                 continue;
             }
-            let id = p["id"].as_str().expect("id");
             let cur = Currency::parse(p["currency"].as_str().expect("cur")).expect("currency");
             let sum: i64 = rows
                 .iter()
                 .filter(|r| &r[0] == id && &r[7] == cur.as_str())
                 .map(|r| parse_major(&r[10], cur).expect("net"))
                 .sum();
-            let figure = format!(
-                "- Lines' net: {} {cur}",
-                tieout::money::format_major(sum, cur)
-            );
             let section = md
                 .split("\n### ")
                 .find(|s| s.contains(&format!(" · {id} · ")))
                 .expect("payout section");
-            assert!(section.contains(&figure), "{month} {id}: {figure}");
+            let figure = format!("- Lines' net: {} {cur}", format_major(sum, cur));
+            assert!(
+                section.contains(&figure),
+                "{month} {id}: {figure}\n{section}"
+            );
             let amount = p["amount"].as_i64().expect("amount");
+            assert!(section.contains(&format!(
+                "- Payout amount: {} {cur}",
+                format_major(amount, cur)
+            )));
             assert_eq!(p["lines_net"].as_i64(), Some(sum), "{id}");
             if p["result"] == "tied" {
                 assert_eq!(sum, amount, "{id} ties out to its amount");
-                assert!(!section.contains("**Difference"));
+                assert!(!section.contains("**Difference"), "{id}");
             } else {
-                assert_eq!(p["difference"].as_i64(), Some(sum - amount));
+                assert_eq!(p["difference"].as_i64(), Some(sum - amount), "{id}");
             }
             checked += 1;
         }
@@ -178,93 +189,117 @@ fn each_payouts_csv_net_sums_to_the_markdown_figure_and_the_amount() {
 }
 
 #[test]
-fn a_bad_month_is_a_usage_error() {
-    let dir = tempfile::tempdir().expect("tempdir");
+fn a_bad_month_is_a_usage_error_and_writes_nothing() {
+    let t = Tieout::demo();
     for bad in ["2026-13", "october", "2026-1"] {
-        let run = reconcile_demo(bad, dir.path(), &[]);
-        assert_eq!(run.code, 2, "{bad}");
+        let out = reconcile(&t, bad, &[]);
+        out.code(2);
         assert!(
-            run.stderr
+            out.stderr
                 .contains(&format!("'{bad}' is not a month: write it as YYYY-MM")),
             "{}",
-            run.stderr
+            out.stderr
         );
     }
-    assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 0);
+    assert_eq!(
+        std::fs::read_dir(t.work_dir()).expect("dir").count(),
+        0,
+        "nothing written"
+    );
 }
 
 #[test]
 fn a_different_earlier_export_is_not_replaced_without_force() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let first = reconcile_demo("2026-10", dir.path(), &[]);
-    assert!(first.code == 0 || first.code == 5, "{}", first.stderr);
-    let before = std::fs::read(dir.path().join("reconciliation.md")).expect("md");
-    let again = reconcile_demo("2026-10", dir.path(), &[]);
-    assert_eq!(again.code, first.code, "the same run is harmless");
-    assert!(again.stdout.contains("unchanged"));
-    let other = reconcile_demo("2026-09", dir.path(), &[]);
-    assert_eq!(other.code, 2, "{}", other.stderr);
+    let t = Tieout::demo();
+    let out = |extra: &[&str], month: &str| {
+        let mut args = vec!["reconcile", "--month", month, "--out", "same"];
+        args.extend_from_slice(extra);
+        t.run(&args)
+    };
+    let first = out(&[], "2026-10");
+    tied_or_5(&first);
+    let md = t.work_dir().join("same/reconciliation.md");
+    let before = std::fs::read(&md).expect("md");
+    let again = out(&[], "2026-10");
+    assert_eq!(again.code, first.code, "the same run again is harmless");
+    assert!(again.stdout.contains("unchanged"), "{}", again.stdout);
+    let other = out(&[], "2026-09");
+    other.code(2);
     assert!(other.stderr.contains("pass --force"), "{}", other.stderr);
-    assert_eq!(
-        std::fs::read(dir.path().join("reconciliation.md")).expect("md"),
-        before
-    );
-    let forced = reconcile_demo("2026-09", dir.path(), &["--force"]);
-    assert!(forced.code == 0 || forced.code == 5, "{}", forced.stderr);
-    assert_ne!(
-        std::fs::read(dir.path().join("reconciliation.md")).expect("md"),
-        before
-    );
+    assert_eq!(std::fs::read(&md).expect("md"), before, "nothing replaced");
+    let forced = out(&["--force"], "2026-09");
+    tied_or_5(&forced);
+    assert_ne!(std::fs::read(&md).expect("md"), before);
 }
 
-/// Doctor the demo: drop one line of a tied payout. The command exits 5, names the
-/// payout and the exact difference, and still writes the files.
+/// A copy of the demo fixtures with one line taken out of a tied payout's listing: the
+/// fake then answers `?payout=` without it. The command exits 5, names the payout and
+/// the exact difference, and still writes the files.
 #[test]
-fn a_doctored_difference_exits_5_and_still_writes() {
-    use tieout::cli::{Formats, GlobalArgs, reconcile};
-    let mut data = tieout::source::demo::load_demo().expect("demo");
+fn a_line_missing_from_stripes_listing_exits_5_and_still_writes() {
+    use tieout::domain::tieout::{Verdict, tie_out_month};
+
+    let data = tieout::source::demo::load_demo().expect("demo");
     let month: tieout::time::Month = "2026-10".parse().expect("month");
-    let tz = jiff::tz::TimeZone::UTC;
-    let clean = tieout::domain::tieout::tie_out_month(
+    let clean = tie_out_month(
         &data.payouts,
         &data.balance_transactions,
         month,
-        &tz,
+        &jiff::tz::TimeZone::UTC,
     );
-    let victim = clean
+    let (victim, line) = clean
         .payouts
         .iter()
-        .find(|p| {
-            p.verdict == tieout::domain::tieout::Verdict::Tied
-                && p.itemisation.as_ref().is_some_and(|i| !i.lines.is_empty())
+        .filter(|p| p.verdict == Verdict::Tied)
+        .find_map(|p| {
+            let it = p.itemisation.as_ref()?;
+            it.lines.iter().find(|l| l.net != 0).map(|l| (p, l.clone()))
         })
-        .expect("a tied payout with lines");
-    let line = victim.itemisation.as_ref().expect("lines").lines[0].clone();
-    data.balance_transactions
-        .retain(|t| !(t.id == line.id && t.payout == line.payout));
+        .expect("a tied payout with a non-zero line");
 
-    let ctx = tieout::cli::Ctx {
-        global: demo_global(),
-        now: tieout::time::parse_instant(NOW).expect("now"),
-        tz,
-    };
-    let dir = tempfile::tempdir().expect("tempdir");
-    let formats = Formats::parse("md,csv,json").expect("formats");
-    let f = reconcile::run_on(&ctx, month, &data, dir.path(), formats, false)
-        .expect_err("a difference");
-    assert_eq!(f.kind.code(), 5);
+    let src = tieout::testkit::fake_stripe::demo_fixtures();
+    let fixtures = tempfile::tempdir().expect("tempdir");
+    for entry in std::fs::read_dir(&src).expect("fixtures") {
+        let p = entry.expect("entry").path();
+        if p.is_file() {
+            std::fs::copy(&p, fixtures.path().join(p.file_name().expect("name"))).expect("copy");
+        }
+    }
+    let lines_path = fixtures.path().join("payout_lines.json");
+    let mut lines: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_slice(&std::fs::read(&lines_path).expect("payout_lines")).expect("json");
+    let list = lines
+        .get_mut(&victim.payout.id)
+        .and_then(|v| v.as_array_mut())
+        .expect("the payout's lines");
+    list.retain(|id| id.as_str() != Some(line.id.as_str()));
+    std::fs::write(&lines_path, serde_json::to_vec(&lines).expect("json")).expect("write");
+
+    let fake = start_fake(FakeConfig {
+        fixtures: fixtures.path().to_path_buf(),
+        ..FakeConfig::default()
+    });
+    let t = Tieout::against(&fake);
+    let out = reconcile(&t, "2026-10", &[]);
+    out.code(5);
     let expected = format!(
         "{} (difference {} {})",
         victim.payout.id,
-        tieout::money::format_major(-line.net, line.currency),
+        format_major(-line.net, line.currency),
         line.currency
     );
-    assert!(f.message.contains(&expected), "{}", f.message);
+    assert!(out.stderr.contains(&expected), "{}", out.stderr);
+    assert!(out.stdout.contains("1 with a difference"), "{}", out.stdout);
     for name in FILES {
-        assert!(dir.path().join(name).exists(), "{name} still written");
+        assert!(
+            t.work_dir().join("2026-10").join(name).exists(),
+            "{name} still written"
+        );
     }
-    fn demo_global() -> GlobalArgs {
-        use clap::Parser;
-        tieout::cli::Cli::parse_from(["tieout", "--demo", "--now", NOW]).global
-    }
+    let md = std::fs::read_to_string(t.work_dir().join("2026-10/reconciliation.md")).expect("md");
+    assert!(md.contains(&format!(
+        "- **Difference: {} {}**",
+        format_major(-line.net, line.currency),
+        line.currency
+    )));
 }

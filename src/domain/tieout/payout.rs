@@ -440,10 +440,11 @@ fn status_notes(payout: &PayoutRow, all: &[BalanceTxnRow]) -> Vec<String> {
         )),
         _ => {}
     }
-    // A reversal or failure recorded against this payout (its source is the payout).
+    // A reversal, failure or cancellation recorded against this payout (its source is the
+    // payout), other than the failure transaction named above.
     for t in all.iter().filter(|t| {
         t.source.as_deref() == Some(payout.id.as_str())
-            && t.kind != "payout"
+            && returns_a_payout(t)
             && failure_txn.is_none_or(|f| f.id != t.id)
     }) {
         notes.push(format!(
@@ -460,20 +461,42 @@ fn status_notes(payout: &PayoutRow, all: &[BalanceTxnRow]) -> Vec<String> {
     notes
 }
 
-/// Notes on minimum-balance holds and releases among the lines.
+/// Whether a transaction gives a payout's funds back to the balance (a failed, canceled
+/// or reversed payout).
+fn returns_a_payout(t: &BalanceTxnRow) -> bool {
+    matches!(t.kind.as_str(), "payout_failure" | "payout_cancel")
+        || t.reporting_category == "payout_reversal"
+}
+
+/// Notes on minimum-balance holds and releases, and on funds of failed payouts paid out
+/// again, among the lines.
 fn hold_notes(it: &Itemisation, cur: Currency) -> Vec<String> {
     let mut notes = Vec::new();
-    for s in &it.by_category {
-        match s.reporting_category.as_str() {
-            "payout_minimum_balance_hold" => notes.push(format!(
-                "Stripe withheld {} to keep the account's minimum balance (payout_minimum_balance_hold); it is released into a later payout.",
-                money(-s.net, cur)
-            )),
-            "payout_minimum_balance_release" => notes.push(format!(
-                "Includes {} released from an earlier minimum-balance hold (payout_minimum_balance_release).",
-                money(s.net, cur)
-            )),
-            _ => {}
+    for l in it.lines.iter().filter(|l| l.currency == cur) {
+        let payout_src = l.source.as_deref().filter(|s| s.starts_with("po_"));
+        if l.kind == "payout_minimum_balance_hold" {
+            notes.push(format!(
+                "Stripe withheld {} to keep the account's minimum balance ({} payout_minimum_balance_hold); it is released into a later payout.",
+                money(-l.net, cur),
+                l.id
+            ));
+        } else if l.kind == "payout_minimum_balance_release" {
+            notes.push(format!(
+                "Includes {} released from the minimum-balance hold{} ({} payout_minimum_balance_release).",
+                money(l.net, cur),
+                payout_src.map(|p| format!(" of payout {p}")).unwrap_or_default(),
+                l.id
+            ));
+        } else if returns_a_payout(l) {
+            notes.push(format!(
+                "Includes {} that came back from {} ({} {}) and is paid out again here.",
+                money(l.net, cur),
+                payout_src
+                    .map(|p| format!("payout {p}"))
+                    .unwrap_or_else(|| "a payout that failed or was reversed".to_string()),
+                l.id,
+                l.kind
+            ));
         }
     }
     notes

@@ -78,6 +78,12 @@ pub fn own(p: &PayoutRow) -> BalanceTxnRow {
 /// payout; one still being reconciled; a failed one; a tied JPY payout whose description
 /// looks like a formula.
 pub fn sample_month() -> super::MonthTieOut {
+    let (payouts, txns) = sample_rows();
+    super::tie_out_month(&payouts, &txns, month("2026-10"), &jiff::tz::TimeZone::UTC)
+}
+
+/// The rows behind [`sample_month`] (all arriving in October 2026, UTC).
+pub fn sample_rows() -> (Vec<PayoutRow>, Vec<BalanceTxnRow>) {
     use crate::stripe::models::{PayoutStatus as S, ReconciliationStatus as R};
     let mut payouts = Vec::new();
     let mut txns = Vec::new();
@@ -145,6 +151,5 @@ pub fn sample_month() -> super::MonthTieOut {
     );
     pf.source = Some("po_failed".into());
     txns.push(pf);
-
-    super::tie_out_month(&payouts, &txns, month("2026-10"), &jiff::tz::TimeZone::UTC)
+    (payouts, txns)
 }

@@ -425,3 +425,47 @@ proptest! {
         prop_assert_eq!(m.totals.len(), currencies.len());
     }
 }
+
+#[test]
+fn funds_of_a_failed_payout_paid_out_again_are_named_and_holds_are_not_reversals() {
+    let p = payout("po_next", 10_000, "2026-10-20T00:00:00Z");
+    let mut back = line(
+        "txn_pf",
+        "po_next",
+        "payout_failure",
+        "payout_reversal",
+        9_000,
+        0,
+    );
+    back.source = Some("po_failed".into());
+    let mut hold = line(
+        "txn_h",
+        "po_next",
+        "payout_minimum_balance_hold",
+        "payout_minimum_balance_hold",
+        -1_000,
+        0,
+    );
+    hold.source = Some("po_next".into());
+    let txns = vec![
+        line("txn_a", "po_next", "charge", "charge", 2_000, 0),
+        back,
+        hold,
+        own(&p),
+    ];
+    let m = tie_out_month(&[p], &txns, month("2026-10"), &TimeZone::UTC);
+    let r = &m.payouts[0];
+    assert_eq!(r.verdict, Verdict::Tied, "{}", r.note());
+    let note = r.note();
+    assert!(
+        note.contains(
+            "Includes 90.00 USD that came back from payout po_failed (txn_pf payout_failure)"
+        ),
+        "{note}"
+    );
+    assert!(note.contains("withheld 10.00 USD"), "{note}");
+    assert!(
+        !note.contains("moved this payout's funds back"),
+        "a hold is not a reversal: {note}"
+    );
+}

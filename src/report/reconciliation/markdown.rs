@@ -57,11 +57,11 @@ fn counts_sentence(c: &Counts) -> String {
         }
     };
     let mut parts = vec![format!("{} tied out", c.tied)];
-    parts.push(plural(
-        c.differences,
-        "with a difference",
-        "with differences",
-    ));
+    parts.push(if c.differences == 0 {
+        "no differences".to_string()
+    } else {
+        plural(c.differences, "with a difference", "with differences")
+    });
     parts.push(format!("{} not itemisable", c.not_itemisable));
     parts.push(format!("{} in progress", c.in_progress));
     format!(

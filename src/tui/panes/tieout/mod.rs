@@ -1,0 +1,456 @@
+//! The Tie-out tab: the payouts arriving in a month (chosen with `prev_month` /
+//! `next_month`), each with its amount, its lines' net, the difference and a mark (tied,
+//! difference, not itemisable, in progress), and the month's totals per currency.
+//!
+//! `open` drills in: payout -> its lines by category -> the lines -> one balance
+//! transaction with its source object ([`screens`]). `export` writes the same three files
+//! as `tieout reconcile` for the month on screen. The tie-out is computed off the UI task
+//! ([`crate::domain::tieout::tie_out_month`] in a job); the latest request wins.
+
+mod screens;
+#[cfg(test)]
+mod tests;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use jiff::tz::TimeZone;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget};
+
+use crate::cli::Formats;
+use crate::domain::tieout::{
+    EMPTY_MONTH, MonthTieOut, PayoutTieOut, Verdict, status_label, tie_out_month,
+};
+use crate::money::{Money, format_major_grouped};
+use crate::report::reconciliation::{ReportHeader, render};
+use crate::source::AccountData;
+use crate::time::Month;
+use crate::tui::action::Action;
+use crate::tui::msg::{Effect, Job, JobOutput, RequestId};
+use crate::tui::pane::{Cx, Handled, Pane, ViewCx};
+use crate::tui::theme::Role;
+use crate::tui::widgets::table::{Cell, DataTable, RowsSource, TableSource, col};
+use crate::tui::workspace::Workspace;
+
+pub use screens::{LinesScreen, PayoutScreen, txn_fields};
+
+pub fn pane() -> Box<dyn Pane> {
+    Box::new(TieOutPane::new())
+}
+
+/// The month names, for titles.
+pub(crate) fn month_title(m: Month) -> String {
+    const NAMES: [&str; 12] = [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ];
+    let name = usize::try_from(m.month - 1)
+        .ok()
+        .and_then(|i| NAMES.get(i))
+        .copied()
+        .unwrap_or("?");
+    format!("{name} {}", m.year)
+}
+
+/// The mark and colour of a verdict.
+pub(crate) fn verdict_cell(v: Verdict) -> Cell<'static> {
+    match v {
+        Verdict::Tied => Cell::Tag("✓ tied".into(), Role::Matched),
+        Verdict::Difference => Cell::Tag("≠ difference".into(), Role::Difference),
+        Verdict::NotItemisable => Cell::Tag("– not itemisable".into(), Role::Muted),
+        Verdict::InProgress => Cell::Tag("… in progress".into(), Role::Pending),
+    }
+}
+
+fn status_cell(p: &PayoutTieOut) -> Cell<'_> {
+    use crate::stripe::models::PayoutStatus as S;
+    let role = match p.payout.status {
+        S::Paid => Role::Ok,
+        S::Failed | S::Canceled => Role::Failed,
+        _ => Role::Pending,
+    };
+    Cell::Tag(status_label(&p.payout.status).into(), role)
+}
+
+fn money_opt(v: Option<i64>, p: &PayoutTieOut) -> Cell<'static> {
+    v.map_or(Cell::Empty, |m| Cell::Money(Money::new(m, p.currency())))
+}
+
+fn rows_source(t: &MonthTieOut) -> Arc<dyn TableSource> {
+    Arc::new(
+        RowsSource::new(
+            t.payouts.clone(),
+            vec![
+                col("Arrival", 11, |p: &PayoutTieOut| {
+                    Cell::Date(Some(p.payout.arrival_date))
+                }),
+                col("Payout", 30, |p| Cell::text(&p.payout.id)),
+                col("Result", 17, |p| verdict_cell(p.verdict)),
+                col("Amount", 18, |p| Cell::Money(p.payout.money())),
+                col("Lines' net", 18, |p| money_opt(p.lines_net(), p)),
+                col("Difference", 16, |p| money_opt(p.difference(), p)),
+                col("Status", 11, status_cell),
+                col("Kind", 10, |p| Cell::text(p.kind.as_str())),
+                col("Lines", 6, |p| {
+                    p.itemisation
+                        .as_ref()
+                        .map_or(Cell::Empty, |i| Cell::Int(i.lines.len() as i64))
+                }),
+                col("Note", 80, |p| Cell::owned(p.note())),
+            ],
+        )
+        .with_row_role(|p| (p.verdict == Verdict::Difference).then_some(Role::Difference)),
+    )
+}
+
+fn empty_source() -> Arc<dyn TableSource> {
+    Arc::new(RowsSource::<()>::new(Vec::new(), Vec::new()))
+}
+
+/// The month to open on: the latest month up to `now` in which a payout arrives, else
+/// the month of `now`.
+pub fn default_month(data: &AccountData, now: i64, tz: &TimeZone) -> Month {
+    let current = Month::of(now, tz);
+    data.payouts
+        .iter()
+        .map(|p| Month::of(p.arrival_date, tz))
+        .filter(|m| *m <= current)
+        .max()
+        .unwrap_or(current)
+}
+
+/// The zone's name as the reports show it.
+pub(crate) fn zone_name(tz: &TimeZone) -> String {
+    tz.iana_name().unwrap_or("UTC").to_string()
+}
+
+/// Up to this many payouts plus balance transactions, a month is tied out inline; above
+/// it, on a worker thread (with the spinner).
+pub const SYNC_LIMIT: usize = 50_000;
+
+/// The Tie-out tab.
+pub struct TieOutPane {
+    month: Option<Month>,
+    data: Option<Arc<AccountData>>,
+    result: Option<Arc<MonthTieOut>>,
+    pending: Option<RequestId>,
+    table: DataTable,
+    sync_limit: usize,
+}
+
+impl Default for TieOutPane {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl TieOutPane {
+    pub fn new() -> Self {
+        TieOutPane {
+            month: None,
+            data: None,
+            result: None,
+            pending: None,
+            table: DataTable::new("Payouts", "No payouts loaded.", empty_source()),
+            sync_limit: SYNC_LIMIT,
+        }
+    }
+
+    /// Sets the size above which the tie-out runs in the background (tests).
+    pub fn with_sync_limit(mut self, limit: usize) -> Self {
+        self.sync_limit = limit;
+        self
+    }
+
+    /// The month on screen.
+    pub fn month(&self) -> Option<Month> {
+        self.month
+    }
+
+    /// The tie-out on screen (once computed).
+    pub fn result(&self) -> Option<&MonthTieOut> {
+        self.result.as_deref()
+    }
+
+    /// Asks for the month's tie-out; a newer request supersedes an older one.
+    fn recompute(&mut self, cx: &mut Cx<'_>) {
+        let (Some(data), Some(month)) = (self.data.clone(), self.month) else {
+            return;
+        };
+        if let Some(old) = self.pending.take() {
+            cx.cancel(old);
+        }
+        let tz = cx.tz().clone();
+        self.table
+            .set_title(format!("Payouts arriving in {}", month_title(month)));
+        if data.payouts.len() + data.balance_transactions.len() <= self.sync_limit {
+            let t = tie_out_month(&data.payouts, &data.balance_transactions, month, &tz);
+            self.show(t, cx);
+            return;
+        }
+        self.result = None;
+        let job = Job::new(format!("tying out {month}"), move |_| {
+            tie_out_month(&data.payouts, &data.balance_transactions, month, &tz)
+        });
+        self.pending = Some(cx.compute(job));
+    }
+
+    /// Puts a computed tie-out on screen.
+    fn show(&mut self, t: MonthTieOut, cx: &mut Cx<'_>) {
+        let t = Arc::new(t);
+        let empty = if t.is_empty() {
+            EMPTY_MONTH.to_string()
+        } else {
+            String::new()
+        };
+        let source = rows_source(&t);
+        self.result = Some(t);
+        let title = self.table.title().to_string();
+        // A new table, so a new month starts at its first row with its own empty text.
+        let filter = self.table.filter().to_string();
+        self.table = DataTable::new(title, empty, empty_source());
+        self.table.set_source(source, cx);
+        if !filter.is_empty() {
+            self.table.set_filter(&filter, cx);
+        }
+    }
+
+    fn shift_month(&mut self, forward: bool, cx: &mut Cx<'_>) {
+        if let Some(m) = self.month {
+            self.month = Some(if forward { m.next() } else { m.prev() });
+            self.recompute(cx);
+        }
+    }
+
+    fn export(&self, cx: &mut Cx<'_>) {
+        let (Some(t), Some(data)) = (&self.result, &self.data) else {
+            cx.toast_error("nothing to export yet");
+            return;
+        };
+        let header = ReportHeader::from_meta(&data.meta, &zone_name(cx.tz()));
+        let all = Formats {
+            md: true,
+            csv: true,
+            json: true,
+        };
+        for (name, bytes) in render(t, &header, all) {
+            cx.effect(Effect::Write {
+                path: PathBuf::from(name),
+                bytes,
+            });
+        }
+    }
+
+    fn open(&mut self, cx: &mut Cx<'_>) {
+        let (Some(t), Some(data)) = (&self.result, &self.data) else {
+            return;
+        };
+        if let Some(p) = self.table.selected_row().and_then(|r| t.payouts.get(r)) {
+            cx.push(Box::new(PayoutScreen::new(p.clone(), Arc::clone(data))));
+        }
+    }
+
+    /// The month selector, the counts and one line per currency, fitted to `width`.
+    fn header_lines(&self, cx: &ViewCx<'_>, width: u16) -> Vec<Line<'static>> {
+        let theme = cx.theme;
+        let key = |a: Action| cx.keymap.key_for(a).unwrap_or_else(|| a.name().to_string());
+        let Some(month) = self.month else {
+            return vec![];
+        };
+        let selector = vec![
+            Span::styled(
+                format!("{} ", key(Action::PrevMonth)),
+                theme.style(Role::Muted),
+            ),
+            Span::styled(
+                format!("◀ {} ▶", month_title(month)),
+                theme.style(Role::Title),
+            ),
+            Span::styled(
+                format!(" {}", key(Action::NextMonth)),
+                theme.style(Role::Muted),
+            ),
+            Span::styled(format!("  {}", zone_name(cx.tz)), theme.style(Role::Muted)),
+        ];
+        let mut counts: Vec<Span<'static>> = Vec::new();
+        let mut lines = Vec::new();
+        match &self.result {
+            None => counts.push(Span::styled("tying out…", theme.style(Role::Pending))),
+            Some(t) if t.is_empty() => {
+                counts.push(Span::styled(EMPTY_MONTH, theme.style(Role::Muted)))
+            }
+            Some(t) => {
+                let c = &t.counts;
+                counts.push(Span::styled(
+                    format!("{} payouts: ", c.payouts),
+                    theme.style(Role::Text),
+                ));
+                let parts = [
+                    (c.tied, "tied", Role::Matched),
+                    (c.differences, "difference", Role::Difference),
+                    (c.not_itemisable, "not itemisable", Role::Muted),
+                    (c.in_progress, "in progress", Role::Pending),
+                ];
+                for (i, (n, label, role)) in parts.into_iter().enumerate() {
+                    if i > 0 {
+                        counts.push(Span::styled(" · ", theme.style(Role::Muted)));
+                    }
+                    let role = if n == 0 { Role::Muted } else { role };
+                    let plural = if n != 1 && label == "difference" {
+                        "s"
+                    } else {
+                        ""
+                    };
+                    counts.push(Span::styled(
+                        format!("{n} {label}{plural}"),
+                        theme.style(role),
+                    ));
+                }
+                const SHOWN: usize = 3;
+                for x in t.totals.iter().take(SHOWN) {
+                    let g = |v: i64| format_major_grouped(v, x.currency);
+                    let mut spans = vec![
+                        Span::styled(format!("{} ", x.currency), theme.style(Role::Title)),
+                        Span::styled(
+                            format!(
+                                "{} payout{} {} · lines' net {} of {} itemised",
+                                x.counts.payouts,
+                                if x.counts.payouts == 1 { "" } else { "s" },
+                                g(x.payouts_amount),
+                                g(x.lines_net),
+                                g(x.itemised_amount),
+                            ),
+                            theme.style(Role::Text),
+                        ),
+                    ];
+                    if x.difference != 0 {
+                        spans.push(Span::styled(
+                            format!(" · difference {}", g(x.difference)),
+                            theme.style(Role::Difference),
+                        ));
+                    }
+                    spans.push(Span::styled(
+                        format!(
+                            " · fees {} · refunds {} · disputes {}",
+                            g(x.fee),
+                            g(x.refunds),
+                            g(x.disputes)
+                        ),
+                        theme.style(Role::Muted),
+                    ));
+                    lines.push(Line::from(spans));
+                }
+                if t.totals.len() > SHOWN {
+                    lines.push(Line::styled(
+                        format!(
+                            "and {} more currencies (see the export)",
+                            t.totals.len() - SHOWN
+                        ),
+                        theme.style(Role::Muted),
+                    ));
+                }
+            }
+        }
+        let one = Line::from(selector.clone());
+        let both = one.width() + 3 + Line::from(counts.clone()).width();
+        if both <= usize::from(width) {
+            let mut first = selector;
+            first.push(Span::raw("   "));
+            first.extend(counts);
+            lines.insert(0, Line::from(first));
+        } else {
+            lines.insert(0, Line::from(counts));
+            lines.insert(0, one);
+        }
+        lines
+    }
+}
+
+impl Pane for TieOutPane {
+    fn title(&self) -> String {
+        "Tie-out".to_string()
+    }
+
+    fn on_data(&mut self, ws: &Workspace, cx: &mut Cx<'_>) -> bool {
+        self.data = Some(Arc::clone(&ws.data));
+        if self.month.is_none() {
+            self.month = Some(default_month(&ws.data, cx.now(), cx.tz()));
+        }
+        self.recompute(cx);
+        true
+    }
+
+    fn on_computed(&mut self, req: RequestId, output: JobOutput, cx: &mut Cx<'_>) {
+        if self.pending != Some(req) {
+            return;
+        }
+        self.pending = None;
+        if let Ok(t) = output.downcast::<MonthTieOut>() {
+            self.show(*t, cx);
+        }
+    }
+
+    fn handle(&mut self, action: Action, cx: &mut Cx<'_>) -> Handled {
+        match action {
+            Action::PrevMonth => self.shift_month(false, cx),
+            Action::NextMonth => self.shift_month(true, cx),
+            Action::Export => self.export(cx),
+            Action::Open => self.open(cx),
+            _ => return Handled::No,
+        }
+        Handled::Yes
+    }
+
+    fn table(&self) -> Option<&DataTable> {
+        Some(&self.table)
+    }
+
+    fn table_mut(&mut self) -> Option<&mut DataTable> {
+        Some(&mut self.table)
+    }
+
+    fn render(&mut self, area: Rect, buf: &mut Buffer, cx: &ViewCx<'_>) {
+        let inset = Rect {
+            x: area.x + 1,
+            width: area.width.saturating_sub(2),
+            ..area
+        };
+        let lines = self.header_lines(cx, inset.width);
+        let h = u16::try_from(lines.len())
+            .unwrap_or(0)
+            .min(area.height.saturating_sub(4));
+        Paragraph::new(lines).render(Rect { height: h, ..inset }, buf);
+        self.table.render(
+            Rect {
+                y: area.y + h,
+                height: area.height - h,
+                ..area
+            },
+            buf,
+            cx,
+        );
+    }
+
+    fn hints(&self) -> Vec<Action> {
+        vec![
+            Action::Open,
+            Action::PrevMonth,
+            Action::NextMonth,
+            Action::Export,
+            Action::Filter,
+        ]
+    }
+}

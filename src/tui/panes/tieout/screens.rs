@@ -1,0 +1,590 @@
+//! The Tie-out drill-down: a payout (its facts, notes and lines by category), the lines of
+//! one category (or all), and one balance transaction with its source object (charge,
+//! refund, dispute or payout) showing the fields a bookkeeper checks.
+//!
+//! Screens are snapshots of what was opened: a refresh of the account closes them.
+
+use std::sync::Arc;
+
+use jiff::tz::TimeZone;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget, Wrap};
+
+use super::verdict_cell;
+use crate::domain::tieout::{CategorySubtotal, PayoutTieOut, Problem, category, status_label};
+use crate::money::{Currency, Money, format_major_grouped};
+use crate::source::AccountData;
+use crate::source::rows::BalanceTxnRow;
+use crate::tui::action::Action;
+use crate::tui::pane::{Cx, Handled, Pane, ViewCx};
+use crate::tui::panes::detail::RowDetail;
+use crate::tui::theme::Role;
+use crate::tui::widgets::table::{Cell, DataTable, RowsSource, col};
+use crate::tui::workspace::Workspace;
+
+/// What shows "all lines" in the category table.
+const ALL_LINES: &str = "all lines";
+
+fn money(minor: i64, c: Currency) -> String {
+    format!("{} {c}", format_major_grouped(minor, c))
+}
+
+fn datetime(ts: i64, tz: &TimeZone) -> String {
+    jiff::Timestamp::from_second(ts)
+        .map(|t| {
+            t.to_zoned(tz.clone())
+                .strftime("%Y-%m-%d %H:%M %Z")
+                .to_string()
+        })
+        .unwrap_or_default()
+}
+
+/// One row of the category table.
+#[derive(Debug, Clone)]
+struct CatRow {
+    sub: CategorySubtotal,
+    currency: Currency,
+}
+
+/// A payout: facts and notes above its lines grouped by category.
+pub struct PayoutScreen {
+    payout: PayoutTieOut,
+    data: Arc<AccountData>,
+    table: DataTable,
+}
+
+impl PayoutScreen {
+    pub fn new(payout: PayoutTieOut, data: Arc<AccountData>) -> Self {
+        let cur = payout.currency();
+        let mut rows: Vec<CatRow> = Vec::new();
+        let empty = match &payout.itemisation {
+            Some(it) => {
+                rows = it
+                    .by_category
+                    .iter()
+                    .map(|s| CatRow {
+                        sub: s.clone(),
+                        currency: cur,
+                    })
+                    .collect();
+                if !it.lines.is_empty() {
+                    rows.push(CatRow {
+                        sub: CategorySubtotal {
+                            reporting_category: ALL_LINES.into(),
+                            count: it.by_category.iter().map(|c| c.count).sum(),
+                            gross: it.lines_gross,
+                            fee: it.lines_fee,
+                            net: it.lines_net,
+                        },
+                        currency: cur,
+                    });
+                }
+                "No lines were listed for this payout."
+            }
+            None => "No lines: Stripe does not itemise this payout (see the note above).",
+        };
+        let source = RowsSource::new(
+            rows,
+            vec![
+                col("Category", 32, |r: &CatRow| {
+                    Cell::text(&r.sub.reporting_category)
+                }),
+                col("Lines", 6, |r| Cell::Int(r.sub.count as i64)),
+                col("Gross", 18, |r| {
+                    Cell::Money(Money::new(r.sub.gross, r.currency))
+                }),
+                col("Fees", 16, |r| {
+                    Cell::Money(Money::new(r.sub.fee, r.currency))
+                }),
+                col("Net", 18, |r| {
+                    Cell::Money(Money::new(r.sub.net, r.currency))
+                }),
+                col("What it is", 48, |r| {
+                    Cell::opt(category::describe(&r.sub.reporting_category))
+                }),
+            ],
+        )
+        .with_row_role(|r| (r.sub.reporting_category == ALL_LINES).then_some(Role::Title));
+        let table = DataTable::new(
+            format!("{} by category", payout.payout.id),
+            empty,
+            Arc::new(source),
+        );
+        PayoutScreen {
+            payout,
+            data,
+            table,
+        }
+    }
+
+    fn facts(&self, cx: &ViewCx<'_>) -> Vec<Line<'static>> {
+        let theme = cx.theme;
+        let p = &self.payout;
+        let cur = p.currency();
+        let mark = verdict_cell(p.verdict);
+        let (mark_text, mark_role) = match &mark {
+            Cell::Tag(t, r) => (t.to_string(), *r),
+            _ => (String::new(), Role::Text),
+        };
+        let mut lines = vec![Line::from(vec![
+            Span::styled(format!("{} ", p.payout.id), theme.style(Role::Title)),
+            Span::styled(mark_text, theme.style(mark_role)),
+            Span::styled(
+                format!(
+                    "  {} · {} payout · arrives {}",
+                    status_label(&p.payout.status),
+                    p.kind.as_str(),
+                    crate::time::date_in(p.payout.arrival_date, cx.tz)
+                ),
+                theme.style(Role::Text),
+            ),
+        ])];
+        let mut second = vec![Span::styled(
+            format!("Amount {}", money(p.payout.amount, cur)),
+            theme.style(Role::Text),
+        )];
+        if let Some(it) = &p.itemisation {
+            second.push(Span::styled(
+                format!(
+                    " · lines' net {} ({} lines)",
+                    money(it.lines_net, cur),
+                    it.lines.len()
+                ),
+                theme.style(Role::Text),
+            ));
+            if it.difference != 0 {
+                second.push(Span::styled(
+                    format!(" · difference {}", money(it.difference, cur)),
+                    theme.style(Role::Difference),
+                ));
+            }
+            if let Some(own) = &it.own {
+                second.push(Span::styled(
+                    format!(" · own transaction {}", own.id),
+                    theme.style(Role::Muted),
+                ));
+            }
+        }
+        lines.push(Line::from(second));
+        if !p.notes.is_empty() {
+            lines.push(Line::styled(p.note(), theme.style(Role::Muted)));
+        }
+        lines
+    }
+
+    fn open(&mut self, cx: &mut Cx<'_>) {
+        let Some(it) = &self.payout.itemisation else {
+            return;
+        };
+        let Some(row) = self.table.selected_row() else {
+            return;
+        };
+        let cats: Vec<&str> = it
+            .by_category
+            .iter()
+            .map(|c| c.reporting_category.as_str())
+            .collect();
+        let chosen = cats.get(row).copied();
+        let lines: Vec<BalanceTxnRow> = match chosen {
+            Some(cat) => it.lines_in(cat).cloned().collect(),
+            None => it.lines.clone(),
+        };
+        let title = format!(
+            "{} › {}",
+            self.payout.payout.id,
+            chosen.unwrap_or(ALL_LINES)
+        );
+        let problems = it.problems.clone();
+        cx.push(Box::new(LinesScreen::new(
+            title,
+            lines,
+            problems,
+            self.payout.currency(),
+            Arc::clone(&self.data),
+        )));
+    }
+}
+
+impl Pane for PayoutScreen {
+    fn title(&self) -> String {
+        format!("Payout {}", self.payout.payout.id)
+    }
+
+    fn on_data(&mut self, _ws: &Workspace, _cx: &mut Cx<'_>) -> bool {
+        false
+    }
+
+    fn handle(&mut self, action: Action, cx: &mut Cx<'_>) -> Handled {
+        match action {
+            Action::Open => {
+                self.open(cx);
+                Handled::Yes
+            }
+            _ => Handled::No,
+        }
+    }
+
+    fn table(&self) -> Option<&DataTable> {
+        Some(&self.table)
+    }
+
+    fn table_mut(&mut self) -> Option<&mut DataTable> {
+        Some(&mut self.table)
+    }
+
+    fn render(&mut self, area: Rect, buf: &mut Buffer, cx: &ViewCx<'_>) {
+        let inset = Rect {
+            x: area.x + 1,
+            width: area.width.saturating_sub(2),
+            ..area
+        };
+        let lines = self.facts(cx);
+        let want = wrapped_height(&lines, inset.width);
+        let facts = Paragraph::new(lines).wrap(Wrap { trim: true });
+        let h = want.min(area.height / 2).min(area.height.saturating_sub(4));
+        facts.render(Rect { height: h, ..inset }, buf);
+        self.table.render(
+            Rect {
+                y: area.y + h,
+                height: area.height - h,
+                ..area
+            },
+            buf,
+            cx,
+        );
+    }
+
+    fn hints(&self) -> Vec<Action> {
+        vec![Action::Open, Action::Back, Action::CopyCell]
+    }
+}
+
+/// One line with what its checks said.
+#[derive(Debug, Clone)]
+struct LineRow {
+    txn: BalanceTxnRow,
+    check: Option<String>,
+}
+
+/// The lines of one category of a payout (or all of them).
+pub struct LinesScreen {
+    title: String,
+    lines: Vec<BalanceTxnRow>,
+    data: Arc<AccountData>,
+    table: DataTable,
+}
+
+impl LinesScreen {
+    pub fn new(
+        title: String,
+        lines: Vec<BalanceTxnRow>,
+        problems: Vec<Problem>,
+        payout_currency: Currency,
+        data: Arc<AccountData>,
+    ) -> Self {
+        let rows: Vec<LineRow> = lines
+            .iter()
+            .cloned()
+            .map(|txn| {
+                let mut checks = Vec::new();
+                for p in &problems {
+                    match p {
+                        Problem::LineArithmetic { txn: id, .. } if *id == txn.id => {
+                            checks.push("net ≠ gross − fee")
+                        }
+                        Problem::ForeignCurrency { txn: id, .. } if *id == txn.id => {
+                            checks.push("not the payout's currency")
+                        }
+                        _ => {}
+                    }
+                }
+                if txn.currency != payout_currency && checks.is_empty() {
+                    checks.push("not the payout's currency");
+                }
+                LineRow {
+                    txn,
+                    check: (!checks.is_empty()).then(|| checks.join(", ")),
+                }
+            })
+            .collect();
+        let source = RowsSource::new(
+            rows,
+            vec![
+                col("Balance transaction", 30, |r: &LineRow| {
+                    Cell::text(&r.txn.id)
+                }),
+                col("Net", 18, |r| {
+                    Cell::Money(Money::new(r.txn.net, r.txn.currency))
+                }),
+                col("Gross", 18, |r| {
+                    Cell::Money(Money::new(r.txn.amount, r.txn.currency))
+                }),
+                col("Fee", 14, |r| {
+                    Cell::Money(Money::new(r.txn.fee, r.txn.currency))
+                }),
+                col("Check", 26, |r| match &r.check {
+                    Some(c) => Cell::Tag(c.as_str().into(), Role::Difference),
+                    None => Cell::Tag("✓".into(), Role::Matched),
+                }),
+                col("Type", 22, |r| Cell::text(&r.txn.kind)),
+                col("Category", 22, |r| Cell::text(&r.txn.reporting_category)),
+                col("Created", 17, |r| Cell::DateTime(Some(r.txn.created))),
+                col("Source", 30, |r| Cell::opt(r.txn.source.as_deref())),
+                col("Available", 11, |r| Cell::Date(Some(r.txn.available_on))),
+                col("Description", 60, |r| {
+                    Cell::opt(r.txn.description.as_deref())
+                }),
+            ],
+        )
+        .with_row_role(|r| r.check.is_some().then_some(Role::Difference));
+        LinesScreen {
+            table: DataTable::new(title.clone(), "No lines.", Arc::new(source)),
+            title,
+            lines,
+            data,
+        }
+    }
+}
+
+impl Pane for LinesScreen {
+    fn title(&self) -> String {
+        self.title
+            .rsplit(" › ")
+            .next()
+            .unwrap_or(&self.title)
+            .to_string()
+    }
+
+    fn on_data(&mut self, _ws: &Workspace, _cx: &mut Cx<'_>) -> bool {
+        false
+    }
+
+    fn handle(&mut self, action: Action, cx: &mut Cx<'_>) -> Handled {
+        if action != Action::Open {
+            return Handled::No;
+        }
+        if let Some(txn) = self.table.selected_row().and_then(|r| self.lines.get(r)) {
+            let fields = txn_fields(txn, &self.data, cx.tz());
+            cx.push(Box::new(RowDetail::new(txn.id.clone(), fields)));
+        }
+        Handled::Yes
+    }
+
+    fn table(&self) -> Option<&DataTable> {
+        Some(&self.table)
+    }
+
+    fn table_mut(&mut self) -> Option<&mut DataTable> {
+        Some(&mut self.table)
+    }
+
+    fn render(&mut self, area: Rect, buf: &mut Buffer, cx: &ViewCx<'_>) {
+        self.table.render(area, buf, cx);
+    }
+
+    fn hints(&self) -> Vec<Action> {
+        vec![
+            Action::Open,
+            Action::Back,
+            Action::Sort,
+            Action::Filter,
+            Action::CopyCell,
+        ]
+    }
+}
+
+/// Rows `lines` take when wrapped at `width` (one spare row when a line wraps, since words
+/// do not break exactly at the edge).
+fn wrapped_height(lines: &[Line<'_>], width: u16) -> u16 {
+    let w = usize::from(width.max(1));
+    let mut rows = 0usize;
+    let mut wrapped = false;
+    for l in lines {
+        let n = l.width().div_ceil(w).max(1);
+        wrapped |= n > 1;
+        rows += n;
+    }
+    u16::try_from(rows + usize::from(wrapped)).unwrap_or(u16::MAX)
+}
+
+/// A customer as `cus_… Name <email>`, as far as the data knows them.
+fn customer_text(id: Option<&str>, data: &AccountData) -> String {
+    let Some(id) = id else {
+        return String::new();
+    };
+    match data.customers.iter().find(|c| c.id == id) {
+        Some(c) => format!(
+            "{id} {} {}",
+            c.name.clone().unwrap_or_default(),
+            c.email
+                .clone()
+                .map(|e| format!("<{e}>"))
+                .unwrap_or_default()
+        )
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" "),
+        None => id.to_string(),
+    }
+}
+
+/// The charge a refund or dispute is about: id, amount, customer, description.
+fn charge_summary(id: Option<&str>, data: &AccountData) -> String {
+    let Some(id) = id else {
+        return String::new();
+    };
+    match data.charges.iter().find(|c| c.id == id) {
+        Some(ch) => [
+            ch.id.clone(),
+            money(ch.amount, ch.currency),
+            customer_text(ch.customer.as_deref(), data),
+            ch.description.clone().unwrap_or_default(),
+        ]
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join(" · "),
+        None => id.to_string(),
+    }
+}
+
+fn yes_no(b: bool) -> String {
+    if b { "yes" } else { "no" }.to_string()
+}
+
+/// The fields of a balance transaction and of its source object, as (field, value) rows
+/// for a detail screen: what a bookkeeper checks against the bank and the Dashboard.
+pub fn txn_fields(t: &BalanceTxnRow, data: &AccountData, tz: &TimeZone) -> Vec<(String, String)> {
+    let c = t.currency;
+    let mut f: Vec<(String, String)> = Vec::new();
+    let mut push = |k: &str, v: String| f.push((k.to_string(), v));
+    push("Balance transaction", t.id.clone());
+    push("Type", t.kind.clone());
+    push("Reporting category", t.reporting_category.clone());
+    push("Paid out in", t.payout.clone().unwrap_or_default());
+    push("Created", datetime(t.created, tz));
+    push("Available on", datetime(t.available_on, tz));
+    push("Status", t.status.clone());
+    push("Gross", money(t.amount, c));
+    push("Fee", money(t.fee, c));
+    push("Net", money(t.net, c));
+    push(
+        "Net = gross − fee",
+        if t.amount.checked_sub(t.fee) == Some(t.net) {
+            "✓ yes".to_string()
+        } else {
+            format!("✗ no: gross − fee is {}", money(t.amount - t.fee, c))
+        },
+    );
+    push("Description", t.description.clone().unwrap_or_default());
+    let Some(src) = t.source.as_deref() else {
+        push("Source", "none".into());
+        return f;
+    };
+    if let Some(ch) = data.charges.iter().find(|x| x.id == src) {
+        let cc = ch.currency;
+        push("── Source", format!("charge {}", ch.id));
+        push("Charge status", ch.status.as_str().to_string());
+        push("Amount", money(ch.amount, cc));
+        push("Captured", money(ch.amount_captured, cc));
+        push("Refunded", money(ch.amount_refunded, cc));
+        push("Charged at", datetime(ch.created, tz));
+        push("Customer", customer_text(ch.customer.as_deref(), data));
+        push(
+            "Payment intent",
+            ch.payment_intent.clone().unwrap_or_default(),
+        );
+        push("Description", ch.description.clone().unwrap_or_default());
+        push("Disputed", yes_no(ch.disputed));
+        push("Fully refunded", yes_no(ch.refunded));
+        push(
+            "Balance transaction",
+            ch.balance_transaction.clone().unwrap_or_default(),
+        );
+        push(
+            "Outcome",
+            [
+                ch.outcome_type.as_deref(),
+                ch.outcome_seller_message.as_deref(),
+            ]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(": "),
+        );
+        push(
+            "Receipt email",
+            ch.receipt_email.clone().unwrap_or_default(),
+        );
+        for (k, v) in &ch.metadata {
+            push(&format!("metadata.{k}"), v.clone());
+        }
+        let refunds: Vec<&str> = data
+            .refunds
+            .iter()
+            .filter(|r| r.charge.as_deref() == Some(ch.id.as_str()))
+            .map(|r| r.id.as_str())
+            .collect();
+        if !refunds.is_empty() {
+            push("Refunds", refunds.join(" "));
+        }
+        let disputes: Vec<&str> = data
+            .disputes
+            .iter()
+            .filter(|d| d.charge.as_deref() == Some(ch.id.as_str()))
+            .map(|d| d.id.as_str())
+            .collect();
+        if !disputes.is_empty() {
+            push("Disputes", disputes.join(" "));
+        }
+    } else if let Some(r) = data.refunds.iter().find(|x| x.id == src) {
+        push("── Source", format!("refund {}", r.id));
+        push("Refund status", r.status.as_str().to_string());
+        push("Amount", money(r.amount, r.currency));
+        push("Refunded at", datetime(r.created, tz));
+        push("Charge", charge_summary(r.charge.as_deref(), data));
+        push(
+            "Payment intent",
+            r.payment_intent.clone().unwrap_or_default(),
+        );
+        push("Reason", r.reason.clone().unwrap_or_default());
+        if let Some(why) = &r.failure_reason {
+            push("Failure reason", why.clone());
+        }
+    } else if let Some(d) = data.disputes.iter().find(|x| x.id == src) {
+        push("── Source", format!("dispute {}", d.id));
+        push("Dispute status", d.status.as_str().to_string());
+        push("Amount", money(d.amount, d.currency));
+        push("Opened at", datetime(d.created, tz));
+        push("Disputed charge", charge_summary(d.charge.as_deref(), data));
+        push(
+            "Payment intent",
+            d.payment_intent.clone().unwrap_or_default(),
+        );
+        push("Reason", d.reason.clone().unwrap_or_default());
+        push("Charge refundable", yes_no(d.is_charge_refundable));
+    } else if let Some(p) = data.payouts.iter().find(|x| x.id == src) {
+        push("── Source", format!("payout {}", p.id));
+        push("Payout status", status_label(&p.status));
+        push("Amount", money(p.amount, p.currency));
+        push("Arrival", datetime(p.arrival_date, tz));
+        push(
+            "Failure",
+            [p.failure_code.as_deref(), p.failure_message.as_deref()]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+                .join(": "),
+        );
+    } else {
+        push(
+            "── Source",
+            format!(
+                "{src} (not in the data at hand: tieout reads charges, refunds, disputes and payouts)"
+            ),
+        );
+    }
+    f
+}

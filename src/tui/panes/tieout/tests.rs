@@ -1,0 +1,325 @@
+//! The Tie-out pane driven through the harness: snapshots at 80x24 and 120x40 (loading,
+//! failed, empty, loaded, each drill-down level), the month selector, the latest-wins
+//! rule for its tie-out jobs, and an export that matches the command's files byte for byte.
+
+use std::collections::BTreeMap;
+
+use super::*;
+use crate::domain::tieout::testdata::sample_rows;
+use crate::money::Currency;
+use crate::source::rows::{ChargeRow, CustomerRow, DisputeRow, RefundRow};
+use crate::source::{AccountData, Origin};
+use crate::stripe::models::{ChargeStatus, DisputeStatus, RefundStatus};
+use crate::tui::harness::{Harness, test_settings};
+use crate::tui::msg::{Effect, Msg};
+use crate::tui::sample;
+use crate::tui::state::Startup;
+use crate::tui::workspace::{LoadError, Workspace};
+
+const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
+
+fn charge() -> ChargeRow {
+    ChargeRow {
+        id: "ch_1Beans".into(),
+        customer: Some("cus_Ada".into()),
+        payment_intent: Some("pi_1Beans".into()),
+        amount: 50_000,
+        amount_captured: 50_000,
+        amount_refunded: 5_000,
+        currency: Currency::USD,
+        status: ChargeStatus::Succeeded,
+        created: 1_790_000_000,
+        description: Some("Annual beans plan".into()),
+        metadata: BTreeMap::from([("order_id".to_string(), "ORD-7".to_string())]),
+        disputed: false,
+        refunded: false,
+        failure_code: None,
+        failure_message: None,
+        outcome_type: Some("authorized".into()),
+        outcome_reason: None,
+        outcome_network_status: Some("approved_by_network".into()),
+        outcome_advice_code: None,
+        outcome_seller_message: Some("Payment complete.".into()),
+        balance_transaction: Some("txn_c1".into()),
+        receipt_email: Some("ada@example.com".into()),
+        billing_email: None,
+    }
+}
+
+/// The sample month's rows, with real source objects behind three lines.
+fn account() -> AccountData {
+    let (payouts, mut txns) = sample_rows();
+    for t in &mut txns {
+        match t.id.as_str() {
+            "txn_c1" => t.source = Some("ch_1Beans".into()),
+            "txn_r1" => t.source = Some("re_1Beans".into()),
+            "txn_d1" => t.source = Some("dp_1Beans".into()),
+            _ => {}
+        }
+    }
+    let mut d = AccountData::empty(sample::meta(Origin::Demo));
+    d.payouts = payouts;
+    d.balance_transactions = txns;
+    d.charges = vec![charge()];
+    d.refunds = vec![RefundRow {
+        id: "re_1Beans".into(),
+        charge: Some("ch_1Beans".into()),
+        payment_intent: Some("pi_1Beans".into()),
+        amount: 5_000,
+        currency: Currency::USD,
+        status: RefundStatus::Succeeded,
+        reason: Some("requested_by_customer".into()),
+        failure_reason: None,
+        created: 1_790_000_000,
+    }];
+    d.disputes = vec![DisputeRow {
+        id: "dp_1Beans".into(),
+        charge: Some("ch_1Other".into()),
+        payment_intent: None,
+        amount: 2_000,
+        currency: Currency::USD,
+        status: DisputeStatus::Lost,
+        reason: Some("fraudulent".into()),
+        created: 1_790_000_000,
+        is_charge_refundable: false,
+    }];
+    d.customers = vec![CustomerRow {
+        id: "cus_Ada".into(),
+        email: Some("ada@example.com".into()),
+        name: Some("Ada Lovelace".into()),
+        created: 1_780_000_000,
+        deleted: false,
+    }];
+    d
+}
+
+fn harness(data: AccountData, (w, h): (u16, u16)) -> Harness {
+    let ws = Workspace::new(data, Vec::new());
+    let mut h = Harness::with_tabs(
+        test_settings(Startup::Demo),
+        vec![pane()],
+        Box::new(move |_| Ok(ws.clone())),
+        w,
+        h,
+    );
+    h.start();
+    h
+}
+
+fn name(what: &str, (w, h): (u16, u16)) -> String {
+    format!("tieout_{what}_{w}x{h}")
+}
+
+#[test]
+fn snapshots_loading_and_failed() {
+    for size in SIZES {
+        let ws = Workspace::new(account(), Vec::new());
+        let mut h = Harness::with_tabs(
+            test_settings(Startup::Demo),
+            vec![pane()],
+            Box::new(move |_| Ok(ws.clone())),
+            size.0,
+            size.1,
+        );
+        h.auto = false;
+        h.start();
+        insta::assert_snapshot!(name("loading", size), h.frame());
+
+        let mut h = Harness::with_tabs(
+            test_settings(Startup::Demo),
+            vec![pane()],
+            Box::new(|_| Err(LoadError::new("The demo account could not be read."))),
+            size.0,
+            size.1,
+        );
+        h.start();
+        insta::assert_snapshot!(name("failed", size), h.frame());
+    }
+}
+
+#[test]
+fn snapshots_empty_month() {
+    for size in SIZES {
+        let mut h = harness(AccountData::empty(sample::meta(Origin::Demo)), size);
+        let frame = h.frame();
+        assert!(frame.contains("November 2026"), "{frame}");
+        assert!(frame.contains(EMPTY_MONTH), "{frame}");
+        insta::assert_snapshot!(name("empty", size), frame);
+    }
+}
+
+#[test]
+fn snapshots_loaded_month_and_drill_down() {
+    for size in SIZES {
+        let mut h = harness(account(), size);
+        let frame = h.frame();
+        assert!(
+            frame.contains("October 2026"),
+            "opens on the latest month with payouts"
+        );
+        assert!(frame.contains("po_tied"), "{frame}");
+        insta::assert_snapshot!(name("loaded", size), frame);
+
+        // Payout -> categories.
+        h.keys("enter");
+        assert_eq!(h.state.screens.len(), 1);
+        let frame = h.frame();
+        assert!(frame.contains("payout_minimum_balance_hold"), "{frame}");
+        insta::assert_snapshot!(name("payout", size), frame);
+
+        // Category -> its lines.
+        h.keys("enter");
+        let frame = h.frame();
+        assert!(
+            frame.contains("txn_c1") && frame.contains("txn_c2"),
+            "{frame}"
+        );
+        assert!(!frame.contains("txn_r1"), "only the charge lines: {frame}");
+        insta::assert_snapshot!(name("lines", size), frame);
+
+        // Line -> the balance transaction and its charge.
+        h.keys("enter");
+        let frame = h.frame();
+        assert!(frame.contains("ch_1Beans"), "{frame}");
+        insta::assert_snapshot!(name("txn", size), frame);
+
+        h.keys("esc esc esc");
+        assert!(h.state.screens.is_empty());
+    }
+}
+
+#[test]
+fn a_refund_line_shows_its_refund_and_all_lines_are_reachable() {
+    let mut h = harness(account(), (120, 40));
+    h.keys("enter down enter");
+    let frame = h.frame();
+    assert!(frame.contains("po_tied › refund"), "{frame}");
+    h.keys("enter");
+    let frame = h.frame();
+    assert!(frame.contains("refund re_1Beans"), "{frame}");
+    assert!(frame.contains("requested_by_customer"), "{frame}");
+    assert!(
+        frame.contains(
+            "ch_1Beans · 500.00 USD · cus_Ada Ada Lovelace <ada@example.com> · Annual beans plan"
+        ),
+        "the refunded charge: {frame}"
+    );
+    h.keys("esc esc end enter");
+    let frame = h.frame();
+    assert!(frame.contains("po_tied › all lines"), "{frame}");
+    for id in ["txn_c1", "txn_c2", "txn_r1", "txn_d1", "txn_h1", "txn_f1"] {
+        assert!(frame.contains(id), "{id}: {frame}");
+    }
+}
+
+#[test]
+fn a_not_itemisable_payout_says_why_and_has_no_lines() {
+    let mut h = harness(account(), (120, 40));
+    h.keys(":");
+    h.type_text("po_manual");
+    h.keys("enter enter");
+    let frame = h.frame();
+    assert!(
+        frame.contains("Stripe cannot itemise manual payouts"),
+        "{frame}"
+    );
+    assert!(
+        frame.contains("No lines: Stripe does not itemise this payout"),
+        "{frame}"
+    );
+    insta::assert_snapshot!("tieout_not_itemisable_120x40", frame);
+}
+
+#[test]
+fn the_month_selector_moves_and_the_latest_request_wins() {
+    let mut h = harness(account(), (120, 40));
+    h.keys("]");
+    let frame = h.frame();
+    assert!(frame.contains("November 2026"), "{frame}");
+    assert!(frame.contains(EMPTY_MONTH), "{frame}");
+    h.keys("[ [");
+    assert!(h.frame().contains("September 2026"));
+
+    // On a large account the tie-out runs as a job: two quick moves, and the first
+    // job's late result must not win.
+    let ws = Workspace::new(account(), Vec::new());
+    let mut h = Harness::with_tabs(
+        test_settings(Startup::Demo),
+        vec![Box::new(TieOutPane::new().with_sync_limit(0))],
+        Box::new(move |_| Ok(ws.clone())),
+        120,
+        40,
+    );
+    h.start();
+    assert!(h.frame().contains("October 2026"));
+    h.auto = false;
+    h.keys("[");
+    let frame = h.frame();
+    assert!(
+        frame.contains("September 2026") && frame.contains("tying out…"),
+        "{frame}"
+    );
+    h.settle();
+    assert!(h.frame().contains("No payouts arrived"));
+    h.keys("]");
+    h.keys("]");
+    let jobs: Vec<_> = std::mem::take(&mut h.queued);
+    assert_eq!(jobs.len(), 2, "{jobs:?}");
+    let mut outputs = Vec::new();
+    for e in jobs {
+        if let Effect::Compute { req, job } = e {
+            outputs.push((req, job.run(&crate::tui::msg::CancelFlag::new())));
+        }
+    }
+    // Deliver the newer first, then the stale one.
+    outputs.reverse();
+    for (req, output) in outputs {
+        h.step(Msg::Computed { req, output });
+    }
+    let frame = h.frame();
+    assert!(frame.contains("November 2026"), "{frame}");
+    assert!(
+        frame.contains(EMPTY_MONTH),
+        "the stale October result was dropped: {frame}"
+    );
+}
+
+#[test]
+fn export_writes_the_commands_files_for_the_month_on_screen() {
+    let mut h = harness(account(), (120, 40));
+    h.keys("e");
+    let written: BTreeMap<String, Vec<u8>> = h
+        .log
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Write { path, bytes } => Some((path.display().to_string(), bytes.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        written.keys().map(String::as_str).collect::<Vec<_>>(),
+        [
+            "payout-reconciliation.csv",
+            "reconciliation.json",
+            "reconciliation.md"
+        ]
+    );
+
+    // What `tieout reconcile --month 2026-10` writes on the same data.
+    let data = account();
+    let month: Month = "2026-10".parse().expect("month");
+    let t = tie_out_month(
+        &data.payouts,
+        &data.balance_transactions,
+        month,
+        &TimeZone::UTC,
+    );
+    let header = ReportHeader::from_meta(&data.meta, "UTC");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let all = Formats::parse("md,csv,json").expect("formats");
+    crate::cli::reconcile::write_files(&t, &header, dir.path(), all, false).expect("write");
+    for (name, bytes) in &written {
+        let cli = std::fs::read(dir.path().join(name)).expect("command's file");
+        assert_eq!(&cli, bytes, "{name} differs between pane and command");
+    }
+}
