@@ -2,6 +2,8 @@
 //! bundled demo (`--seed 7 --scale 1 --out fixtures/demo`) or a large account for
 //! benchmarks (`--scale 100`, see `generator`'s module doc) — and prints what it wrote.
 
+use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::Path;
 use std::time::Instant;
 
@@ -21,25 +23,38 @@ pub fn run(seed: u64, scale: u32, out: &Path) -> CmdResult {
             out.display()
         ))
     })?;
-    println!(
+    let mut text = String::new();
+    let _ = writeln!(
+        text,
         "wrote a generated Stripe account (seed {seed}, scale {scale}) to {} in {:.1} s",
         out.display(),
         started.elapsed().as_secs_f64()
     );
     for (file, n) in &stats.files {
-        println!("  {file:<22} {n:>9}");
+        let _ = writeln!(text, "  {file:<22} {n:>9}");
     }
     for what in ["payouts", "charges", "invoices", "worklist"] {
         let by = stats.by_currency(what);
         let parts: Vec<String> = by.iter().map(|(c, n)| format!("{c} {n}")).collect();
-        println!("  {what:<22} {}", parts.join(", "));
+        let _ = writeln!(text, "  {what:<22} {}", parts.join(", "));
     }
     let status: Vec<String> = stats
         .invoice_status
         .iter()
         .map(|(s, n)| format!("{s} {n}"))
         .collect();
-    println!("  {:<22} {}", "invoices by status", status.join(", "));
-    println!("  {:<22} {}", "most lines in a payout", stats.max_lines);
-    Ok(())
+    let _ = writeln!(text, "  {:<22} {}", "invoices by status", status.join(", "));
+    let _ = writeln!(
+        text,
+        "  {:<22} {}",
+        "most lines in a payout", stats.max_lines
+    );
+    // A closed pipe (`| head`) is not a failure: the files are written.
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Failure::other(format!(
+            "the account was written to {} but the summary could not be printed: {e}",
+            out.display()
+        ))),
+        _ => Ok(()),
+    }
 }

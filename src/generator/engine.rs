@@ -1754,6 +1754,7 @@ impl Gen {
         if instant {
             payout.description = Some("Instant payout".into());
             payout.kind = "card";
+            payout.destination = format!("card_1DemoDebit{}00000000", currency.upper());
             payout.source_type = "card";
         }
         *self.stats.bt_types.entry(own.kind).or_default() += 1;

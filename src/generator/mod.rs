@@ -25,7 +25,11 @@
 //!   ~1,000,000 balance transactions, ~100,000 invoices of which 10,000 on the worklist,
 //!   ~200,000 charges (`cargo run --release -- gen-demo --seed 7 --scale 100 --out DIR`).
 //!   Everything streams to disk; memory holds only customers, subscriptions and the
-//!   few weeks of future events and unpaid balance.
+//!   few weeks of future events and unpaid balance. Measured (seed 7, debug build, the
+//!   shared 2-core machine under load): 9,982 payouts, 999,718 balance transactions,
+//!   103,665 invoices (10,000 on the worklist), 201,705 charges, 20,220 customers;
+//!   1.0 GB of JSON in 4 min 44 s with a peak RSS of 54 MB. `source::demo::load_dir`
+//!   reads it back (streaming each array) into `AccountData`.
 //!
 //! Rules the data keeps (checked by the tests): every automatic payout ties out (sum of
 //! its non-payout lines' net == amount), each balance transaction has

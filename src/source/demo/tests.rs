@@ -288,3 +288,34 @@ fn a_missing_folder_says_what_to_do() {
     let msg = err.to_string();
     assert!(msg.contains("gen-demo"), "{msg}");
 }
+
+/// The large benchmark account keeps the rules too. Manual: generate it, then
+/// `TIEOUT_LARGE_DIR=/tmp/large cargo test --lib large_generated_account -- --ignored --nocapture`
+/// (`tieout gen-demo --seed 7 --scale 100 --out /tmp/large`).
+#[test]
+#[ignore = "needs a generated large account in TIEOUT_LARGE_DIR"]
+fn large_generated_account_loads_and_ties_out() {
+    let Some(dir) = std::env::var_os("TIEOUT_LARGE_DIR") else {
+        return;
+    };
+    let started = std::time::Instant::now();
+    let d = load_dir(Path::new(&dir)).expect("load the large account");
+    println!(
+        "loaded {} payouts, {} balance transactions, {} invoices, {} charges in {:.1} s",
+        d.payouts.len(),
+        d.balance_transactions.len(),
+        d.invoices.len(),
+        d.charges.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let mut net: HashMap<&str, i64> = HashMap::new();
+    for t in &d.balance_transactions {
+        if let Some(p) = t.payout.as_deref().filter(|_| t.kind != "payout") {
+            *net.entry(p).or_default() += t.net;
+        }
+    }
+    for p in d.payouts.iter().filter(|p| p.automatic) {
+        assert_eq!(net.get(p.id.as_str()).copied(), Some(p.amount), "{}", p.id);
+    }
+    println!("worklist: {}", worklist(&d).len());
+}

@@ -1,31 +1,700 @@
-//! The Refunds tab (owned by the refunds work): until the refunds pane lands, the support
-//! tickets as a plain table.
+//! The Refunds tab: the support tickets as a queue, each with its recommendation and
+//! amount (the default refund policy, `domain::refunds`), and below the queue the selected
+//! ticket in full: the customer's message, the matched charge, its refunds and disputes,
+//! the subscription period, the rule that applied and the reason.
+//!
+//! Keys: `enter` opens the ticket's evidence (every id the suggestion relied on) and
+//! `enter` again opens one evidence object with all its fields; `Y` (copy row) copies the
+//! suggestion ready to paste into a reply or an internal note: recommendation and amount,
+//! the reason, and the evidence ids.
+//!
+//! The suggestions are computed when the account (re)loads: at once for a small queue,
+//! off the UI task for a large one.
 
 use std::sync::Arc;
 
-use crate::tui::pane::Pane;
-use crate::tui::widgets::table::{Cell, RowsSource, TableSource, col};
-use crate::tui::workspace::{Ticket, Workspace};
+use jiff::tz::TimeZone;
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Widget};
+use serde::Serialize;
 
-use super::table_pane::TablePane;
+use crate::domain::refunds::matching::{OrderMatch, PeriodLink};
+use crate::domain::refunds::{Assessment, Facts, Policy, Recommendation, Ticket, assess};
+use crate::money::{Money, format_major};
+use crate::source::AccountData;
+use crate::time::date_in;
+use crate::tui::action::Action;
+use crate::tui::msg::{Job, JobOutput, RequestId};
+use crate::tui::pane::{Cx, Handled, Pane, ViewCx};
+use crate::tui::panes::detail::RowDetail;
+use crate::tui::theme::Role;
+use crate::tui::widgets::table::{Cell, DataTable, RowsSource, TableSource, col};
+use crate::tui::workspace::{self, Workspace};
+
+/// Tickets x charges up to which the queue is decided on the UI task (well under a
+/// millisecond); above it the work runs as a background job.
+const INLINE_WORK: usize = 200_000;
 
 pub fn pane() -> Box<dyn Pane> {
-    Box::new(TablePane::new(
-        "Refunds",
-        "Tickets",
-        "No refund tickets loaded.",
-        build,
-    ))
+    Box::new(RefundsPane::new(Policy::default_policy()))
 }
 
-fn build(ws: &Workspace) -> Arc<dyn TableSource> {
-    Arc::new(RowsSource::new(
-        ws.tickets.as_ref().clone(),
-        vec![
-            col("Ticket", 12, |r: &Ticket| Cell::text(&r.ticket_id)),
-            col("Email", 30, |r| Cell::text(&r.email)),
-            col("Order", 16, |r| Cell::text(&r.order_id)),
-            col("Message", 80, |r| Cell::text(&r.message)),
-        ],
-    ))
+/// The Refunds tab.
+pub struct RefundsPane {
+    policy: Policy,
+    table: DataTable,
+    rows: Arc<Vec<Assessment>>,
+    data: Option<Arc<AccountData>>,
+    pending: Option<RequestId>,
 }
+
+fn empty_source() -> Arc<dyn TableSource> {
+    Arc::new(RowsSource::<Assessment>::new(Vec::new(), columns()))
+}
+
+impl RefundsPane {
+    pub fn new(policy: Policy) -> Self {
+        RefundsPane {
+            policy,
+            table: DataTable::new("Tickets", "No refund tickets loaded.", empty_source()),
+            rows: Arc::new(Vec::new()),
+            data: None,
+            pending: None,
+        }
+    }
+
+    fn show(&mut self, rows: Vec<Assessment>, cx: &mut Cx<'_>) {
+        self.rows = Arc::new(rows);
+        let source = RowsSource::new(self.rows.as_ref().clone(), columns());
+        self.table.set_source(Arc::new(source), cx);
+    }
+
+    fn selected(&self) -> Option<&Assessment> {
+        self.table.selected_row().and_then(|r| self.rows.get(r))
+    }
+}
+
+/// The workspace's ticket as the domain's.
+fn domain_ticket(t: &workspace::Ticket) -> Ticket {
+    let id = t.ticket_id.trim();
+    Ticket {
+        ticket_id: (!id.is_empty()).then(|| id.to_string()),
+        email: t.email.clone(),
+        order_id: t.order_id.clone(),
+        message: t.message.clone(),
+        amount: None,
+    }
+}
+
+/// Decides every ticket (the job the pane runs off the UI task).
+pub fn assess_all(
+    data: &AccountData,
+    tickets: &[workspace::Ticket],
+    policy: &Policy,
+    now: i64,
+    tz: &TimeZone,
+) -> Vec<Assessment> {
+    let facts = Facts::of(data);
+    tickets
+        .iter()
+        .map(|t| assess(&domain_ticket(t), &facts, policy, now, tz))
+        .collect()
+}
+
+fn rec_role(r: Recommendation) -> Role {
+    match r {
+        Recommendation::Approve => Role::Ok,
+        Recommendation::Partial => Role::Pending,
+        Recommendation::Decline => Role::Failed,
+        Recommendation::Review => Role::Warning,
+    }
+}
+
+fn amount_cell(a: &Assessment) -> Cell<'_> {
+    match a.suggestion.currency {
+        Some(c) if a.suggestion.amount > 0 => Cell::Money(Money::new(a.suggestion.amount, c)),
+        _ => Cell::Empty,
+    }
+}
+
+fn columns() -> Vec<crate::tui::widgets::table::ColumnDef<Assessment>> {
+    vec![
+        col("Ticket", 10, |a: &Assessment| {
+            Cell::opt(a.suggestion.ticket_id.as_deref())
+        }),
+        col("Suggest", 9, |a| {
+            Cell::Tag(
+                a.suggestion.recommendation.as_str().into(),
+                rec_role(a.suggestion.recommendation),
+            )
+        }),
+        col("Amount", 16, amount_cell),
+        col("Rule", 22, |a| Cell::text(&a.suggestion.rule)),
+        col("Email", 30, |a| Cell::text(&a.ticket.email)),
+        col("Order", 12, |a| Cell::text(&a.ticket.order_id)),
+        col("Message", 60, |a| Cell::text(&a.ticket.message)),
+        col("Reason", 200, |a| Cell::text(&a.suggestion.reason)),
+    ]
+}
+
+/// The suggestion as text to paste: recommendation and amount, reason, evidence.
+pub fn paste_text(a: &Assessment) -> String {
+    let s = &a.suggestion;
+    let amount = s
+        .currency
+        .map(|c| format!(" {}", Money::new(s.amount, c).display()))
+        .filter(|_| s.amount > 0)
+        .unwrap_or_default();
+    let mut out = format!(
+        "{}: {}{amount} ({})\n{}",
+        s.ticket_id.as_deref().unwrap_or("ticket"),
+        s.recommendation.as_str(),
+        s.rule,
+        s.reason
+    );
+    if !s.evidence.is_empty() {
+        out.push_str(&format!("\nEvidence: {}", s.evidence.join(" ")));
+    }
+    out
+}
+
+impl Pane for RefundsPane {
+    fn title(&self) -> String {
+        "Refunds".to_string()
+    }
+
+    fn on_data(&mut self, ws: &Workspace, cx: &mut Cx<'_>) -> bool {
+        if let Some(old) = self.pending.take() {
+            cx.cancel(old);
+        }
+        self.data = Some(ws.data.clone());
+        let (now, tz) = (cx.now(), cx.tz().clone());
+        // Matching scans the charges once per ticket: a small queue over a small account
+        // is decided at once, anything larger off the UI task.
+        let work = ws.tickets.len().saturating_mul(ws.data.charges.len() + 1);
+        if work <= INLINE_WORK {
+            let rows = assess_all(&ws.data, &ws.tickets, &self.policy, now, &tz);
+            self.show(rows, cx);
+            return true;
+        }
+        let data = ws.data.clone();
+        let tickets = ws.tickets.clone();
+        let policy = self.policy.clone();
+        let job = Job::new("deciding refund tickets", move |_cancel| {
+            assess_all(&data, &tickets, &policy, now, &tz)
+        });
+        self.pending = Some(cx.compute(job));
+        true
+    }
+
+    fn on_computed(&mut self, req: RequestId, output: JobOutput, cx: &mut Cx<'_>) {
+        if self.pending != Some(req) {
+            return;
+        }
+        self.pending = None;
+        if let Ok(rows) = output.downcast::<Vec<Assessment>>() {
+            self.show(*rows, cx);
+        }
+    }
+
+    fn handle(&mut self, action: Action, cx: &mut Cx<'_>) -> Handled {
+        match action {
+            Action::Open => {
+                let (Some(a), Some(data)) = (self.selected(), &self.data) else {
+                    return Handled::Yes;
+                };
+                if a.suggestion.evidence.is_empty() {
+                    cx.toast("no evidence: no customer");
+                } else {
+                    cx.push(Box::new(EvidenceScreen::new(a, data.clone(), cx.tz())));
+                }
+                Handled::Yes
+            }
+            Action::CopyRow => {
+                match self.selected() {
+                    Some(a) => cx.copy(paste_text(a)),
+                    None => cx.toast_error("nothing to copy"),
+                }
+                Handled::Yes
+            }
+            _ => Handled::No,
+        }
+    }
+
+    fn table(&self) -> Option<&DataTable> {
+        Some(&self.table)
+    }
+
+    fn table_mut(&mut self) -> Option<&mut DataTable> {
+        Some(&mut self.table)
+    }
+
+    fn render(&mut self, area: Rect, buf: &mut Buffer, cx: &ViewCx<'_>) {
+        // The queue gets what the selected ticket's details leave over (all of it when
+        // the tickets fit).
+        let detail_min: u16 = if area.height >= 30 { 16 } else { 13 };
+        let wanted = u16::try_from(self.rows.len().saturating_add(3)).unwrap_or(u16::MAX);
+        let table_h = wanted
+            .min(area.height.saturating_sub(detail_min))
+            .max(5)
+            .min(area.height);
+        let [top, bottom] =
+            Layout::vertical([Constraint::Length(table_h), Constraint::Min(0)]).areas(area);
+        self.table.render(top, buf, cx);
+        let block = Block::bordered().border_style(cx.theme.style(Role::Border));
+        let Some(a) = self.selected() else {
+            let text = if self.pending.is_some() {
+                "Deciding the tickets…"
+            } else {
+                "Select a ticket to see its charge, refunds, disputes and the reason."
+            };
+            Paragraph::new(Span::styled(text, cx.theme.style(Role::Muted)))
+                .block(block.title(Span::styled(" Ticket ", cx.theme.style(Role::Title))))
+                .render(bottom, buf);
+            return;
+        };
+        let title = detail_title(a, cx);
+        let inner_w = usize::from(bottom.width.saturating_sub(2));
+        let lines = detail_lines(a, cx, inner_w);
+        Paragraph::new(lines)
+            .block(block.title(title))
+            .render(bottom, buf);
+    }
+
+    fn hints(&self) -> Vec<Action> {
+        vec![Action::Open, Action::CopyRow, Action::Filter, Action::Sort]
+    }
+}
+
+fn detail_title<'a>(a: &'a Assessment, cx: &ViewCx<'_>) -> Line<'a> {
+    let s = &a.suggestion;
+    let mut spans = vec![
+        Span::styled(
+            format!(" {} ", s.ticket_id.as_deref().unwrap_or("ticket")),
+            cx.theme.style(Role::Title),
+        ),
+        Span::styled(
+            format!("{} ", s.recommendation.as_str()),
+            cx.theme.style(rec_role(s.recommendation)),
+        ),
+    ];
+    if let (Some(c), true) = (s.currency, s.amount > 0) {
+        spans.push(Span::styled(
+            format!("{} ", Money::new(s.amount, c).display()),
+            cx.theme.style(Role::AmountPositive),
+        ));
+    }
+    spans.push(Span::styled(
+        format!("· {} ", s.rule),
+        cx.theme.style(Role::Muted),
+    ));
+    Line::from(spans)
+}
+
+fn money(minor: i64, c: crate::money::Currency) -> String {
+    Money::new(minor, c).display()
+}
+
+/// Word-wraps `text` into lines of at most `width` cells (a word longer than a line is
+/// cut).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(8);
+    let mut lines = Vec::new();
+    let mut cur = String::new();
+    for word in text.split_whitespace() {
+        let w = crate::tui::widgets::text::width(word);
+        let cur_w = crate::tui::widgets::text::width(&cur);
+        if !cur.is_empty() && cur_w + 1 + w > width {
+            lines.push(std::mem::take(&mut cur));
+        }
+        if !cur.is_empty() {
+            cur.push(' ');
+        }
+        cur.push_str(word);
+        while crate::tui::widgets::text::width(&cur) > width {
+            let cut: String = cur.chars().take(width).collect();
+            let rest: String = cur.chars().skip(width).collect();
+            lines.push(cut);
+            cur = rest;
+        }
+    }
+    if !cur.is_empty() || lines.is_empty() {
+        lines.push(cur);
+    }
+    lines
+}
+
+const LABEL_W: usize = 9;
+
+/// A labelled field, its value wrapped under itself (the label column stays clear).
+fn push_field(
+    out: &mut Vec<Line<'static>>,
+    label: &str,
+    value: &str,
+    width: usize,
+    cx: &ViewCx<'_>,
+    role: Role,
+) {
+    let parts = wrap(value, width.saturating_sub(LABEL_W));
+    for (i, part) in parts.into_iter().enumerate() {
+        let head = if i == 0 {
+            format!("{label:<LABEL_W$}")
+        } else {
+            " ".repeat(LABEL_W)
+        };
+        out.push(Line::from(vec![
+            Span::styled(head, cx.theme.style(Role::Muted)),
+            Span::styled(part, cx.theme.style(role)),
+        ]));
+    }
+}
+
+fn detail_lines(a: &Assessment, cx: &ViewCx<'_>, width: usize) -> Vec<Line<'static>> {
+    let tz = cx.tz;
+    let m = &a.matched;
+    let mut out: Vec<Line<'static>> = Vec::new();
+    let mut field = |label: &str, value: String, role: Role| {
+        push_field(&mut out, label, &value, width, cx, role);
+    };
+    let customers: Vec<&str> = m.customers.iter().map(|c| c.id.as_str()).collect();
+    field(
+        "From",
+        format!(
+            "{} · order {} · {}",
+            a.ticket.email.trim(),
+            a.ticket.order_id.trim(),
+            if customers.is_empty() {
+                "no customer".to_string()
+            } else {
+                customers.join(", ")
+            }
+        ),
+        Role::Text,
+    );
+    if !a.ticket.message.trim().is_empty() {
+        field(
+            "Message",
+            format!("“{}”", a.ticket.message.trim()),
+            Role::Text,
+        );
+    }
+    let charge_line = match &m.order {
+        OrderMatch::One { charge, .. } => format!(
+            "{} · {} on {} · refunded {}",
+            charge.id,
+            money(charge.amount_captured, charge.currency),
+            date_in(charge.created, tz),
+            money(charge.amount_refunded, charge.currency),
+        ),
+        OrderMatch::Ambiguous { charges, .. } => format!(
+            "several name the order: {}",
+            charges
+                .iter()
+                .map(|c| format!("{} ({})", c.id, money(c.amount, c.currency)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        OrderMatch::NotFound => format!(
+            "none names the order ({} succeeded checked)",
+            m.customer_charges.len()
+        ),
+        OrderMatch::NoCustomer => "none (no customer)".to_string(),
+    };
+    field("Charge", charge_line, Role::Text);
+    if m.charge().is_some() && m.refunds.is_empty() && m.disputes.is_empty() {
+        field("Refunds", "none; no disputes".to_string(), Role::Text);
+    }
+    if m.charge().is_some() && !(m.refunds.is_empty() && m.disputes.is_empty()) {
+        let refunds = if m.refunds.is_empty() {
+            "none".to_string()
+        } else {
+            m.refunds
+                .iter()
+                .map(|r| {
+                    format!(
+                        "{} {} {} {}",
+                        r.id,
+                        money(r.amount, r.currency),
+                        r.status,
+                        date_in(r.created, tz)
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("; ")
+        };
+        field("Refunds", refunds, Role::Text);
+        let disputes = if m.disputes.is_empty() {
+            "none".to_string()
+        } else {
+            m.disputes
+                .iter()
+                .map(|d| {
+                    format!(
+                        "{} {} {}{}",
+                        d.id,
+                        money(d.amount, d.currency),
+                        d.status,
+                        d.reason
+                            .as_deref()
+                            .map(|r| format!(" ({r})"))
+                            .unwrap_or_default()
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("; ")
+        };
+        field("Disputes", disputes, Role::Text);
+    }
+    if m.charge().is_some() {
+        let plan = match &m.subscription {
+            None => "none paid by this charge".to_string(),
+            Some(link) => {
+                let s = &link.subscription;
+                let interval = match (s.interval.as_deref(), s.interval_count) {
+                    (Some("day"), 1) => "daily".to_string(),
+                    (Some(i), 1) => format!("{i}ly"),
+                    (Some(i), n) => format!("every {n} {i}s"),
+                    (None, _) => "no interval".to_string(),
+                };
+                let period = match (s.current_period_start, s.current_period_end) {
+                    (Some(a), Some(b)) => format!("{} → {}", date_in(a, tz), date_in(b, tz)),
+                    _ => "period unknown".to_string(),
+                };
+                let via = match &link.via {
+                    PeriodLink::PeriodStart => "charged at the period start".to_string(),
+                    PeriodLink::LatestInvoice { invoice } => format!("paid {invoice}"),
+                };
+                format!("{} · {interval} · {period} · {} · {via}", s.id, s.status)
+            }
+        };
+        field("Plan", plan, Role::Text);
+    }
+    field("Reason", a.suggestion.reason.clone(), Role::Text);
+    if !a.suggestion.evidence.is_empty() {
+        field("Evidence", a.suggestion.evidence.join(" "), Role::Muted);
+    }
+    out
+}
+
+// ------------------------------------------------------------------ evidence screens
+
+/// One evidence object: what it is, its id, a one-line summary and all its fields.
+#[derive(Debug, Clone)]
+pub struct EvidenceRow {
+    pub kind: &'static str,
+    pub id: String,
+    pub summary: String,
+    pub fields: Vec<(String, String)>,
+}
+
+fn fields_of<T: Serialize>(row: &T) -> Vec<(String, String)> {
+    match serde_json::to_value(row) {
+        Ok(serde_json::Value::Object(map)) => map
+            .into_iter()
+            .map(|(k, v)| {
+                let is_time = matches!(
+                    k.as_str(),
+                    "created"
+                        | "current_period_start"
+                        | "current_period_end"
+                        | "due_date"
+                        | "next_payment_attempt"
+                );
+                let text = match v {
+                    serde_json::Value::Null => String::new(),
+                    serde_json::Value::String(s) => s,
+                    serde_json::Value::Number(n) if is_time => match n.as_i64() {
+                        Some(ts) => format!("{} ({ts})", crate::time::iso_utc(ts)),
+                        None => n.to_string(),
+                    },
+                    other => other.to_string(),
+                };
+                (k, text)
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Finds an evidence id in the account and describes it.
+pub fn evidence_row(id: &str, data: &AccountData, tz: &TimeZone) -> EvidenceRow {
+    let row = |kind, summary: String, fields| EvidenceRow {
+        kind,
+        id: id.to_string(),
+        summary,
+        fields,
+    };
+    if let Some(c) = data.customers.iter().find(|c| c.id == id) {
+        return row(
+            "customer",
+            format!(
+                "{} {} · since {}",
+                c.name.as_deref().unwrap_or(""),
+                c.email.as_deref().unwrap_or(""),
+                date_in(c.created, tz)
+            )
+            .trim()
+            .to_string(),
+            fields_of(c),
+        );
+    }
+    if let Some(c) = data.charges.iter().find(|c| c.id == id) {
+        return row(
+            "charge",
+            format!(
+                "{} {} · {} · refunded {}",
+                format_major(c.amount_captured, c.currency),
+                c.currency,
+                date_in(c.created, tz),
+                format_major(c.amount_refunded, c.currency)
+            ),
+            fields_of(c),
+        );
+    }
+    if let Some(r) = data.refunds.iter().find(|r| r.id == id) {
+        return row(
+            "refund",
+            format!(
+                "{} · {} · {}",
+                money(r.amount, r.currency),
+                r.status,
+                date_in(r.created, tz)
+            ),
+            fields_of(r),
+        );
+    }
+    if let Some(d) = data.disputes.iter().find(|d| d.id == id) {
+        return row(
+            "dispute",
+            format!(
+                "{} · {} · {}",
+                money(d.amount, d.currency),
+                d.status,
+                d.reason.as_deref().unwrap_or("")
+            ),
+            fields_of(d),
+        );
+    }
+    if let Some(s) = data.subscriptions.iter().find(|s| s.id == id) {
+        let period = match (s.current_period_start, s.current_period_end) {
+            (Some(a), Some(b)) => format!("{} → {}", date_in(a, tz), date_in(b, tz)),
+            _ => String::new(),
+        };
+        return row(
+            "subscription",
+            format!(
+                "{} · {} · {period}",
+                s.interval.as_deref().unwrap_or("?"),
+                s.status
+            ),
+            fields_of(s),
+        );
+    }
+    if let Some(i) = data.invoices.iter().find(|i| i.id == id) {
+        return row(
+            "invoice",
+            format!(
+                "{} · {} · paid {}",
+                i.number.as_deref().unwrap_or(""),
+                i.status,
+                money(i.amount_paid, i.currency)
+            ),
+            fields_of(i),
+        );
+    }
+    if let Some(p) = data.invoice_payments.iter().find(|p| p.invoice == id) {
+        return row(
+            "invoice",
+            format!(
+                "paid by {} ({})",
+                p.charge
+                    .as_deref()
+                    .or(p.payment_intent.as_deref())
+                    .unwrap_or("?"),
+                p.status
+            ),
+            fields_of(p),
+        );
+    }
+    row("unknown", "not in the loaded data".to_string(), Vec::new())
+}
+
+/// A ticket's evidence: one row per id the suggestion relied on.
+pub struct EvidenceScreen {
+    title: String,
+    table: DataTable,
+    rows: Vec<EvidenceRow>,
+}
+
+impl EvidenceScreen {
+    pub fn new(a: &Assessment, data: Arc<AccountData>, tz: &TimeZone) -> Self {
+        let rows: Vec<EvidenceRow> = a
+            .suggestion
+            .evidence
+            .iter()
+            .map(|id| evidence_row(id, &data, tz))
+            .collect();
+        let title = format!(
+            "{} evidence",
+            a.suggestion.ticket_id.as_deref().unwrap_or("ticket")
+        );
+        let source = RowsSource::new(
+            rows.clone(),
+            vec![
+                col("Kind", 13, |r: &EvidenceRow| Cell::text(r.kind)),
+                col("Id", 34, |r| Cell::text(&r.id)),
+                col("Summary", 120, |r| Cell::text(&r.summary)),
+            ],
+        );
+        EvidenceScreen {
+            table: DataTable::new(title.clone(), "No evidence.", Arc::new(source)),
+            title,
+            rows,
+        }
+    }
+}
+
+impl Pane for EvidenceScreen {
+    fn title(&self) -> String {
+        self.title.clone()
+    }
+
+    fn on_data(&mut self, _ws: &Workspace, _cx: &mut Cx<'_>) -> bool {
+        // Built from one load's data: close rather than show stale objects.
+        false
+    }
+
+    fn handle(&mut self, action: Action, cx: &mut Cx<'_>) -> Handled {
+        if action != Action::Open {
+            return Handled::No;
+        }
+        if let Some(r) = self.table.selected_row().and_then(|i| self.rows.get(i)) {
+            cx.push(Box::new(RowDetail::new(
+                format!("{} {}", r.kind, r.id),
+                r.fields.clone(),
+            )));
+        }
+        Handled::Yes
+    }
+
+    fn table(&self) -> Option<&DataTable> {
+        Some(&self.table)
+    }
+
+    fn table_mut(&mut self) -> Option<&mut DataTable> {
+        Some(&mut self.table)
+    }
+
+    fn render(&mut self, area: Rect, buf: &mut Buffer, cx: &ViewCx<'_>) {
+        self.table.render(area, buf, cx);
+    }
+
+    fn hints(&self) -> Vec<Action> {
+        vec![Action::Open, Action::Back, Action::CopyCell]
+    }
+}
+
+#[cfg(test)]
+mod tests;
