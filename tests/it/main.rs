@@ -15,6 +15,7 @@ mod hardening_readonly;
 mod hardening_secrets;
 mod keys;
 mod reconcile;
+mod refund_gate;
 mod suggest;
 mod sync;
 mod tui;
