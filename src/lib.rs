@@ -6,10 +6,12 @@
 
 #![forbid(unsafe_code)]
 
+pub mod audit;
 pub mod cli;
 pub mod domain;
 pub mod generator;
 pub mod money;
+pub mod refund_exec;
 pub mod report;
 pub mod secrets;
 pub mod source;

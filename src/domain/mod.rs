@@ -3,5 +3,6 @@
 
 pub mod declines;
 pub mod dunning;
+pub mod refund_gate;
 pub mod refunds;
 pub mod tieout;

@@ -13,6 +13,7 @@ pub mod limiter;
 pub mod models;
 pub mod permissions;
 pub mod query;
+pub mod refund_writer;
 pub mod retry;
 pub mod stats;
 

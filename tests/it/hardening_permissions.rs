@@ -1,0 +1,59 @@
+//! Hardening, restricted keys (DESIGN §6, issue 10): for each read permission a restricted
+//! key may lack, the fake answers 403 and tieout names the permission to add (exit 3);
+//! commands that do not need that permission still work, and so does the cache.
+
+use crate::support::{FakeConfig, TEST_KEY, Tieout, start_fake};
+
+/// (slug, whether `dunning` works without it: it reads invoices, their payments and
+/// failing payment intents, whose last error carries the decline).
+const PERMISSIONS: [(&str, bool); 7] = [
+    ("rak_payout_read", true),
+    ("rak_balance_read", true),
+    ("rak_invoice_read", false),
+    ("rak_charge_read", true),
+    ("rak_customer_read", true),
+    ("rak_dispute_read", true),
+    ("rak_subscription_read", true),
+];
+
+#[test]
+fn each_missing_permission_is_named_and_other_commands_still_work() {
+    let fake = start_fake(FakeConfig::default());
+    let t = Tieout::against(&fake);
+    t.run(&["sync"]).success();
+    for (slug, dunning_works) in PERMISSIONS {
+        fake.deny(TEST_KEY, slug);
+        // A first sync (no cache to reuse settled payouts' lines from) needs every read.
+        let sync = Tieout::against(&fake).run(&["sync"]);
+        assert_eq!(sync.code, Some(3), "sync without {slug}: {}", sync.stderr);
+        assert!(
+            sync.stderr.contains(slug),
+            "sync without {slug} does not name it:\n{}",
+            sync.stderr
+        );
+        let dunning = t.run(&["dunning", "--format", "csv", "--out", slug]);
+        if dunning_works {
+            assert_eq!(
+                dunning.code,
+                Some(0),
+                "dunning without {slug}: {}",
+                dunning.stderr
+            );
+        } else {
+            assert_eq!(
+                dunning.code,
+                Some(3),
+                "dunning without {slug}: {}",
+                dunning.stdout
+            );
+            assert!(dunning.stderr.contains(slug), "{slug}: {}", dunning.stderr);
+        }
+        // The cache from before does not need Stripe at all.
+        t.run(&[
+            "--cached", "close", "--month", "2026-10", "--force", "--out", "packet",
+        ])
+        .success();
+        fake.allow(TEST_KEY, slug);
+    }
+    t.run(&["sync"]).success();
+}

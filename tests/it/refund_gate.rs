@@ -1,0 +1,403 @@
+//! Refund execution through the fake Stripe server: the approval gate, the test-mode-only
+//! writer, the idempotent call, the read-back and the audit log (issue 8).
+
+use serde_json::json;
+use tieout::audit::{AuditLog, Event};
+use tieout::domain::refund_gate::{GatePolicy, Proposal, Rule};
+use tieout::money::Currency;
+use tieout::refund_exec::{Gate, Outcome};
+use tieout::secrets::ApiKey;
+use tieout::stripe::refund_writer::{RefundRequest, RefundWriter, WriterError};
+use tieout::stripe::{ClientConfig, RateConfig};
+
+use crate::support::{FakeConfig, FakeStripe, TEST_KEY};
+
+/// 2026-11-30T12:00:00Z, the demo's clock.
+const NOW: i64 = 1_796_040_000;
+
+fn charge(id: &str, captured: i64, disputed: bool) -> serde_json::Value {
+    json!({
+        "id": id, "object": "charge", "amount": captured, "amount_captured": captured,
+        "amount_refunded": 0, "captured": true, "paid": true, "status": "succeeded",
+        "currency": "usd", "disputed": disputed, "refunded": false, "livemode": false,
+        "created": NOW - 86_400, "metadata": {}
+    })
+}
+
+async fn fake() -> FakeStripe {
+    let fake = FakeStripe::start(FakeConfig::mini()).await;
+    fake.put(charge("ch_GateOk", 50_000, false)).expect("put");
+    fake.put(charge("ch_GateDisputed", 10_000, true))
+        .expect("put");
+    fake.put(json!({
+        "id": "dp_GateDisputed", "object": "dispute", "amount": 10_000,
+        "charge": "ch_GateDisputed", "currency": "usd", "status": "needs_response",
+        "reason": "fraudulent", "created": NOW - 3_600, "is_charge_refundable": false,
+        "livemode": false
+    }))
+    .expect("put dispute");
+    fake.clear_requests();
+    fake
+}
+
+fn config(fake: &FakeStripe, key: &str) -> ClientConfig {
+    let key = ApiKey::parse(key).expect("key parses");
+    let mut cfg = ClientConfig::new(fake.base_url(), key);
+    cfg.rate = RateConfig::unthrottled();
+    cfg
+}
+
+fn gate(fake: &FakeStripe, dir: &tempfile::TempDir, policy: GatePolicy) -> Gate {
+    Gate {
+        writer: RefundWriter::new(config(fake, TEST_KEY)).expect("writer"),
+        audit: AuditLog::at(dir.path().join("audit/refunds.jsonl")),
+        policy,
+        tz: jiff::tz::TimeZone::UTC,
+        user: "ops-lead".into(),
+    }
+}
+
+fn proposal(charge: &str, amount: i64) -> Proposal {
+    Proposal {
+        ticket: "T-2001".into(),
+        charge: charge.into(),
+        amount,
+        currency: Currency::USD,
+        reason: "requested_by_customer".into(),
+        evidence: vec!["T-2001".into(), charge.into()],
+        rule: "duplicate_charge".into(),
+    }
+}
+
+fn posts(fake: &FakeStripe) -> usize {
+    fake.requests()
+        .iter()
+        .filter(|r| r.method == "POST")
+        .count()
+}
+
+#[tokio::test]
+async fn a_20_dollar_refund_runs_is_read_back_and_audited() {
+    let fake = fake().await;
+    let dir = tempfile::tempdir().expect("tmp");
+    let g = gate(&fake, &dir, GatePolicy::default());
+    let p = proposal("ch_GateOk", 2_000);
+    g.propose(&p, NOW).expect("audit");
+    let a = g.approve(&p, NOW).expect("audit");
+    let out = g.execute(&p, &a, NOW).await.expect("audit ok");
+    let Outcome::Verified { refund_id } = &out else {
+        panic!("expected verified, got {out:?}");
+    };
+    let created = fake.created_refunds();
+    assert_eq!(created.len(), 1);
+    assert_eq!(created[0]["id"], json!(refund_id));
+    assert_eq!(created[0]["amount"], json!(2_000));
+    assert_eq!(created[0]["metadata"]["tieout_ticket"], json!("T-2001"));
+    let charge = fake.object("ch_GateOk").expect("charge");
+    assert_eq!(charge["amount_refunded"], json!(2_000));
+
+    let log = fake.requests();
+    let post = log.iter().find(|r| r.method == "POST").expect("one POST");
+    assert_eq!(post.path, "/v1/refunds");
+    // Re-read the charge and its disputes before the call, read the refund back after.
+    let order: Vec<String> = log
+        .iter()
+        .map(|r| format!("{} {}", r.method, r.path))
+        .collect();
+    assert_eq!(
+        order,
+        [
+            "GET /v1/charges/ch_GateOk".to_string(),
+            "GET /v1/disputes".into(),
+            "POST /v1/refunds".into(),
+            format!("GET /v1/refunds/{refund_id}"),
+        ]
+    );
+
+    let entries = g.audit.read().expect("audit log");
+    let events: Vec<Event> = entries.iter().map(|e| e.event).collect();
+    assert_eq!(
+        events,
+        [
+            Event::Proposal,
+            Event::Approval,
+            Event::Call,
+            Event::Created,
+            Event::ReadBack
+        ]
+    );
+    assert!(
+        entries
+            .iter()
+            .all(|e| e.user == "ops-lead" && e.ticket == "T-2001")
+    );
+    assert!(
+        entries
+            .iter()
+            .all(|e| e.evidence == ["T-2001", "ch_GateOk"])
+    );
+    let back = entries.last().expect("read-back");
+    assert_eq!(back.refund_id.as_deref(), Some(refund_id.as_str()));
+    assert_eq!(back.verdict.as_deref(), Some("verified"));
+    assert_eq!(back.at_utc, "2026-11-30T12:00:00Z");
+    assert_eq!(g.spent_today(Currency::USD, NOW).expect("read"), 2_000);
+}
+
+#[tokio::test]
+async fn a_120_dollar_refund_over_a_100_dollar_remaining_budget_is_refused() {
+    let fake = fake().await;
+    let dir = tempfile::tempdir().expect("tmp");
+    let policy = GatePolicy::from_toml("[daily_budget]\nusd = \"140.00\"\n").expect("policy");
+    let g = gate(&fake, &dir, policy);
+    // 40.00 spent today leaves 100.00.
+    let first = proposal("ch_GateOk", 4_000);
+    let a = g.approve(&first, NOW).expect("audit");
+    assert!(matches!(
+        g.execute(&first, &a, NOW).await.expect("audit"),
+        Outcome::Verified { .. }
+    ));
+    let mut big = proposal("ch_GateOk", 12_000);
+    big.ticket = "T-2002".into();
+    let a = g.approve(&big, NOW).expect("audit");
+    let out = g.execute(&big, &a, NOW).await.expect("audit");
+    let Outcome::Refused(r) = &out else {
+        panic!("expected refusal, got {out:?}");
+    };
+    assert_eq!(r.rule, Rule::DailyBudget);
+    assert!(r.reason.contains("100.00 USD left"), "{}", r.reason);
+    assert_eq!(fake.created_refunds().len(), 1, "no second refund");
+    let last = g.audit.read().expect("log").pop().expect("entry");
+    assert_eq!(last.event, Event::Refusal);
+    assert_eq!(last.refused_by.as_deref(), Some("daily_budget"));
+    // The next day the budget is fresh.
+    let out = g.execute(&big, &a, NOW + 86_400).await.expect("audit");
+    assert!(matches!(out, Outcome::Verified { .. }), "{out:?}");
+}
+
+#[tokio::test]
+async fn a_disputed_charge_is_refused_before_any_write() {
+    let fake = fake().await;
+    let dir = tempfile::tempdir().expect("tmp");
+    let g = gate(&fake, &dir, GatePolicy::default());
+    let p = proposal("ch_GateDisputed", 2_000);
+    let a = g.approve(&p, NOW).expect("audit");
+    let out = g.execute(&p, &a, NOW).await.expect("audit");
+    let Outcome::Refused(r) = &out else {
+        panic!("expected refusal, got {out:?}");
+    };
+    assert_eq!(r.rule, Rule::ChargeDisputed);
+    assert!(r.reason.contains("dp_GateDisputed"), "{}", r.reason);
+    assert_eq!(posts(&fake), 0);
+}
+
+#[tokio::test]
+async fn a_live_key_is_refused_before_any_request() {
+    let fake = fake().await;
+    for key in [
+        "rk_live_0123456789abcdefWXYZ",
+        "sk_live_0123456789abcdefWXYZ",
+    ] {
+        let err = RefundWriter::new(config(&fake, key)).expect_err("live key");
+        assert!(matches!(err, WriterError::NotTestKey { .. }), "{err:?}");
+        assert!(err.to_string().contains("test-mode key"), "{err}");
+    }
+    assert!(fake.requests().is_empty(), "{:?}", fake.requests());
+}
+
+#[tokio::test]
+async fn a_livemode_answer_disables_the_writer() {
+    let fake = fake().await;
+    let dir = tempfile::tempdir().expect("tmp");
+    let g = gate(&fake, &dir, GatePolicy::default());
+    fake.set_livemode(true);
+    let p = proposal("ch_GateOk", 2_000);
+    let a = g.approve(&p, NOW).expect("audit");
+    let out = g.execute(&p, &a, NOW).await.expect("audit");
+    let Outcome::Refused(r) = &out else {
+        panic!("expected refusal, got {out:?}");
+    };
+    assert_eq!(r.rule, Rule::WriterDisabled);
+    assert!(r.reason.contains("livemode: true"), "{}", r.reason);
+    assert!(g.writer.is_disabled());
+    assert_eq!(posts(&fake), 0);
+
+    // Even once Stripe answers test mode again, the writer stays off and sends nothing.
+    fake.set_livemode(false);
+    fake.clear_requests();
+    let out = g.execute(&p, &a, NOW).await.expect("audit");
+    assert!(matches!(out, Outcome::Refused(ref r) if r.rule == Rule::WriterDisabled));
+    let req = RefundRequest {
+        charge: "ch_GateOk".into(),
+        amount: 100,
+        reason: "requested_by_customer".into(),
+        metadata: vec![],
+    };
+    let err = g.writer.create(&req, "k").await.expect_err("disabled");
+    assert!(matches!(err, WriterError::Disabled), "{err:?}");
+    assert!(fake.requests().is_empty());
+    assert!(fake.created_refunds().is_empty());
+}
+
+#[tokio::test]
+async fn a_livemode_refund_answer_disables_the_writer_after_the_call() {
+    // The read-back is where a live refund would show; the POST answer itself is checked.
+    let fake = fake().await;
+    let dir = tempfile::tempdir().expect("tmp");
+    let g = gate(&fake, &dir, GatePolicy::default());
+    fake.put({
+        let mut c = charge("ch_GateLive", 5_000, false);
+        c["livemode"] = json!(true);
+        c
+    })
+    .expect("put");
+    let req = RefundRequest {
+        charge: "ch_GateLive".into(),
+        amount: 100,
+        reason: "requested_by_customer".into(),
+        metadata: vec![],
+    };
+    let err = g
+        .writer
+        .create(&req, "tieout-live-test")
+        .await
+        .expect_err("live");
+    assert!(matches!(err, WriterError::LiveModeSeen { .. }), "{err:?}");
+    assert!(g.writer.is_disabled());
+}
+
+#[tokio::test]
+async fn the_same_approval_pressed_twice_creates_one_refund() {
+    let fake = fake().await;
+    let dir = tempfile::tempdir().expect("tmp");
+    let g = gate(&fake, &dir, GatePolicy::default());
+    let p = proposal("ch_GateOk", 2_000);
+    let a = g.approve(&p, NOW).expect("audit");
+    let first = g.execute(&p, &a, NOW).await.expect("audit");
+    let second = g.execute(&p, &a, NOW + 5).await.expect("audit");
+    assert!(matches!(first, Outcome::Verified { .. }), "{first:?}");
+    assert_eq!(first, second);
+    assert_eq!(fake.created_refunds().len(), 1);
+    assert_eq!(posts(&fake), 1);
+    assert_eq!(g.spent_today(Currency::USD, NOW).expect("read"), 2_000);
+
+    // A second gate that lost the audit log still sends the same Idempotency-Key, so
+    // Stripe replays the first refund instead of making another.
+    let other_dir = tempfile::tempdir().expect("tmp");
+    let g2 = gate(&fake, &other_dir, GatePolicy::default());
+    let third = g2.execute(&p, &a, NOW + 10).await.expect("audit");
+    assert_eq!(third, first);
+    assert_eq!(fake.created_refunds().len(), 1, "no second refund");
+    let keys: Vec<String> = fake
+        .requests()
+        .iter()
+        .filter(|r| r.method == "POST")
+        .filter_map(|r| r.idempotency_key.clone())
+        .collect();
+    assert_eq!(keys.len(), 2);
+    assert_eq!(keys[0], keys[1]);
+    assert_eq!(keys[0], p.idempotency_key());
+}
+
+#[tokio::test]
+async fn an_approval_for_a_changed_amount_is_void() {
+    let fake = fake().await;
+    let dir = tempfile::tempdir().expect("tmp");
+    let g = gate(&fake, &dir, GatePolicy::default());
+    let p = proposal("ch_GateOk", 2_000);
+    let a = g.approve(&p, NOW).expect("audit");
+    let mut changed = p.clone();
+    changed.amount = 2_500;
+    let out = g.execute(&changed, &a, NOW).await.expect("audit");
+    assert!(
+        matches!(out, Outcome::Refused(ref r) if r.rule == Rule::ApprovalVoid),
+        "{out:?}"
+    );
+    assert!(
+        fake.requests().is_empty(),
+        "nothing sent for a void approval"
+    );
+    let last = g.audit.read().expect("log").pop().expect("entry");
+    assert_eq!(last.refused_by.as_deref(), Some("approval_void"));
+    assert_eq!(last.amount, 2_500);
+}
+
+#[tokio::test]
+async fn pending_refunds_are_unverifiable_until_they_settle_and_failed_ones_say_why() {
+    let fake = fake().await;
+    let dir = tempfile::tempdir().expect("tmp");
+    let g = gate(&fake, &dir, GatePolicy::default());
+    fake.set_refund_status("pending");
+    let p = proposal("ch_GateOk", 2_000);
+    let a = g.approve(&p, NOW).expect("audit");
+    let out = g.execute(&p, &a, NOW).await.expect("audit");
+    assert!(
+        matches!(out, Outcome::Unverifiable { ref status, .. } if status == "pending"),
+        "{out:?}"
+    );
+
+    fake.set_refund_status("failed");
+    let mut q = proposal("ch_GateOk", 3_000);
+    q.ticket = "T-2003".into();
+    let a = g.approve(&q, NOW).expect("audit");
+    let out = g.execute(&q, &a, NOW).await.expect("audit");
+    let Outcome::Failed { reason, refund_id } = &out else {
+        panic!("expected failed, got {out:?}");
+    };
+    assert!(refund_id.is_some());
+    assert!(reason.contains("declined"), "{reason}");
+    // Failed refunds do not count against the budget; the pending one does.
+    assert_eq!(g.spent_today(Currency::USD, NOW).expect("read"), 2_000);
+}
+
+#[test]
+fn tieout_audit_prints_the_log_filtered_by_ticket_and_day() {
+    let t = crate::support::Tieout::new();
+    let data = t.root().join("data");
+    let log = AuditLog::at(data.join("audit/refunds.jsonl"));
+    let mut p = proposal("ch_GateOk", 2_000);
+    log.append(&tieout::audit::Entry::about(
+        Event::Proposal,
+        &p,
+        NOW,
+        "ops-lead",
+    ))
+    .expect("append");
+    p.ticket = "T-9".into();
+    log.append(&tieout::audit::Entry::about(
+        Event::Proposal,
+        &p,
+        NOW - 86_400,
+        "ops-lead",
+    ))
+    .expect("append");
+    let t = t.env("TIEOUT_DATA_DIR", &data.display().to_string());
+
+    let all = t.run(&["audit"]);
+    all.success();
+    assert_eq!(all.stdout.lines().count(), 2, "{}", all.stdout);
+    assert!(all.stdout.contains("amount=20.00 USD"), "{}", all.stdout);
+
+    let one = t.run(&["audit", "--ticket", "T-9"]);
+    one.success();
+    assert_eq!(one.stdout.lines().count(), 1, "{}", one.stdout);
+    assert!(
+        one.stdout.starts_with("2026-11-29T12:00:00Z  proposal"),
+        "{}",
+        one.stdout
+    );
+
+    let day = t.run(&["audit", "--day", "2026-11-30"]);
+    day.success();
+    assert_eq!(day.stdout.lines().count(), 1, "{}", day.stdout);
+    assert!(day.stdout.contains("ticket=T-2001"), "{}", day.stdout);
+
+    let none = t.run(&["audit", "--day", "2026-01-01"]);
+    none.success();
+    assert!(
+        none.stdout.starts_with("No audit entries on 2026-01-01"),
+        "{}",
+        none.stdout
+    );
+
+    t.run(&["audit", "--day", "yesterday"]).code(2);
+}
