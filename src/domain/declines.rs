@@ -926,6 +926,10 @@ pub fn classify(s: &DeclineSignals<'_>) -> Classification {
         .flatten()
         .any(|i| !i.disclose);
     let finish = |mut c: Classification| {
+        // Decided by advice or the outcome: keep what the decline code itself says too.
+        if let Some(d) = decline_row.filter(|d| c.code.as_deref() != Some(d.code)) {
+            c.staff = format!("{} Decline code {}: {}", c.staff, d.code, d.staff);
+        }
         if any_non_retryable {
             c.smart_retries = false;
         }
@@ -1202,6 +1206,12 @@ mod tests {
         assert_eq!(c.action, Action::DoNotRetry);
         assert_eq!(c.basis, Basis::AdviceCode);
         assert!(!c.smart_retries);
+        assert!(
+            c.staff
+                .contains("Decline code insufficient_funds: Insufficient funds"),
+            "{}",
+            c.staff
+        );
     }
 
     #[test]

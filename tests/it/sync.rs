@@ -681,6 +681,43 @@ async fn the_demo_account_syncs_completely_through_faults() {
     listed.dedup();
     assert_eq!(listed.len(), itemised);
     assert!(report.stats.retries >= 18, "{:?}", report.stats);
+    // No more requests than the data needs: one per page of each list, one per page of
+    // each itemised payout's lines, one per failing invoice (retries aside).
+    let pages = |n: usize| n.div_ceil(100).max(1);
+    let mut lines_per_payout: BTreeMap<&str, usize> = BTreeMap::new();
+    for t in &want.balance_transactions {
+        *lines_per_payout
+            .entry(t.payout.as_deref().unwrap_or(""))
+            .or_default() += 1;
+    }
+    let count = |status: &str| {
+        want.invoices
+            .iter()
+            .filter(|i| i.status.as_str() == status)
+            .count()
+    };
+    let budget = 1
+        + pages(want.payouts.len())
+        + lines_per_payout.values().map(|n| pages(*n)).sum::<usize>()
+        + pages(count("open"))
+        + pages(count("uncollectible"))
+        + want.payment_intents.len()
+        + pages(want.customers.len())
+        + pages(
+            demo.charges
+                .iter()
+                .filter(|c| c.created >= opts.charges_since)
+                .count(),
+        )
+        + pages(want.refunds.len())
+        + pages(want.disputes.len())
+        + pages(want.subscriptions.len());
+    assert_eq!(
+        (report.stats.requests - report.stats.retries) as usize,
+        budget,
+        "{:?}",
+        report.stats
+    );
 
     fake.clear_requests();
     let second = run_sync(&fake, &cache, &opts, &Quiet).await;

@@ -19,7 +19,6 @@ use ratatui::widgets::{Block, Paragraph, Widget};
 use crate::domain::declines::Action as Todo;
 use crate::domain::dunning::{self, DeclineKey, DueBasis, Filter, WorkRow, Worklist};
 use crate::money::{Currency, Money, format_major_grouped};
-use crate::report::dunning::decline_cell;
 use crate::tui::action::Action;
 use crate::tui::msg::{Job, JobOutput, RequestId};
 use crate::tui::pane::{Cx, Handled, Pane, ViewCx};
@@ -335,7 +334,7 @@ fn source(rows: Vec<WorkRow>) -> RowsSource<WorkRow> {
         vec![
             col("Customer", 14, customer),
             col("Amount", 14, |r: &WorkRow| Cell::Money(r.money())),
-            col("Decline", 18, |r| Cell::owned(decline_cell(r))),
+            col("Decline", 18, |r| Cell::owned(r.decline_label())),
             col("Att.", 4, |r| Cell::Int(r.attempt_count)),
             col("Retry", 10, next_retry),
             col("Action", 12, |r| {
