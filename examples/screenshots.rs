@@ -41,15 +41,7 @@ fn main() -> Result<(), String> {
         (
             "sorted",
             "dark",
-            &[
-                Action::Tab1,
-                Action::Right,
-                Action::Right,
-                Action::Right,
-                Action::Right,
-                Action::Sort,
-                Action::Sort,
-            ],
+            &[Action::Tab1, Action::Right, Action::Sort],
         ),
         ("help", "dark", &[Action::Help]),
         ("worklist-light", "light", &[Action::Tab1]),

@@ -12,6 +12,9 @@ use super::panes;
 use super::theme::Theme;
 use super::workspace::{LoadKind, LoadState};
 
+/// A started key sequence is dropped after this many spinner ticks (about a second).
+pub const CHORD_TIMEOUT_TICKS: u32 = 12;
+
 /// Where the account comes from for this run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Startup {
@@ -81,6 +84,9 @@ pub struct State {
     pub mouse: bool,
     /// Keys typed so far of a longer binding (shown in the status bar).
     pub pending_keys: Vec<Key>,
+    /// Spinner ticks since the last key of a pending sequence (it lapses after
+    /// [`CHORD_TIMEOUT_TICKS`]).
+    pub chord_ticks: u32,
     pub size: (u16, u16),
     pub spinner: usize,
     /// Something changed since the last draw.
@@ -115,6 +121,7 @@ impl State {
             startup: settings.startup,
             mouse: settings.mouse,
             pending_keys: Vec::new(),
+            chord_ticks: 0,
             size: (80, 24),
             spinner: 0,
             dirty: true,
@@ -248,9 +255,10 @@ impl State {
         while self.pop_screen() {}
     }
 
-    /// Whether something runs that the spinner should show.
+    /// Whether the clock should tick: work is pending (spinner) or a key sequence is
+    /// waiting for its next key (it lapses).
     pub fn animating(&self) -> bool {
-        !self.core.pending.is_empty()
+        !self.core.pending.is_empty() || !self.pending_keys.is_empty()
     }
 
     /// What runs, for the status bar (the newest piece of work).

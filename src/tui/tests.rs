@@ -750,3 +750,21 @@ fn a_failed_job_is_reported_and_stops_the_spinner() {
     assert!(!h.state.animating());
     assert!(h.frame().contains("tying out failed"));
 }
+
+#[test]
+fn a_started_key_sequence_lapses_after_about_a_second() {
+    let mut settings = test_settings(Startup::Demo);
+    settings.keymap = Keymap::preset("vim").expect("vim");
+    let ws = demo();
+    let mut h = Harness::new(settings, Box::new(move |_| Ok(ws.clone())), 80, 24);
+    h.start();
+    h.keys("g");
+    assert!(h.state.animating(), "the clock runs while a sequence waits");
+    for _ in 0..super::state::CHORD_TIMEOUT_TICKS - 1 {
+        h.step(Msg::Tick);
+    }
+    assert_eq!(h.state.pending_keys.len(), 1);
+    h.step(Msg::Tick);
+    assert!(h.state.pending_keys.is_empty());
+    assert!(!h.state.animating());
+}

@@ -12,7 +12,7 @@ use super::keymap::{Key, Resolved};
 use super::msg::{Effect, JobFailed, MouseInput, Msg, Owner};
 use super::pane::{Handled, Toast};
 use super::panes::detail::RowDetail;
-use super::state::{Mode, Prompt, PromptKind, Startup, State};
+use super::state::{CHORD_TIMEOUT_TICKS, Mode, Prompt, PromptKind, Startup, State};
 use super::workspace::{LoadKind, LoadState};
 
 /// Applies one message; returns the effects to perform.
@@ -31,8 +31,18 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             true
         }
         Msg::Tick => {
-            state.spinner = state.spinner.wrapping_add(1);
-            state.animating()
+            let mut changed = !state.core.pending.is_empty();
+            if changed {
+                state.spinner = state.spinner.wrapping_add(1);
+            }
+            if !state.pending_keys.is_empty() {
+                state.chord_ticks += 1;
+                if state.chord_ticks >= CHORD_TIMEOUT_TICKS {
+                    state.pending_keys.clear();
+                    changed = true;
+                }
+            }
+            changed
         }
         Msg::Loaded { req, kind, result } => on_loaded(state, req, kind, result),
         Msg::Progress { req, text } => {
@@ -113,6 +123,7 @@ fn on_key(state: &mut State, key: Key) -> bool {
         return true;
     }
     state.pending_keys.push(key);
+    state.chord_ticks = 0;
     let keys = state.pending_keys.clone();
     match state.keymap.resolve(&keys) {
         Resolved::Action(a) => {
