@@ -380,6 +380,12 @@ struct InvoicePart {
 /// The PaymentIntent whose last error explains an open invoice's failure, if the invoice
 /// has failed: the default payment's intent, else the newest payment's with an intent,
 /// else the pre-basil `invoice.payment_intent`.
+///
+/// An invoice has failed when it was `attempted` (`attempt_count >= 1`), or, for
+/// `charge_automatically`, when its default payment is still `open` with an intent (Stripe
+/// may be between attempts). A `send_invoice` invoice nobody tried to pay also has an open
+/// default payment with an intent (Stripe makes it when the invoice is finalised), but
+/// that intent has no error to read: no request is made for it.
 pub fn failing_payment_intent(inv: &InvoiceRow, payments: &[&InvoicePaymentRow]) -> Option<String> {
     if inv.status != InvoiceStatus::Open {
         return None;
@@ -387,7 +393,8 @@ pub fn failing_payment_intent(inv: &InvoiceRow, payments: &[&InvoicePaymentRow])
     let default = payments
         .iter()
         .find(|p| p.is_default && p.payment_intent.is_some());
-    let default_open = default.is_some_and(|p| p.status == "open");
+    let send_invoice = inv.collection_method.as_deref() == Some("send_invoice");
+    let default_open = default.is_some_and(|p| p.status == "open") && !send_invoice;
     let attempted = inv.attempted && inv.attempt_count >= 1;
     if !(attempted || default_open) {
         return None;
@@ -924,6 +931,17 @@ mod tests {
         );
         // Not attempted and no open default: not failing, no request.
         assert_eq!(failing_payment_intent(&inv(false, 0), &[&newer]), None);
+        // A send_invoice invoice nobody tried to pay: its open intent has no error.
+        let mut sent = inv(false, 0);
+        sent.collection_method = Some("send_invoice".into());
+        assert_eq!(failing_payment_intent(&sent, &[&default]), None);
+        // Once the customer's attempt failed, it is read.
+        sent.attempted = true;
+        sent.attempt_count = 1;
+        assert_eq!(
+            failing_payment_intent(&sent, &[&default]).as_deref(),
+            Some("pi_default")
+        );
         // Attempted without a default: the newest payment with an intent.
         assert_eq!(
             failing_payment_intent(&inv(true, 1), &[&newer]).as_deref(),

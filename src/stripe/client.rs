@@ -660,18 +660,32 @@ impl Client {
     }
 
     /// Runs `f` over `items` with at most [`Client::max_concurrency`] in flight; results
-    /// come back in input order; the first error stops the rest.
-    pub async fn map_concurrent<I, F, Fut, R>(&self, items: I, f: F) -> Result<Vec<R>, StripeError>
+    /// come back in input order (whatever order they completed in); the first error stops
+    /// the rest.
+    ///
+    /// A finished item frees its slot at once (completion order), so one slow item (a
+    /// payout with many pages of lines) never holds back the items behind it, as an
+    /// in-order buffer would; the results are put back in input order at the end.
+    pub async fn map_concurrent<I, F, Fut, R>(
+        &self,
+        items: I,
+        mut f: F,
+    ) -> Result<Vec<R>, StripeError>
     where
         I: IntoIterator,
         F: FnMut(I::Item) -> Fut,
         Fut: Future<Output = Result<R, StripeError>>,
     {
-        stream::iter(items)
-            .map(f)
-            .buffered(self.max_concurrency())
+        let mut done: Vec<(usize, R)> = stream::iter(items.into_iter().enumerate())
+            .map(|(i, item)| {
+                let fut = f(item);
+                async move { fut.await.map(|r| (i, r)) }
+            })
+            .buffer_unordered(self.max_concurrency())
             .try_collect()
-            .await
+            .await?;
+        done.sort_unstable_by_key(|(i, _)| *i);
+        Ok(done.into_iter().map(|(_, r)| r).collect())
     }
 }
 
@@ -715,6 +729,44 @@ mod tests {
         let mut cfg = ClientConfig::new("https://api.stripe.com", key());
         cfg.stripe_account = Some("acct_1A2b3C".into());
         Client::new(cfg).expect("valid account id");
+    }
+
+    #[tokio::test]
+    async fn map_concurrent_keeps_input_order_whatever_finishes_first() {
+        let mut cfg = ClientConfig::new("http://127.0.0.1:9", key());
+        cfg.rate.max_concurrency = 3;
+        let client = Client::new(cfg).expect("ok");
+        // Item 0 finishes only once items 1..5 have all started: that needs the finished
+        // items to free their slots while item 0 still runs (an in-order buffer would
+        // hold them, and this would never finish).
+        let started = std::sync::atomic::AtomicUsize::new(0);
+        let others_started = tokio::sync::Notify::new();
+        let run = client.map_concurrent(0..6u64, |i| {
+            let (started, others_started) = (&started, &others_started);
+            async move {
+                if i == 0 {
+                    others_started.notified().await;
+                } else if started.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1 == 5 {
+                    others_started.notify_one();
+                }
+                Ok::<_, StripeError>(i * 10)
+            }
+        });
+        let out = tokio::time::timeout(Duration::from_secs(30), run)
+            .await
+            .expect("no head-of-line blocking")
+            .expect("ok");
+        assert_eq!(out, vec![0, 10, 20, 30, 40, 50], "input order");
+        let failed = client
+            .map_concurrent(0..4u64, |i| async move {
+                if i == 2 {
+                    Err(config_error("boom"))
+                } else {
+                    Ok(i)
+                }
+            })
+            .await;
+        assert!(matches!(failed, Err(StripeError::Config { .. })));
     }
 
     #[test]

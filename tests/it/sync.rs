@@ -730,3 +730,191 @@ async fn the_demo_account_syncs_completely_through_faults() {
     );
     assert_same_rows(&second.data, &report.data);
 }
+
+/// The files of a cache generation, by name, with their bytes.
+fn cache_files(saved: &tieout::source::cache::Saved) -> BTreeMap<String, Vec<u8>> {
+    let dir = saved.dir.join(saved.manifest.generation_dir());
+    let mut files = BTreeMap::new();
+    for entry in std::fs::read_dir(&dir).expect("generation dir") {
+        let path = entry.expect("entry").path();
+        let name = path
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .to_string();
+        files.insert(name, std::fs::read(&path).expect("read"));
+    }
+    files.insert(
+        "manifest.json".into(),
+        std::fs::read(saved.dir.join("manifest.json")).expect("manifest"),
+    );
+    files
+}
+
+/// Against a slow, rate-limited server (latency on every request, 429 above the limit)
+/// with the client paced to the same budget, the demo account syncs completely into the
+/// very same cache bytes as an unthrottled sync (completion order changes nothing), with
+/// almost no 429s, and with no request the data does not need: no request twice, one per
+/// page, and a PaymentIntent read only where there is a failed attempt to explain (never
+/// for a `send_invoice` invoice nobody tried to pay).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_paced_sync_under_a_rate_limit_stores_the_same_cache_with_no_needless_request() {
+    let tz = jiff::tz::TimeZone::UTC;
+    let opts = SyncOptions::for_months(now(), &tz, 3);
+    let root = tempfile::tempdir().expect("tmp");
+
+    let fast = FakeStripe::start(FakeConfig::default()).await;
+    let unthrottled = run_sync(&fast, &Cache::at(root.path().join("a")), &opts, &Quiet).await;
+
+    let slow = FakeStripe::start(
+        FakeConfig::default()
+            .latency(std::time::Duration::from_millis(30))
+            .rate_limit(40),
+    )
+    .await;
+    let mut cfg = ClientConfig::new(slow.base_url(), ApiKey::parse(TEST_KEY).expect("key"));
+    cfg.rate.per_second = 40;
+    let paced_client = Client::new(cfg).expect("client");
+    let paced = sync::sync(
+        &paced_client,
+        None,
+        &opts,
+        &Cache::at(root.path().join("b")),
+        "default",
+        &Quiet,
+    )
+    .await
+    .expect("the paced sync completes");
+
+    // The same cache, byte for byte.
+    assert_eq!(paced.saved.manifest, unthrottled.saved.manifest);
+    let (a, b) = (cache_files(&unthrottled.saved), cache_files(&paced.saved));
+    assert_eq!(
+        a.keys().collect::<Vec<_>>(),
+        b.keys().collect::<Vec<_>>(),
+        "same files"
+    );
+    for (name, bytes) in &a {
+        assert!(b[name] == *bytes, "{name} differs between the two caches");
+    }
+    assert_eq!(paced.data, unthrottled.data);
+
+    // Paced to the server's budget: almost no 429s (each one retried).
+    let log = slow.requests();
+    assert_eq!(paced.stats.requests as usize, log.len());
+    assert!(
+        paced.stats.rate_limited * 20 <= paced.stats.requests,
+        "{:?}",
+        paced.stats
+    );
+    let answered: Vec<&LoggedRequest> = log.iter().filter(|r| r.status != Some(429)).collect();
+    assert_eq!(
+        answered.len() as u64,
+        paced.stats.requests - paced.stats.rate_limited,
+        "only 429s were repeated"
+    );
+    let mut seen = BTreeSet::new();
+    for r in &answered {
+        assert!(
+            seen.insert((r.path.clone(), r.query.clone())),
+            "sent twice: {} {}",
+            r.path,
+            r.query
+        );
+    }
+
+    // PaymentIntents: every one with an error behind an open invoice is read; any read
+    // without an error belongs to a charge_automatically invoice (Stripe between attempts).
+    let all = fixture_rows(&tieout::testkit::fake_stripe::demo_fixtures());
+    let read: BTreeSet<&str> = answered
+        .iter()
+        .filter_map(|r| r.path.strip_prefix("/v1/payment_intents/"))
+        .collect();
+    let open: BTreeMap<&str, &InvoiceRow> = all
+        .invoices
+        .iter()
+        .filter(|i| i.status.as_str() == "open")
+        .map(|i| (i.id.as_str(), i))
+        .collect();
+    let invoice_of: BTreeMap<&str, &InvoiceRow> = all
+        .invoice_payments
+        .iter()
+        .filter_map(|p| Some((p.payment_intent.as_deref()?, *open.get(p.invoice.as_str())?)))
+        .collect();
+    let mut skipped_send_invoice = 0;
+    for pi in &all.payment_intents {
+        let Some(inv) = invoice_of.get(pi.id.as_str()) else {
+            assert!(
+                !read.contains(pi.id.as_str()),
+                "{} has no open invoice",
+                pi.id
+            );
+            continue;
+        };
+        let has_error = pi.error_code.is_some() || pi.error_decline_code.is_some();
+        let send_invoice = inv.collection_method.as_deref() == Some("send_invoice");
+        if has_error {
+            assert!(
+                read.contains(pi.id.as_str()),
+                "{} explains a failure",
+                pi.id
+            );
+        } else if send_invoice {
+            assert!(!inv.attempted, "{}", inv.id);
+            assert!(!read.contains(pi.id.as_str()), "{} was never tried", pi.id);
+            skipped_send_invoice += 1;
+        }
+    }
+    assert!(
+        skipped_send_invoice >= 1,
+        "the demo has send_invoice invoices nobody tried to pay"
+    );
+    assert_eq!(read.len(), paced.data.payment_intents.len());
+
+    // Every list is read in full pages of 100: one request per page, none more.
+    let pages = |n: usize| n.div_ceil(100).max(1);
+    let lists = |path: &str, status: Option<&str>| {
+        answered
+            .iter()
+            .filter(|r| {
+                r.path == path && (status.is_none() || r.param("status").as_deref() == status)
+            })
+            .count()
+    };
+    let d = &paced.data;
+    let count = |status: &str| {
+        d.invoices
+            .iter()
+            .filter(|i| i.status.as_str() == status)
+            .count()
+    };
+    assert_eq!(lists("/v1/payouts", None), pages(d.payouts.len()));
+    assert_eq!(lists("/v1/invoices", Some("open")), pages(count("open")));
+    assert_eq!(
+        lists("/v1/invoices", Some("uncollectible")),
+        pages(count("uncollectible"))
+    );
+    assert_eq!(lists("/v1/customers", None), pages(d.customers.len()));
+    assert_eq!(lists("/v1/refunds", None), pages(d.refunds.len()));
+    assert_eq!(lists("/v1/disputes", None), pages(d.disputes.len()));
+    assert_eq!(
+        lists("/v1/subscriptions", None),
+        pages(d.subscriptions.len())
+    );
+    let charges_listed = all
+        .charges
+        .iter()
+        .filter(|c| c.created >= opts.charges_since)
+        .count();
+    assert_eq!(lists("/v1/charges", None), pages(charges_listed));
+    let mut lines_per_payout: BTreeMap<&str, usize> = BTreeMap::new();
+    for t in &d.balance_transactions {
+        *lines_per_payout
+            .entry(t.payout.as_deref().unwrap_or(""))
+            .or_default() += 1;
+    }
+    assert_eq!(
+        lists("/v1/balance_transactions", None),
+        lines_per_payout.values().map(|n| pages(*n)).sum::<usize>()
+    );
+}

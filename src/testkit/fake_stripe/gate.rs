@@ -278,6 +278,7 @@ pub(super) async fn handle(
         auth: AuthSeen::NotChecked,
         status: None,
         fault: None,
+        received_ms: u64::try_from(shared.started.elapsed().as_millis()).unwrap_or(u64::MAX),
     };
 
     // On arrival: the rate limiter takes a token, matching faults spend a shot.

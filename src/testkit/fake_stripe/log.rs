@@ -34,6 +34,8 @@ pub struct LoggedRequest {
     pub status: Option<u16>,
     /// The injected fault that shaped the answer, if any (`"status 429"`, `"reset"`, ...).
     pub fault: Option<String>,
+    /// When it arrived, in milliseconds since the server started (pacing benchmarks).
+    pub received_ms: u64,
 }
 
 impl LoggedRequest {

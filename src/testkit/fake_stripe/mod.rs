@@ -111,6 +111,8 @@ struct Shared {
     state: Mutex<State>,
     log: Mutex<Vec<LoggedRequest>>,
     next_request: AtomicU64,
+    /// When the server started ([`LoggedRequest::received_ms`] counts from here).
+    started: Instant,
 }
 
 impl Shared {
@@ -171,6 +173,7 @@ impl FakeStripe {
             }),
             log: Mutex::new(Vec::new()),
             next_request: AtomicU64::new(0),
+            started: Instant::now(),
         });
         let router = routes::router(shared.clone());
         let (stop, stopped) = watch::channel(false);
