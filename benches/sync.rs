@@ -82,6 +82,9 @@ fn objects(d: &AccountData) -> usize {
 
 struct Run {
     wall: Duration,
+    /// Requests the server received in each second of the sync.
+    per_second_seen: Vec<u32>,
+    by_endpoint: Vec<(String, u64)>,
     requests: u64,
     rate_limited: u64,
     objects: usize,
@@ -132,8 +135,19 @@ async fn one_run(dir: &PathBuf, naive: bool) -> Run {
     } else {
         None
     };
+    let first = log.first().map_or(0, |r| r.received_ms);
+    let mut per_second_seen = Vec::new();
+    for r in &log {
+        let s = usize::try_from((r.received_ms - first) / 1000).expect("small");
+        if per_second_seen.len() <= s {
+            per_second_seen.resize(s + 1, 0);
+        }
+        per_second_seen[s] += 1;
+    }
     Run {
         wall,
+        per_second_seen,
+        by_endpoint: report.stats.by_endpoint.clone().into_iter().collect(),
         requests: report.stats.requests,
         rate_limited: report.stats.rate_limited,
         objects: objects(&report.data),
@@ -195,6 +209,19 @@ fn main() {
             r.objects,
             r.requests as f64 / r.objects as f64,
         );
+        if i == 1 {
+            let by: Vec<String> = r
+                .by_endpoint
+                .iter()
+                .map(|(e, n)| format!("{e} {n}"))
+                .collect();
+            println!("  requests by endpoint: {}", by.join(", "));
+            let secs: Vec<String> = r.per_second_seen.iter().map(u32::to_string).collect();
+            println!(
+                "  requests the server saw in each second: {}",
+                secs.join(" ")
+            );
+        }
         results.push(r);
     }
     let wall = median(results.iter().map(|r| r.wall.as_secs_f64()).collect());

@@ -42,7 +42,7 @@ use reqwest::header::{HeaderMap, HeaderValue};
 use serde::de::DeserializeOwned;
 
 use super::error::{StripeError, parse_permission};
-use super::limiter::{Limiter, RateConfig};
+use super::limiter::{Lane, Limiter, RateConfig};
 use super::models::{ErrorBody, HasId, List};
 use super::query;
 use super::retry;
@@ -88,6 +88,8 @@ impl ClientConfig {
 #[derive(Clone)]
 pub struct Client {
     inner: Arc<Inner>,
+    /// The lane its requests wait in for the shared budget ([`Client::background`]).
+    lane: Lane,
 }
 
 struct Inner {
@@ -109,6 +111,7 @@ impl std::fmt::Debug for Client {
             .field("key", &self.inner.key)
             .field("stripe_account", &self.inner.stripe_account)
             .field("max_attempts", &self.inner.max_attempts)
+            .field("lane", &self.lane)
             .finish()
     }
 }
@@ -358,7 +361,26 @@ impl Client {
                 max_attempts: config.max_attempts.max(1),
                 stats: StatsCell::default(),
             }),
+            lane: Lane::Foreground,
         })
+    }
+
+    /// A clone whose requests wait in the background lane of the shared budget: they get
+    /// a slot only when no foreground request waits (see [`super::limiter`]). For wide
+    /// fan-outs (one read per payout, per invoice) next to long page chains. A list read
+    /// through it still pages on in the foreground: only its first page waits behind.
+    pub fn background(&self) -> Client {
+        Client {
+            inner: self.inner.clone(),
+            lane: Lane::Background,
+        }
+    }
+
+    fn foreground(&self) -> Client {
+        Client {
+            inner: self.inner.clone(),
+            lane: Lane::Foreground,
+        }
     }
 
     /// The key this client reads with (masked in `Debug`).
@@ -401,7 +423,7 @@ impl Client {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            self.inner.limiter.until_ready(path).await;
+            self.inner.limiter.until_ready_in(path, self.lane).await;
             self.inner.stats.sent(path, attempt > 1);
             let fail = match self.attempt::<T>(&url, path, attempt).await {
                 Ok(value) => return Ok(value),
@@ -535,7 +557,13 @@ impl Client {
                 if let Some(c) = &cursor {
                     q.push(("starting_after".to_string(), c.clone()));
                 }
-                match st.client.get::<List<T>>(&st.path, &q).await {
+                // A page after the first continues a chain: it waits in the foreground.
+                let client = if cursor.is_some() {
+                    st.client.foreground()
+                } else {
+                    st.client.clone()
+                };
+                match client.get::<List<T>>(&st.path, &q).await {
                     Ok(page) => {
                         // A page after X that holds X again would loop forever (or
                         // duplicate rows): refuse it rather than guess.

@@ -4,11 +4,21 @@
 //! Stripe allows 100 req/s live, 25 in test mode, 25 per endpoint and 20 for search
 //! (stripe-api-notes §6.3). tieout stays below: 20 req/s overall in either mode and 18
 //! for search endpoints, with a small burst so a fresh client cannot spike past the limit.
+//!
+//! Two lanes share the budget ([`Lane`]): a request in the foreground lane always gets
+//! the next free slot; a background request takes a slot only when no foreground request
+//! waits. A sync puts its long page chains (a list read page after page, each page
+//! waiting for the one before) in the foreground and its wide fan-outs (one read per
+//! payout or per invoice, many at once) in the background, so the fan-outs fill every
+//! slot the chains leave free but never make a chain wait behind them: a long list
+//! then pages at the speed of the network, not at its share of a crowded queue.
 
 use std::num::NonZeroU32;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 
 use crate::source::Mode;
@@ -80,11 +90,42 @@ fn limiter(per_second: u32) -> Option<Arc<DefaultDirectRateLimiter>> {
     quota(per_second).map(|q| Arc::new(RateLimiter::direct(q)))
 }
 
+/// Which requests get a free slot first (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Lane {
+    /// Gets the next free slot.
+    #[default]
+    Foreground,
+    /// Gets a slot only when no foreground request is waiting.
+    Background,
+}
+
 /// The shared limiters of a client (cloned clients share them).
 #[derive(Clone)]
 pub struct Limiter {
     all: Option<Arc<DefaultDirectRateLimiter>>,
     search: Option<Arc<DefaultDirectRateLimiter>>,
+    /// Foreground requests waiting for a slot of `all`.
+    foreground_waiting: Arc<AtomicUsize>,
+    /// One slot of `all` (how long a background request waits before looking again).
+    slot: Duration,
+}
+
+/// Counts a waiting foreground request for as long as it lives (a dropped request stops
+/// counting too).
+struct Waiting<'a>(&'a AtomicUsize);
+
+impl<'a> Waiting<'a> {
+    fn new(count: &'a AtomicUsize) -> Self {
+        count.fetch_add(1, Ordering::SeqCst);
+        Waiting(count)
+    }
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 impl std::fmt::Debug for Limiter {
@@ -106,18 +147,42 @@ impl Limiter {
         Self {
             all: limiter(config.per_second),
             search: limiter(config.search_per_second),
+            foreground_waiting: Arc::new(AtomicUsize::new(0)),
+            slot: Duration::from_secs(1) / config.per_second.max(1),
         }
     }
 
-    /// Waits until a request to `path` may be sent.
+    /// Waits until a request to `path` may be sent (foreground lane).
     pub async fn until_ready(&self, path: &str) {
+        self.until_ready_in(path, Lane::Foreground).await;
+    }
+
+    /// Waits until a request to `path` in `lane` may be sent.
+    pub async fn until_ready_in(&self, path: &str, lane: Lane) {
         if is_search(path)
             && let Some(search) = &self.search
         {
             search.until_ready().await;
         }
-        if let Some(all) = &self.all {
-            all.until_ready().await;
+        let Some(all) = &self.all else { return };
+        match lane {
+            Lane::Foreground => {
+                let _waiting = Waiting::new(&self.foreground_waiting);
+                all.until_ready().await;
+            }
+            Lane::Background => loop {
+                if self.foreground_waiting.load(Ordering::SeqCst) > 0 {
+                    tokio::time::sleep(self.slot).await;
+                    continue;
+                }
+                match all.check() {
+                    Ok(()) => return,
+                    Err(not_until) => {
+                        let wait = not_until.wait_time_from(DefaultClock::default().now());
+                        tokio::time::sleep(wait).await;
+                    }
+                }
+            },
         }
     }
 }
@@ -135,6 +200,52 @@ mod tests {
             assert!(c.max_concurrency >= 1);
         }
         assert_eq!(RateConfig::default(), RateConfig::for_mode(Mode::Test));
+    }
+
+    #[tokio::test]
+    async fn foreground_requests_never_wait_behind_background_ones() {
+        let config = RateConfig {
+            per_second: 50,
+            ..RateConfig::unthrottled()
+        };
+        let limiter = Limiter::new(&config);
+        let background_sent = Arc::new(AtomicUsize::new(0));
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        // Ten background requesters take every slot they can get.
+        let mut tasks = Vec::new();
+        for _ in 0..10 {
+            let (limiter, sent, stop) = (limiter.clone(), background_sent.clone(), stop.clone());
+            tasks.push(tokio::spawn(async move {
+                while !stop.load(Ordering::SeqCst) {
+                    limiter
+                        .until_ready_in("/v1/payment_intents/pi_1", Lane::Background)
+                        .await;
+                    sent.fetch_add(1, Ordering::SeqCst);
+                }
+            }));
+        }
+        // Let them use up the burst, then page a list of 10 pages in the foreground.
+        while background_sent.load(Ordering::SeqCst) < 12 {
+            tokio::task::yield_now().await;
+        }
+        let before = background_sent.load(Ordering::SeqCst);
+        for _ in 0..10 {
+            limiter
+                .until_ready_in("/v1/charges", Lane::Foreground)
+                .await;
+        }
+        let meanwhile = background_sent.load(Ordering::SeqCst) - before;
+        stop.store(true, Ordering::SeqCst);
+        for t in tasks {
+            t.abort();
+        }
+        // With one shared queue the ten pages would have waited behind ~ten background
+        // requests each (~100); the foreground takes each next slot instead.
+        assert!(
+            meanwhile <= 5,
+            "{meanwhile} background requests got in between"
+        );
+        assert_eq!(limiter.foreground_waiting.load(Ordering::SeqCst), 0);
     }
 
     #[test]
