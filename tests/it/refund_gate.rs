@@ -401,3 +401,104 @@ fn tieout_audit_prints_the_log_filtered_by_ticket_and_day() {
 
     t.run(&["audit", "--day", "yesterday"]).code(2);
 }
+
+/// A stand-in Stripe that reads back a test-mode charge but answers the refund POST with
+/// `livemode: true` (as a misrouted API base would): only what the gate calls.
+async fn live_on_post_server() -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use axum::Json;
+    use axum::routing::{get, post};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let posts = Arc::new(AtomicUsize::new(0));
+    let counted = posts.clone();
+    let app = axum::Router::new()
+        .route(
+            "/v1/charges/{id}",
+            get(|| async { Json(charge("ch_GateOk", 50_000, false)) }),
+        )
+        .route(
+            "/v1/disputes",
+            get(|| async {
+                Json(
+                    json!({"object": "list", "data": [], "has_more": false, "url": "/v1/disputes"}),
+                )
+            }),
+        )
+        .route(
+            "/v1/refunds",
+            post(move || {
+                counted.fetch_add(1, Ordering::SeqCst);
+                async {
+                    Json(json!({
+                        "id": "re_LiveAnswer1", "object": "refund", "amount": 2_000,
+                        "charge": "ch_GateOk", "currency": "usd", "status": "succeeded",
+                        "livemode": true, "created": NOW, "metadata": {}
+                    }))
+                }
+            }),
+        )
+        .route(
+            "/v1/refunds/{id}",
+            get(|| async { Json(json!({"error": {"message": "must not be read"}})) }),
+        );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    (format!("http://{addr}"), posts)
+}
+
+#[tokio::test]
+async fn a_livemode_post_answer_disables_the_writer_and_audits_the_refund_it_returned() {
+    let (base, posts) = live_on_post_server().await;
+    let dir = tempfile::tempdir().expect("tmp");
+    let key = ApiKey::parse(TEST_KEY).expect("key");
+    let mut cfg = ClientConfig::new(base, key);
+    cfg.rate = RateConfig::unthrottled();
+    let g = Gate {
+        writer: RefundWriter::new(cfg).expect("writer"),
+        audit: AuditLog::at(dir.path().join("audit/refunds.jsonl")),
+        policy: GatePolicy::default(),
+        tz: jiff::tz::TimeZone::UTC,
+        user: "ops-lead".into(),
+    };
+    let p = proposal("ch_GateOk", 2_000);
+    let a = g.approve(&p, NOW).expect("audit");
+    let out = g.execute(&p, &a, NOW).await.expect("audit");
+    let Outcome::Failed { refund_id, reason } = &out else {
+        panic!("expected failed, got {out:?}");
+    };
+    assert_eq!(refund_id.as_deref(), Some("re_LiveAnswer1"));
+    assert!(reason.contains("livemode: true"), "{reason}");
+    assert!(reason.contains("re_LiveAnswer1"), "{reason}");
+    assert!(g.writer.is_disabled());
+    assert_eq!(posts.load(std::sync::atomic::Ordering::SeqCst), 1);
+
+    let entries = g.audit.read().expect("log");
+    let created: Vec<_> = entries
+        .iter()
+        .filter(|e| e.event == Event::Created)
+        .collect();
+    assert_eq!(created.len(), 1, "{entries:?}");
+    assert_eq!(created[0].refund_id.as_deref(), Some("re_LiveAnswer1"));
+    assert_eq!(created[0].idempotency_key, Some(p.idempotency_key()));
+    assert!(
+        created[0]
+            .detail
+            .as_deref()
+            .is_some_and(|d| d.contains("livemode: true"))
+    );
+    // It counts against the day's budget like any refund tieout made.
+    assert_eq!(g.spent_today(Currency::USD, NOW).expect("read"), 2_000);
+
+    // Nothing more is sent: the same approval again is refused without a request.
+    let again = g.execute(&p, &a, NOW + 5).await.expect("audit");
+    assert!(
+        matches!(again, Outcome::Refused(ref r) if r.rule == Rule::WriterDisabled),
+        "{again:?}"
+    );
+    assert_eq!(posts.load(std::sync::atomic::Ordering::SeqCst), 1);
+}
