@@ -93,6 +93,7 @@ actions! {
     Facets => "facets", "worklist: filter by retries left, decline, currency or action", Table;
     PrevMonth => "prev_month", "Tie-out: show the month before", Table;
     NextMonth => "next_month", "Tie-out: show the month after", Table;
+    ApproveRefund => "approve_refund", "Refunds: preview the suggested refund to approve and send it (test mode)", Table;
 }
 
 impl Action {
@@ -128,6 +129,7 @@ impl Action {
             Action::Export => "export",
             Action::PrevMonth => "month -",
             Action::NextMonth => "month +",
+            Action::ApproveRefund => "approve",
             other => other.name(),
         }
     }

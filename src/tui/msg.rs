@@ -134,6 +134,20 @@ pub enum Msg {
     Copied(Result<String, String>),
     /// A file was written (its path), or why not.
     Written(Result<PathBuf, String>),
+    /// An `Effect::ExecuteRefund` finished: the gate's outcome, or why it could not run
+    /// (no test-mode key, the audit log could not be written).
+    RefundExecuted {
+        req: RequestId,
+        done: RefundDone,
+    },
+}
+
+/// What comes back from an approved refund (handed to the pane that asked, as its
+/// `on_computed` output).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefundDone {
+    pub ticket: String,
+    pub outcome: Result<crate::refund_exec::Outcome, String>,
 }
 
 impl fmt::Debug for Msg {
@@ -154,6 +168,7 @@ impl fmt::Debug for Msg {
             Msg::Computed { req, .. } => write!(f, "Computed({req:?})"),
             Msg::Copied(r) => write!(f, "Copied({r:?})"),
             Msg::Written(r) => write!(f, "Written({r:?})"),
+            Msg::RefundExecuted { req, done } => write!(f, "RefundExecuted({req:?}, {done:?})"),
         }
     }
 }
@@ -171,4 +186,11 @@ pub enum Effect {
     Copy(String),
     /// Write a file atomically (refusing to replace a different file).
     Write { path: PathBuf, bytes: Vec<u8> },
+    /// Send the approved refund through the gate (propose, approve, execute) off the UI
+    /// task, the approval bound to exactly this proposal; answered by
+    /// `Msg::RefundExecuted`.
+    ExecuteRefund {
+        req: RequestId,
+        proposal: crate::domain::refund_gate::Proposal,
+    },
 }

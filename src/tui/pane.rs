@@ -10,7 +10,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use super::action::Action;
-use super::keymap::Keymap;
+use super::keymap::{Key, Keymap};
 use super::msg::{Effect, Job, JobOutput, Owner, RequestId};
 use super::theme::Theme;
 use super::widgets::table::DataTable;
@@ -61,6 +61,15 @@ pub trait Pane {
     fn hints(&self) -> Vec<Action> {
         vec![Action::Open, Action::Filter, Action::Sort, Action::CopyCell]
     }
+
+    /// True while the pane shows a modal overlay that reads raw keys (a typed
+    /// confirmation): keys then go to [`Pane::key`] instead of the keymap.
+    fn captures_keys(&self) -> bool {
+        false
+    }
+
+    /// A raw key while [`Pane::captures_keys`] is true.
+    fn key(&mut self, _key: Key, _cx: &mut Cx<'_>) {}
 }
 
 /// A short-lived message at the bottom of the screen.
@@ -203,6 +212,18 @@ impl<'a> Cx<'a> {
     /// Puts text on the clipboard.
     pub fn copy(&mut self, text: String) {
         self.core.effects.push(Effect::Copy(text));
+    }
+
+    /// Sends an approved refund through the gate (see `Effect::ExecuteRefund`); the
+    /// outcome comes back to this pane's `on_computed` as a `msg::RefundDone`.
+    pub fn execute_refund(&mut self, proposal: crate::domain::refund_gate::Proposal) -> RequestId {
+        let req = self
+            .core
+            .request(self.owner, format!("refunding {}", proposal.ticket));
+        self.core
+            .effects
+            .push(Effect::ExecuteRefund { req, proposal });
+        req
     }
 
     /// Any other effect (e.g. writing an export).

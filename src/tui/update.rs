@@ -96,6 +96,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             });
             true
         }
+        Msg::RefundExecuted { req, done } => on_refund_executed(state, req, done),
         Msg::Written(r) => {
             state.core.toast = Some(match r {
                 Ok(path) => Toast {
@@ -120,6 +121,13 @@ fn on_key(state: &mut State, key: Key) -> bool {
     state.core.toast = None;
     if let Mode::Prompt(_) = state.mode {
         on_prompt_key(state, key);
+        return true;
+    }
+    if state.mode == Mode::Normal && state.focused().is_some_and(|p| p.captures_keys()) {
+        let owner = state.focus_owner();
+        state.pending_keys.clear();
+        state.with_focus(|pane, cx| pane.key(key, cx));
+        state.apply_navigation(owner);
         return true;
     }
     state.pending_keys.push(key);
@@ -491,4 +499,27 @@ fn on_mouse(state: &mut State, m: MouseInput) -> bool {
                 .unwrap_or(false)
         }
     }
+}
+
+/// A refund's outcome goes to the pane that asked; if that pane is gone, the status line
+/// still says what happened (a refund's result is never silently dropped).
+fn on_refund_executed(
+    state: &mut State,
+    req: super::msg::RequestId,
+    done: super::msg::RefundDone,
+) -> bool {
+    match state.core.pending.remove(&req) {
+        Some((owner, _)) => {
+            state.with_owner(owner, |pane, cx| pane.on_computed(req, Box::new(done), cx));
+            state.apply_navigation(owner);
+        }
+        None => {
+            let (text, error) = match &done.outcome {
+                Ok(o) => (format!("{}: {}", done.ticket, o.summary()), false),
+                Err(e) => (format!("{}: not sent: {e}", done.ticket), true),
+            };
+            state.core.toast = Some(Toast { text, error });
+        }
+    }
+    true
 }

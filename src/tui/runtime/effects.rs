@@ -21,6 +21,12 @@ pub trait Loader: Send + Sync + 'static {
         kind: LoadKind,
         progress: &(dyn Fn(String) + Send + Sync),
     ) -> Result<Workspace, LoadError>;
+
+    /// The refund gate for `Effect::ExecuteRefund`, or why refunds cannot be sent in this
+    /// run (the demo, no key, a live key). Runs on a worker thread.
+    fn refund_gate(&self) -> Result<super::refunds::GateSession, String> {
+        Err("refund execution is not available in this run".into())
+    }
 }
 
 /// Runs effects; owned by the runtime loop.
@@ -139,6 +145,9 @@ impl EffectRunner {
                     let _ = self.tx.try_send(Msg::Copied(r));
                 }
             },
+            Effect::ExecuteRefund { req, proposal } => {
+                super::refunds::spawn_execute(req, proposal, Arc::clone(&self.loader), &self.tx);
+            }
             Effect::Write { path, bytes } => {
                 let tx = self.tx.clone();
                 spawn("write".into(), move || {
@@ -185,7 +194,7 @@ fn panic_text(panic: &Box<dyn std::any::Any + Send>) -> String {
         .unwrap_or_else(|| "panic".into())
 }
 
-fn spawn(name: String, f: impl FnOnce() + Send + 'static) {
+pub(super) fn spawn(name: String, f: impl FnOnce() + Send + 'static) {
     if let Err(e) = std::thread::Builder::new().name(name).spawn(f) {
         tracing::error!("could not start a worker thread: {e}");
     }
