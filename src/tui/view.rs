@@ -306,7 +306,10 @@ fn draw_hints(state: &State, area: Rect, buf: &mut Buffer) {
             if state.core.workspace.is_none() {
                 a = vec![Action::Refresh];
             }
-            a.extend([Action::NextTab, Action::Help, Action::Quit]);
+            // A pane reading raw keys (a typed confirmation) advertises only its own.
+            if !state.focused().is_some_and(|p| p.captures_keys()) {
+                a.extend([Action::NextTab, Action::Help, Action::Quit]);
+            }
             a
         }
     };

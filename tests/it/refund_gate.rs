@@ -502,3 +502,82 @@ async fn a_livemode_post_answer_disables_the_writer_and_audits_the_refund_it_ret
     );
     assert_eq!(posts.load(std::sync::atomic::Ordering::SeqCst), 1);
 }
+
+/// The TUI's loader, reduced to the refund gate it hands the runtime.
+struct GateLoader(Option<tieout::tui::runtime::refunds::GateSession>);
+
+impl tieout::tui::runtime::Loader for GateLoader {
+    fn load(
+        &self,
+        _kind: tieout::tui::workspace::LoadKind,
+        _progress: &(dyn Fn(String) + Send + Sync),
+    ) -> Result<tieout::tui::workspace::Workspace, tieout::tui::workspace::LoadError> {
+        Err(tieout::tui::workspace::LoadError::new("not used"))
+    }
+
+    fn refund_gate(&self) -> Result<tieout::tui::runtime::refunds::GateSession, String> {
+        match &self.0 {
+            Some(s) => Ok(s.clone()),
+            None => Err("refund execution is not available in this run".into()),
+        }
+    }
+}
+
+async fn run_in_tui_runtime(
+    loader: GateLoader,
+    p: Proposal,
+) -> (tieout::tui::RequestId, tieout::tui::msg::RefundDone) {
+    let (tx, mut rx) = tokio::sync::mpsc::channel(4);
+    tieout::tui::runtime::refunds::spawn_execute(
+        tieout::tui::RequestId(7),
+        p,
+        std::sync::Arc::new(loader),
+        &tx,
+    );
+    match rx.recv().await {
+        Some(tieout::tui::Msg::RefundExecuted { req, done }) => (req, done),
+        other => panic!("expected RefundExecuted, got {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tui_runtime_proposes_approves_and_executes_off_the_ui_task() {
+    let fake = fake().await;
+    let dir = tempfile::tempdir().expect("tmp");
+    let session = tieout::tui::runtime::refunds::GateSession {
+        gate: gate(&fake, &dir, GatePolicy::default()),
+        now: Some(NOW),
+    };
+    let p = proposal("ch_GateOk", 2_000);
+    let (req, done) = run_in_tui_runtime(GateLoader(Some(session.clone())), p.clone()).await;
+    assert_eq!(req, tieout::tui::RequestId(7));
+    assert_eq!(done.ticket, "T-2001");
+    let Ok(Outcome::Verified { refund_id }) = &done.outcome else {
+        panic!("expected verified, got {:?}", done.outcome);
+    };
+    assert_eq!(fake.created_refunds().len(), 1);
+    let entries = session.gate.audit.read().expect("log");
+    let events: Vec<Event> = entries.iter().map(|e| e.event).collect();
+    assert_eq!(
+        events,
+        [
+            Event::Proposal,
+            Event::Approval,
+            Event::Call,
+            Event::Created,
+            Event::ReadBack
+        ]
+    );
+    // Approval bound to exactly the previewed proposal.
+    assert!(entries.iter().all(|e| e.digest == p.digest()));
+    assert_eq!(entries[3].refund_id.as_ref(), Some(refund_id));
+
+    // No gate (the demo, no key, a live key): nothing is sent and the reason comes back.
+    fake.clear_requests();
+    let (_, done) = run_in_tui_runtime(GateLoader(None), p).await;
+    assert_eq!(
+        done.outcome,
+        Err("refund execution is not available in this run".into())
+    );
+    assert!(fake.requests().is_empty());
+}
