@@ -331,7 +331,7 @@ impl Keymap {
             origin: origin.to_string(),
             message: format!(
                 "{} (a keymap file has one [keys] table of \"key\" = \"action\")",
-                e.message().trim()
+                super::theme::toml_error_text(text, &e)
             ),
         })?;
         for (keys, action) in &file.keys {
