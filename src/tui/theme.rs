@@ -158,9 +158,9 @@ impl Theme {
         for path in candidates {
             if path.is_file() {
                 let origin = path.display().to_string();
-                let text = std::fs::read_to_string(&path).map_err(|e| ThemeError::Bad {
+                let text = read_utf8_file(&path).map_err(|message| ThemeError::Bad {
                     origin: origin.clone(),
-                    message: e.to_string(),
+                    message,
                 })?;
                 return Self::parse(&text, &origin);
             }
@@ -186,7 +186,7 @@ impl Theme {
                 .find(|r| r.name() == role_name)
                 .ok_or_else(|| {
                     bad(format!(
-                        "unknown role '{role_name}'. Roles: {}",
+                        "roles.{role_name}: unknown role '{role_name}'. Roles: {}",
                         Role::ALL
                             .iter()
                             .map(|r| r.name())
@@ -270,6 +270,18 @@ pub(crate) fn toml_error_text(text: &str, e: &toml::de::Error) -> String {
     let line = before.matches('\n').count() + 1;
     let column = before.rsplit('\n').next().map_or(0, |s| s.chars().count()) + 1;
     format!("line {line}, column {column}: {message}")
+}
+
+/// Reads a user's TOML file; text that is not UTF-8 is refused with the line and column
+/// of the first bad byte.
+pub(crate) fn read_utf8_file(path: &Path) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read the file: {e}"))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = String::from_utf8_lossy(&e.as_bytes()[..e.utf8_error().valid_up_to()]);
+        let line = valid.matches('\n').count() + 1;
+        let column = valid.rsplit('\n').next().map_or(0, |s| s.chars().count()) + 1;
+        format!("line {line}, column {column}: the file is not UTF-8 text; save it as UTF-8")
+    })
 }
 
 /// Whether `NO_COLOR` asks for no colour (set and not empty, per no-color.org).
