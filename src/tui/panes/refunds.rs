@@ -13,7 +13,7 @@
 //! The suggestions are computed when the account (re)loads: at once for a small queue,
 //! off the UI task for a large one.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use jiff::tz::TimeZone;
@@ -61,6 +61,8 @@ pub struct RefundsPane {
     approval: Option<ApprovalOverlay>,
     /// What executing a ticket's refund ended with in this session, by ticket key.
     executed: BTreeMap<String, Result<Outcome, String>>,
+    /// Tickets whose refund is being sent (no second preview until it answers).
+    in_flight: BTreeSet<String>,
 }
 
 /// One queue row: the assessment and, once its refund ran, how that ended.
@@ -84,6 +86,7 @@ impl RefundsPane {
             pending: None,
             approval: None,
             executed: BTreeMap::new(),
+            in_flight: BTreeSet::new(),
         }
     }
 
@@ -122,6 +125,13 @@ impl RefundsPane {
                 return;
             }
         };
+        if self.in_flight.contains(&proposal.ticket) {
+            cx.toast_error(format!(
+                "{} is being sent: wait for its outcome",
+                proposal.ticket
+            ));
+            return;
+        }
         let blocked = self.data.as_deref().and_then(approval::blocked_reason);
         let earlier = self
             .executed
@@ -147,6 +157,7 @@ impl RefundsPane {
         if let Some(o) = &mut self.approval {
             o.answered(req, &done);
         }
+        self.in_flight.remove(&done.ticket);
         self.executed.insert(done.ticket, done.outcome);
         self.rebuild(cx);
     }
@@ -397,9 +408,14 @@ impl Pane for RefundsPane {
     }
 
     fn key(&mut self, key: Key, cx: &mut Cx<'_>) {
-        if let Some(o) = &mut self.approval
-            && o.key(key, cx) == KeyOutcome::Close
-        {
+        let Some(o) = &mut self.approval else {
+            return;
+        };
+        let closed = o.key(key, cx) == KeyOutcome::Close;
+        if matches!(o.stage, approval::Stage::Sending { .. }) {
+            self.in_flight.insert(o.proposal.ticket.clone());
+        }
+        if closed {
             self.approval = None;
         }
     }

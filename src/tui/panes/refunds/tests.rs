@@ -531,3 +531,54 @@ fn a_gate_that_could_not_start_says_why_on_the_ticket() {
     h.keys("esc");
     assert!(queue_line(&h.frame(), "T-02").starts_with("│T-02 │ not sent"));
 }
+
+#[test]
+fn a_ticket_being_sent_cannot_be_previewed_again_until_it_answers() {
+    let mut h = at_t02((120, 40));
+    h.keys("a");
+    h.type_text("yes");
+    h.keys("enter");
+    h.keys("esc"); // hide the overlay while it runs
+    h.keys("a");
+    assert!(!h.state.focused().is_some_and(|p| p.captures_keys()));
+    assert!(h.frame().contains("T-02 is being sent"), "{}", h.frame());
+    let (req, _) = executed(&h)[0].clone();
+    h.step(Msg::RefundExecuted {
+        req,
+        done: RefundDone {
+            ticket: "T-02".into(),
+            outcome: Ok(Outcome::Unverifiable {
+                refund_id: "re_3TestPending01".into(),
+                status: "pending".into(),
+            }),
+        },
+    });
+    assert!(
+        queue_line(&h.frame(), "T-02").starts_with("│T-02 │ pending"),
+        "{}",
+        h.frame()
+    );
+    // Answered: the same preview again re-checks it (the gate reads the refund back).
+    h.keys("a");
+    let frame = h.frame();
+    assert!(
+        frame.contains("Earlier  Unverifiable until it settles"),
+        "{frame}"
+    );
+    h.type_text("yes");
+    h.keys("enter");
+    assert_eq!(executed(&h).len(), 2);
+    assert_eq!(executed(&h)[1].1, t02_proposal());
+}
+
+#[test]
+fn a_reload_closes_an_unconfirmed_preview() {
+    let mut h = at_t02((120, 40));
+    h.keys("a");
+    h.type_text("ye");
+    h.action(Action::Refresh);
+    assert!(!h.state.focused().is_some_and(|p| p.captures_keys()));
+    let frame = h.frame();
+    assert!(frame.contains("refund preview closed"), "{frame}");
+    assert!(executed(&h).is_empty());
+}
