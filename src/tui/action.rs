@@ -93,6 +93,8 @@ actions! {
     Facets => "facets", "worklist: filter by retries left, decline, currency or action", Table;
     PrevMonth => "prev_month", "Tie-out: show the month before", Table;
     NextMonth => "next_month", "Tie-out: show the month after", Table;
+    ExportPacket => "export_packet", "Tie-out: write the month's close packet (all exports + MANIFEST.json)", Table;
+    OverwritePacket => "overwrite_packet", "Tie-out: replace the close packet that export_packet found", Table;
 }
 
 impl Action {
@@ -128,6 +130,8 @@ impl Action {
             Action::Export => "export",
             Action::PrevMonth => "month -",
             Action::NextMonth => "month +",
+            Action::ExportPacket => "packet",
+            Action::OverwritePacket => "overwrite",
             other => other.name(),
         }
     }
