@@ -93,8 +93,8 @@ actions! {
     Facets => "facets", "worklist: filter by retries left, decline, currency or action", Table;
     PrevMonth => "prev_month", "Tie-out: show the month before", Table;
     NextMonth => "next_month", "Tie-out: show the month after", Table;
-    ExportPacket => "export_packet", "Tie-out: write the month's close packet (all exports + MANIFEST.json)", Table;
-    OverwritePacket => "overwrite_packet", "Tie-out: replace the close packet that export_packet found", Table;
+    ExportPacket => "export_packet", "Tie-out: write the month's close packet", Table;
+    OverwritePacket => "overwrite_packet", "Tie-out: overwrite the packet export found", Table;
 }
 
 impl Action {
