@@ -144,8 +144,7 @@ pub fn write_packet_with(
         _ => PathBuf::from("."),
     };
     fs::create_dir_all(&parent).map_err(io(&parent))?;
-    let staging = tempfile::Builder::new()
-        .prefix(".tieout-packet-")
+    let staging = super::files::export_dir_builder(".tieout-packet-")
         .tempdir_in(&parent)
         .map_err(io(&parent))?;
     let mut all = files.clone();
