@@ -19,7 +19,7 @@ use crate::cli::Formats;
 use crate::domain::dunning;
 use crate::domain::tieout::tie_out_month;
 use crate::source::AccountData;
-use crate::time::{Month, iso_utc};
+use crate::time::{Month, date_in, iso_utc};
 
 /// What a packet is made of: the month, the data, the clock and the time zone (its name
 /// as the reports show it).
@@ -63,6 +63,7 @@ fn build_with(
         tz,
         zone,
     } = *spec;
+    covers(data, month, tz)?;
     let header = ReportHeader::from_meta(&data.meta, zone);
     progress(Step::Building(format!("the tie-out of {month}")));
     let tieout = tie_out_month(&data.payouts, &data.balance_transactions, month, tz);
@@ -157,6 +158,21 @@ fn build_with(
     })
 }
 
+/// Refuses a month the data was not read for: its packet would silently miss payouts
+/// (e.g. a month before the three a fresh read covers, chosen in the TUI's selector).
+fn covers(data: &AccountData, month: Month, tz: &TimeZone) -> Result<(), PacketError> {
+    let (have_start, have_end) = (data.meta.window_start, data.meta.window_end);
+    let (start, end) = month.range(tz);
+    if have_end <= have_start || (start >= have_start && end <= have_end) {
+        return Ok(());
+    }
+    Err(PacketError::Data(format!(
+        "the data on hand holds the payouts arriving {} to {}, which does not cover {month}, so its close packet would be incomplete; choose a month inside it, or sync enough months (`tieout sync --months N`) and use the cache (`--cached`)",
+        date_in(have_start, tz),
+        date_in((have_end - 1).max(have_start), tz),
+    )))
+}
+
 /// Builds the packet and writes it as the folder `dir` (atomically; an existing packet
 /// is replaced only with `force`), reporting each step.
 pub fn export(
@@ -172,4 +188,43 @@ pub fn export(
         manifest: built.manifest,
         summary: built.summary,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::{AccountData, Origin};
+
+    #[test]
+    fn a_month_outside_the_data_read_is_refused_with_the_window() {
+        let mut data = AccountData::empty(crate::tui::sample::meta(Origin::Demo));
+        let (s, _) = "2026-09"
+            .parse::<Month>()
+            .expect("month")
+            .range(&TimeZone::UTC);
+        let (_, e) = "2026-11"
+            .parse::<Month>()
+            .expect("month")
+            .range(&TimeZone::UTC);
+        data.meta.window_start = s;
+        data.meta.window_end = e;
+        let spec = |m: &str| {
+            let month: Month = m.parse().expect("month");
+            build(&PacketSpec {
+                month,
+                data: &data,
+                now: data.meta.fetched_at,
+                tz: &TimeZone::UTC,
+                zone: "UTC",
+            })
+        };
+        assert!(spec("2026-09").is_ok());
+        assert!(spec("2026-11").is_ok());
+        let err = spec("2026-06").err().expect("refused").to_string();
+        assert!(
+            err.starts_with("the data on hand holds the payouts arriving 2026-09-01 to 2026-11-30, which does not cover 2026-06"),
+            "{err}"
+        );
+        assert!(spec("2026-12").is_err());
+    }
 }

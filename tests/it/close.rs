@@ -118,6 +118,24 @@ fn bad_month_and_missing_manifest_are_clear_errors() {
     let v = t.run(&["close", "--verify", empty.to_str().expect("utf8")]);
     v.code(2);
     assert!(v.stderr.contains("MANIFEST.json"), "{}", v.stderr);
+
+    // A month the data was not read for would make an incomplete packet: refused (5).
+    let old = t.work_dir().join("old");
+    let r = t.run(&[
+        "close",
+        "--month",
+        "2026-06",
+        "--out",
+        old.to_str().expect("utf8"),
+    ]);
+    r.code(5);
+    assert!(
+        r.stderr
+            .contains("payouts arriving 2026-09-01 to 2026-11-30, which does not cover 2026-06"),
+        "{}",
+        r.stderr
+    );
+    assert!(!old.exists(), "nothing is written for an uncovered month");
 }
 
 /// The TUI's "export close packet" on the demo: the Tie-out tab, the month before the
