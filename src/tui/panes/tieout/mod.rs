@@ -8,8 +8,10 @@
 //! (`close-YYYY-MM`) in a prompt and asks the runtime for the month's close packet
 //! (`Effect::ExportPacket`, the same code as `tieout close`); progress and the result show
 //! in the status line. A packet already there is kept: the result says so, and only then
-//! does `overwrite_packet` replace it (the second, explicit confirmation). The tie-out is computed off the UI task
-//! ([`crate::domain::tieout::tie_out_month`] in a job); the latest request wins.
+//! does `overwrite_packet` replace it (the second, explicit confirmation).
+//!
+//! The tie-out is computed off the UI task ([`crate::domain::tieout::tie_out_month`] in a
+//! job); the latest request wins.
 
 mod screens;
 #[cfg(test)]
