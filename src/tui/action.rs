@@ -94,6 +94,8 @@ actions! {
     PrevMonth => "prev_month", "Tie-out: show the month before", Table;
     NextMonth => "next_month", "Tie-out: show the month after", Table;
     ApproveRefund => "approve_refund", "Refunds: preview the suggested refund to approve and send it (test mode)", Table;
+    ExportPacket => "export_packet", "Tie-out: write the month's close packet", Table;
+    OverwritePacket => "overwrite_packet", "Tie-out: overwrite the packet export found", Table;
 }
 
 impl Action {
@@ -130,6 +132,8 @@ impl Action {
             Action::PrevMonth => "month -",
             Action::NextMonth => "month +",
             Action::ApproveRefund => "approve",
+            Action::ExportPacket => "packet",
+            Action::OverwritePacket => "overwrite",
             other => other.name(),
         }
     }

@@ -12,6 +12,7 @@ use ratatui::layout::Rect;
 use super::action::Action;
 use super::keymap::{Key, Keymap};
 use super::msg::{Effect, Job, JobOutput, Owner, RequestId};
+use super::state::{Prompt, PromptKind};
 use super::theme::Theme;
 use super::widgets::table::DataTable;
 use super::workspace::Workspace;
@@ -56,6 +57,9 @@ pub trait Pane {
     /// Draws the pane into `area`. `&mut self` so tables can keep their scroll offset.
     fn render(&mut self, area: Rect, buf: &mut Buffer, cx: &ViewCx<'_>);
 
+    /// The user answered a prompt this pane opened with [`Cx::prompt`] (Enter).
+    fn on_prompt(&mut self, _kind: PromptKind, _text: &str, _cx: &mut Cx<'_>) {}
+
     /// Actions worth advertising on the hint line while this pane has focus (the keys are
     /// looked up in the keymap).
     fn hints(&self) -> Vec<Action> {
@@ -91,6 +95,8 @@ pub struct Core {
     pub(crate) pushed: Vec<Box<dyn Pane>>,
     pub(crate) toast: Option<Toast>,
     pub(crate) close_self: bool,
+    /// A prompt a pane asked to open (the shell opens it after the action).
+    pub(crate) prompt: Option<Prompt>,
 }
 
 impl Core {
@@ -105,6 +111,7 @@ impl Core {
             pushed: Vec::new(),
             toast: None,
             close_self: false,
+            prompt: None,
         }
     }
 
@@ -229,6 +236,22 @@ impl<'a> Cx<'a> {
     /// Any other effect (e.g. writing an export).
     pub fn effect(&mut self, effect: Effect) {
         self.core.effects.push(effect);
+    }
+
+    /// Opens a one-line prompt with `text` filled in; Enter hands the text to this
+    /// pane's [`Pane::on_prompt`], Esc closes it.
+    pub fn prompt(&mut self, kind: PromptKind, text: impl Into<String>) {
+        self.core.prompt = Some(Prompt {
+            kind,
+            text: text.into(),
+            before: String::new(),
+        });
+    }
+
+    /// Records a piece of work the runtime performs (an export): pending until its
+    /// result comes back, shown next to the spinner with `label`.
+    pub fn request(&mut self, label: impl Into<String>) -> RequestId {
+        self.core.request(self.owner, label)
     }
 }
 

@@ -97,6 +97,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             true
         }
         Msg::RefundExecuted { req, done } => on_refund_executed(state, req, done),
+        Msg::PacketExported { req, result } => on_packet_exported(state, req, result),
         Msg::Written(r) => {
             state.core.toast = Some(match r {
                 Ok(path) => Toast {
@@ -167,6 +168,11 @@ fn on_prompt_key(state: &mut State, key: Key) {
                     error: true,
                 });
             }
+        }
+        if prompt.kind == PromptKind::PacketDir {
+            let owner = state.focus_owner();
+            state.with_focus(|pane, cx| pane.on_prompt(prompt.kind, &prompt.text, cx));
+            state.apply_navigation(owner);
         }
         return;
     }
@@ -286,6 +292,9 @@ pub fn on_action(state: &mut State, action: Action) {
     let owner = state.focus_owner();
     let handled = state.with_focus(|pane, cx| pane.handle(action, cx));
     state.apply_navigation(owner);
+    if let Some(prompt) = state.core.prompt.take() {
+        state.mode = Mode::Prompt(prompt);
+    }
     if handled == Some(Handled::Yes) {
         return;
     }
@@ -446,6 +455,38 @@ fn on_loaded(
                 state.load = LoadState::Failed { message: e.message };
             }
         }
+    }
+    true
+}
+
+/// A close packet export finished: its owner (the Tie-out tab) shows the result; if the
+/// owner is gone, the shell says where the packet went.
+fn on_packet_exported(
+    state: &mut State,
+    req: super::msg::RequestId,
+    result: super::msg::PacketResult,
+) -> bool {
+    let Some((owner, _)) = state.core.pending.remove(&req) else {
+        return false;
+    };
+    let shown = state.with_owner(owner, |pane, cx| {
+        pane.on_computed(req, Box::new(result.clone()), cx)
+    });
+    if shown.is_none() {
+        state.core.toast = Some(match result {
+            super::msg::PacketResult::Written { dir, files } => Toast {
+                text: format!("wrote close packet {} ({files} files)", dir.display()),
+                error: false,
+            },
+            super::msg::PacketResult::Exists(dir) => Toast {
+                text: format!("a close packet already exists at {}", dir.display()),
+                error: true,
+            },
+            super::msg::PacketResult::Failed(e) => Toast {
+                text: e,
+                error: true,
+            },
+        });
     }
     true
 }

@@ -287,6 +287,7 @@ fn draw_hints(state: &State, area: Rect, buf: &mut Buffer) {
         let (label, help) = match p.kind {
             PromptKind::Filter => ("filter: ", "  enter keep · esc undo"),
             PromptKind::Goto => ("go to row or id: ", "  enter jump · esc cancel"),
+            PromptKind::PacketDir => ("close packet folder: ", "  enter write · esc cancel"),
         };
         let line = Line::from(vec![
             Span::styled(label, theme.style(Role::Prompt)),
