@@ -100,8 +100,15 @@ fn the_request_log_check_allows_the_gate_tests_and_catches_a_stray_write() {
             .map(|n| logged(&format!("fake_stripe::{n}"), "POST", "/v1/refunds")),
     );
     let (code, said) = check_log(&clean);
-    assert_eq!(code, Some(0), "every gate test must be allowed to write:\n{said}");
-    assert!(said.contains(&format!("{} requests", clean.len())), "{said}");
+    assert_eq!(
+        code,
+        Some(0),
+        "every gate test must be allowed to write:\n{said}"
+    );
+    assert!(
+        said.contains(&format!("{} requests", clean.len())),
+        "{said}"
+    );
 
     for (stray, why) in [
         (
@@ -109,7 +116,11 @@ fn the_request_log_check_allows_the_gate_tests_and_catches_a_stray_write() {
             "a POST from a sync test",
         ),
         (
-            logged("dunning::refunds_listed_for_a_customer", "POST", "/v1/refunds"),
+            logged(
+                "dunning::refunds_listed_for_a_customer",
+                "POST",
+                "/v1/refunds",
+            ),
             "a test whose name merely starts with refund",
         ),
         (
@@ -120,7 +131,10 @@ fn the_request_log_check_allows_the_gate_tests_and_catches_a_stray_write() {
             logged("hardening_readonly::refund_gate::x", "POST", "/v1/refunds"),
             "a module that only contains refund_gate",
         ),
-        (logged("unnamed", "POST", "/v1/refunds"), "an unnamed thread"),
+        (
+            logged("unnamed", "POST", "/v1/refunds"),
+            "an unnamed thread",
+        ),
         (
             r#"{"method":"POST","path":"/v1/refunds","status":200}"#.to_string(),
             "a line without a test",
@@ -130,7 +144,10 @@ fn the_request_log_check_allows_the_gate_tests_and_catches_a_stray_write() {
         log.insert(1, stray.clone());
         let (code, said) = check_log(&log);
         assert_eq!(code, Some(1), "{why} was not caught:\n{said}");
-        assert!(said.contains(&stray), "{why}: the report does not show it:\n{said}");
+        assert!(
+            said.contains(&stray),
+            "{why}: the report does not show it:\n{said}"
+        );
     }
 
     let (code, said) = check_log(&[]);
