@@ -41,7 +41,7 @@ fn age(then: i64, now: i64) -> String {
 }
 
 fn line(out: &mut dyn Write, label: &str, value: impl AsRef<str>) -> CmdResult {
-    say(out, format!("{label:<9}{}", value.as_ref()))
+    say(out, format!("{label:<8} {}", value.as_ref()))
 }
 
 /// `status --demo`: the bundled account, no key, no network.
@@ -102,7 +102,8 @@ pub fn status_with(
         line(out, "api", &ctx.global.api_base)?;
     }
     if let Some(acct) = &ctx.global.stripe_account {
-        line(out, "acting as", acct)?;
+        // A key pasted into --stripe-account by mistake is still not printed.
+        line(out, "acting as", crate::secrets::scrub_keys(acct))?;
     }
     let info = verified.map_err(Failure::from)?;
     if let Some(note) = &info.note {

@@ -47,10 +47,22 @@ fn exports_neutralise_formula_cells_and_keep_negative_numbers() {
     t.run(&["close", "--month", "2026-10", "--out", "close"])
         .success();
 
+    let (csvs, hostile_seen, negatives) = check_csvs(&dir);
+    assert!(csvs >= 2, "too few CSVs written: {csvs}");
+    assert!(
+        hostile_seen > 0,
+        "no hostile customer name reached an export, so nothing was checked"
+    );
+    assert!(negatives > 0, "no negative amount stayed a number");
+}
+
+/// Reads every CSV under `dir` and fails on a cell a spreadsheet would run; returns how
+/// many CSVs it read, how many neutralised hostile cells and negative numbers it saw.
+fn check_csvs(dir: &std::path::Path) -> (usize, usize, usize) {
     let mut csvs = 0;
     let mut hostile_seen = 0;
     let mut negatives = 0;
-    for (path, bytes) in files_under(&dir) {
+    for (path, bytes) in files_under(dir) {
         if path.extension().is_none_or(|e| e != "csv") {
             continue;
         }
@@ -79,10 +91,38 @@ fn exports_neutralise_formula_cells_and_keep_negative_numbers() {
             }
         }
     }
-    assert!(csvs >= 2, "too few CSVs written: {csvs}");
+    (csvs, hostile_seen, negatives)
+}
+
+/// Tickets are written by customers: a tickets file whose ids, emails, order ids and
+/// messages start with formula characters gives a `refund-suggestions.csv` where every
+/// such cell is neutralised.
+#[test]
+fn refund_suggestions_neutralise_hostile_ticket_cells() {
+    let fake = start_fake(FakeConfig::default());
+    let t = Tieout::against(&fake);
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(["ticket_id", "email", "order_id", "message"])
+        .expect("header");
+    for (i, h) in HOSTILE.iter().enumerate() {
+        let next = HOSTILE[(i + 1) % HOSTILE.len()];
+        w.write_record([*h, &format!("{next}@x.io"), h, next])
+            .expect("record");
+    }
+    let tickets = t.work_dir().join("hostile.csv");
+    std::fs::write(&tickets, w.into_inner().expect("csv")).expect("write tickets");
+    let out = t.run(&[
+        "suggest",
+        "--tickets",
+        tickets.to_str().expect("utf8"),
+        "--out",
+        "sug",
+    ]);
+    out.success();
+    let (csvs, hostile_seen, _) = check_csvs(&t.work_dir().join("sug"));
+    assert_eq!(csvs, 1, "refund-suggestions.csv was not written");
     assert!(
-        hostile_seen > 0,
-        "no hostile customer name reached an export, so nothing was checked"
+        hostile_seen >= HOSTILE.len(),
+        "the hostile ticket fields did not reach the export ({hostile_seen} seen)"
     );
-    assert!(negatives > 0, "no negative amount stayed a number");
 }

@@ -57,3 +57,55 @@ fn each_missing_permission_is_named_and_other_commands_still_work() {
     }
     t.run(&["sync"]).success();
 }
+
+/// For each missing permission, the other headless commands read live from Stripe: each
+/// works when it does not need the permission, and otherwise exits 3 naming it.
+/// (status: the balance; reconcile: payouts and balance transactions; suggest for the
+/// demo's tickets: customers, charges, disputes and subscriptions.)
+#[test]
+fn each_command_works_without_the_permissions_it_does_not_need() {
+    let tickets = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/demo/tickets.csv");
+    let commands: [(&str, Vec<&str>, &[&str]); 3] = [
+        ("status", vec!["status"], &["rak_balance_read"]),
+        (
+            "reconcile",
+            vec!["reconcile", "--month", "2026-10", "--out", "rec"],
+            &["rak_payout_read", "rak_balance_read"],
+        ),
+        (
+            "suggest",
+            vec!["suggest", "--tickets", tickets, "--out", "sug"],
+            &[
+                "rak_charge_read",
+                "rak_customer_read",
+                "rak_dispute_read",
+                "rak_subscription_read",
+            ],
+        ),
+    ];
+    let fake = start_fake(FakeConfig::default());
+    for (slug, _) in PERMISSIONS {
+        fake.deny(TEST_KEY, slug);
+        let t = Tieout::against(&fake);
+        for (label, args, needs) in &commands {
+            let out = t.run(args);
+            assert!(!out.stderr.contains("panicked"), "{label}: {}", out.stderr);
+            if needs.contains(&slug) {
+                assert_eq!(out.code, Some(3), "{label} without {slug}: {}", out.stderr);
+                assert!(
+                    out.stderr.contains(&format!("Add '{slug}'")),
+                    "{label} without {slug} does not say to add it:\n{}",
+                    out.stderr
+                );
+            } else {
+                assert_eq!(
+                    out.code,
+                    Some(0),
+                    "{label} does not need {slug} but failed:\n{}",
+                    out.stderr
+                );
+            }
+        }
+        fake.allow(TEST_KEY, slug);
+    }
+}

@@ -158,6 +158,15 @@ fn no_command_leaks_the_key_to_output_cache_exports_or_logs() {
         out.code(*expect);
         assert_no_canary(label, &out);
     }
+    // A key pasted into --stripe-account by mistake is not printed back either.
+    let misplaced = t.run(&["--stripe-account", CANARY, "status"]);
+    assert_no_canary("status --stripe-account KEY", &misplaced);
+    misplaced.code(3);
+    assert!(
+        misplaced.stdout.contains("acting as rk_test_..."),
+        "{}",
+        misplaced.stdout
+    );
     // A run that fails at Stripe (retries exhausted) prints the request, not the key.
     fake.inject(Fault::status("", 500, Fault::ALWAYS));
     let failed = t.run(&["sync"]);
