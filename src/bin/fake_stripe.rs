@@ -77,6 +77,16 @@ async fn main() -> ExitCode {
         cfg = cfg.version_check(VersionCheck::Ignore);
     }
     let fixtures = cfg.fixtures.clone();
+    // Listen for Ctrl-C before the address is printed: whoever reads that line may
+    // interrupt at once, and a signal that came before the listener would be lost (or
+    // ignored, when started in the background) and leave the server running.
+    let interrupted = match Interrupt::listen() {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("fake_stripe: cannot listen for Ctrl-C: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let fake = match FakeStripe::try_start(cfg).await {
         Ok(fake) => fake,
         Err(e) => {
@@ -111,9 +121,7 @@ async fn main() -> ExitCode {
         fake.base_url()
     );
     println!("stop with Ctrl-C");
-    if let Err(e) = tokio::signal::ctrl_c().await {
-        eprintln!("fake_stripe: cannot wait for Ctrl-C: {e}");
-    }
+    interrupted.wait().await;
     let stats = fake.stats();
     println!(
         "served {} requests ({} rate-limited)",
@@ -121,4 +129,43 @@ async fn main() -> ExitCode {
     );
     fake.shutdown().await;
     ExitCode::SUCCESS
+}
+
+/// Ctrl-C (SIGINT; on Unix also SIGTERM), listened for from the moment it is made.
+struct Interrupt {
+    #[cfg(unix)]
+    int: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    term: tokio::signal::unix::Signal,
+}
+
+impl Interrupt {
+    #[cfg(unix)]
+    fn listen() -> std::io::Result<Self> {
+        use tokio::signal::unix::{SignalKind, signal};
+        Ok(Self {
+            int: signal(SignalKind::interrupt())?,
+            term: signal(SignalKind::terminate())?,
+        })
+    }
+
+    #[cfg(not(unix))]
+    fn listen() -> std::io::Result<Self> {
+        Ok(Self {})
+    }
+
+    #[cfg(unix)]
+    async fn wait(mut self) {
+        tokio::select! {
+            _ = self.int.recv() => {}
+            _ = self.term.recv() => {}
+        }
+    }
+
+    #[cfg(not(unix))]
+    async fn wait(self) {
+        if let Err(e) = tokio::signal::ctrl_c().await {
+            eprintln!("fake_stripe: cannot wait for Ctrl-C: {e}");
+        }
+    }
 }

@@ -1163,7 +1163,18 @@ fn the_fake_stripe_binary_serves_until_interrupted() {
         .status()
         .expect("kill runs");
     assert!(killed.success());
-    let status = child.wait().expect("fake_stripe ends");
+    // Bounded, so a server that ignores Ctrl-C fails this test instead of hanging CI.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("fake_stripe's status") {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("fake_stripe still runs a minute after Ctrl-C");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
     assert!(status.success(), "{status:?}");
     let mut rest = String::new();
     stdout
