@@ -44,6 +44,11 @@ fn main() -> Result<(), String> {
             &[Action::Tab1, Action::Right, Action::Sort],
         ),
         ("help", "dark", &[Action::Help]),
+        (
+            "tieout-close-packet",
+            "dark",
+            &[Action::Tab2, Action::PrevMonth, Action::ExportPacket],
+        ),
         ("worklist-light", "light", &[Action::Tab1]),
         ("tieout-high-contrast", "high-contrast", &[Action::Tab2]),
         ("tieout-mono", "mono", &[Action::Tab2]),

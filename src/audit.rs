@@ -131,12 +131,39 @@ pub enum AuditError {
     NoDataDir(String),
 }
 
-/// The OS user running tieout (`USER`/`USERNAME`), or `unknown`.
+/// The OS user running tieout: `USER`/`USERNAME`/`LOGNAME`, else (Linux, where a
+/// service or container may set none of them) the process's uid looked up in
+/// `/etc/passwd` (or `uid N`), else `unknown`.
 pub fn os_user() -> String {
     ["USER", "USERNAME", "LOGNAME"]
         .iter()
         .find_map(|v| std::env::var(v).ok().filter(|s| !s.trim().is_empty()))
+        .or_else(process_user)
         .unwrap_or_else(|| "unknown".to_string())
+}
+
+#[cfg(unix)]
+fn process_user() -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    let uid = std::fs::metadata("/proc/self").ok()?.uid();
+    let passwd = std::fs::read_to_string("/etc/passwd").unwrap_or_default();
+    Some(user_in_passwd(&passwd, uid).unwrap_or_else(|| format!("uid {uid}")))
+}
+
+#[cfg(not(unix))]
+fn process_user() -> Option<String> {
+    None
+}
+
+/// The name `/etc/passwd` gives `uid`.
+fn user_in_passwd(passwd: &str, uid: u32) -> Option<String> {
+    passwd.lines().find_map(|line| {
+        let mut f = line.split(':');
+        let name = f.next()?;
+        let _password = f.next()?;
+        let id: u32 = f.next()?.trim().parse().ok()?;
+        (id == uid && !name.is_empty()).then(|| name.to_string())
+    })
 }
 
 /// The append-only log file.
@@ -261,6 +288,16 @@ mod tests {
         e.refund_id = Some(id.into());
         e.status = Some(status.into());
         e
+    }
+
+    #[test]
+    fn the_user_is_found_by_uid_in_passwd() {
+        let passwd =
+            "# comment\nroot:x:0:0:root:/root:/bin/bash\nops:x:1000:1000::/home/ops:/bin/sh\n";
+        assert_eq!(user_in_passwd(passwd, 1000).as_deref(), Some("ops"));
+        assert_eq!(user_in_passwd(passwd, 0).as_deref(), Some("root"));
+        assert_eq!(user_in_passwd(passwd, 7), None);
+        assert_ne!(os_user(), "");
     }
 
     #[test]

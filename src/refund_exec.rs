@@ -226,6 +226,11 @@ impl Gate {
         };
         let created = match self.writer.create(&req, &key).await {
             Ok(c) => c,
+            Err(
+                e @ WriterError::LiveModeSeen {
+                    refund_id: Some(_), ..
+                },
+            ) => return self.created_live(p, &key, &e, now),
             Err(e) => {
                 return match writer_failure(&e) {
                     Some(r) => self.refuse(p, r, now),
@@ -245,6 +250,35 @@ impl Gate {
         }
         self.log(&e)?;
         self.read_back(p, &id, now).await
+    }
+
+    /// Stripe created a refund but answered `livemode: true`: the writer has disabled
+    /// itself; the refund exists all the same, so it is audited as created (with the id
+    /// Stripe returned, counted against the budget) and reported as failed, to be checked
+    /// in the Dashboard. Nothing more is sent (no read-back).
+    fn created_live(
+        &self,
+        p: &Proposal,
+        key: &str,
+        e: &WriterError,
+        now: i64,
+    ) -> Result<Outcome, AuditError> {
+        let WriterError::LiveModeSeen {
+            refund_id, status, ..
+        } = e
+        else {
+            return self.failed(p, None, e.to_string(), now);
+        };
+        let mut entry = Entry::about(Event::Created, p, now, &self.user);
+        entry.idempotency_key = Some(key.to_string());
+        entry.refund_id.clone_from(refund_id);
+        entry.status.clone_from(status);
+        entry.detail = Some(e.to_string());
+        self.log(&entry)?;
+        Ok(Outcome::Failed {
+            refund_id: refund_id.clone(),
+            reason: e.to_string(),
+        })
     }
 
     /// Re-reads a refund created earlier (e.g. one left pending) and records the verdict.

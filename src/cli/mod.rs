@@ -245,7 +245,10 @@ pub struct SuggestArgs {
 
 /// Parses the command line and runs it; the process exit code follows the contract.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return refused_command_line(&e),
+    };
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
@@ -253,6 +256,19 @@ pub fn main() -> ExitCode {
             ExitCode::from(f.kind.code())
         }
     }
+}
+
+/// Prints clap's refusal of a command line with anything that looks like a Stripe key
+/// masked: a key pasted as an argument is refused, and must not be echoed back either.
+/// `--help` and `--version` print as clap prints them.
+fn refused_command_line(e: &clap::Error) -> ExitCode {
+    let code = u8::try_from(e.exit_code()).unwrap_or(2);
+    if e.use_stderr() {
+        eprint!("{}", crate::secrets::scrub_keys(&e.render().to_string()));
+    } else {
+        let _ = e.print();
+    }
+    ExitCode::from(code)
 }
 
 /// What every command runs with: the global options, the clock and the time zone,

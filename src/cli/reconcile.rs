@@ -105,14 +105,15 @@ pub fn summary(t: &MonthTieOut, zone: &str) -> String {
     let c = &t.counts;
     let _ = write!(
         s,
-        "{} ({zone}): {} payout{}: {} tied out, {} with a difference, {} not itemisable, {} in progress",
+        "{} ({zone}): {} payout{}: {} tied out, {} with a difference, {} not itemisable, {} in progress, {} failed or canceled",
         t.month,
         c.payouts,
         if c.payouts == 1 { "" } else { "s" },
         c.tied,
         c.differences,
         c.not_itemisable,
-        c.in_progress
+        c.in_progress,
+        c.failed_or_canceled
     );
     for x in &t.totals {
         let n = &x.counts;
@@ -122,6 +123,7 @@ pub fn summary(t: &MonthTieOut, zone: &str) -> String {
             (n.differences, "with a difference"),
             (n.not_itemisable, "not itemisable"),
             (n.in_progress, "in progress"),
+            (n.failed_or_canceled, "failed or canceled"),
         ] {
             if count > 0 {
                 parts.push(format!("{count} {label}"));
@@ -197,7 +199,7 @@ mod tests {
         let s = summary(&sample_month(), "UTC");
         assert_eq!(
             s,
-            "2026-10 (UTC): 6 payouts: 3 tied out, 1 with a difference, 1 not itemisable, 1 in progress\n  JPY: 1 payout, 4860 in all: 1 tied out; itemised 4860, lines' net 4860\n  USD: 5 payouts, 1272.44 in all: 2 tied out, 1 with a difference, 1 not itemisable, 1 in progress; itemised 1078.99, lines' net 1024.34, difference -54.65"
+            "2026-10 (UTC): 6 payouts: 2 tied out, 1 with a difference, 1 not itemisable, 1 in progress, 1 failed or canceled\n  JPY: 1 payout, 4860 in all: 1 tied out; itemised 4860, lines' net 4860\n  USD: 5 payouts, 1272.44 in all: 1 tied out, 1 with a difference, 1 not itemisable, 1 in progress, 1 failed or canceled; itemised 1078.99, lines' net 1024.34, difference -54.65"
         );
     }
 }

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 use crate::domain::refunds::tickets::{TicketsFormat, read_tickets_bytes};
 use crate::domain::refunds::{
-    Facts, Policy, Recommendation, Suggestion, Ticket, assess, load_policy,
+    Facts, Policy, Recommendation, Suggestion, Ticket, assess, policy::load_policy_bytes,
 };
 use crate::report::files::write_atomic;
 use crate::report::refunds::{CSV_FILE, JSONL_FILE, csv, json_line, jsonl};
@@ -38,13 +38,14 @@ pub fn read_policy(path: Option<&Path>) -> Result<Policy, Failure> {
     let Some(path) = path else {
         return Ok(Policy::default_policy());
     };
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let bytes = std::fs::read(path).map_err(|e| {
         Failure::usage(format!(
             "cannot read the policy file {}: {e}; check the path given to --policy",
             path.display()
         ))
     })?;
-    load_policy(&text, &path.display().to_string()).map_err(|e| Failure::usage(e.to_string()))
+    load_policy_bytes(&bytes, &path.display().to_string())
+        .map_err(|e| Failure::usage(e.to_string()))
 }
 
 fn run_one(ctx: &Ctx, args: &SuggestArgs, policy: &Policy) -> CmdResult {

@@ -12,6 +12,7 @@ use crate::source::load::{self, Need};
 use crate::source::progress::{SyncEvent, grouped};
 use crate::source::sync;
 use crate::tui::config;
+use crate::tui::runtime::refunds::GateSession;
 use crate::tui::runtime::{self, Loader};
 use crate::tui::state::{Settings, Startup, State};
 use crate::tui::workspace::{LoadError, LoadKind, Workspace, parse_tickets_csv};
@@ -51,13 +52,13 @@ pub fn run(ctx: &Ctx, demo: bool) -> CmdResult {
     }
     let _log = config::data_dir().and_then(|d| runtime::logging::init(&d));
     tracing::info!(demo, "opening the tui");
-    let loader = Arc::new(CliLoader { ctx: ctx.clone() });
+    let loader = Arc::new(CliLoader::new(ctx));
     runtime::run(State::new(settings), loader).map_err(Failure::other)
 }
 
 /// The demo account as the TUI shows it (the screenshot example uses this too).
 pub fn demo_workspace(ctx: &Ctx) -> Result<Workspace, LoadError> {
-    CliLoader { ctx: ctx.clone() }.demo()
+    CliLoader::new(ctx).demo()
 }
 
 /// Loads the account for the TUI through the same paths the headless commands use.
@@ -65,7 +66,14 @@ pub fn demo_workspace(ctx: &Ctx) -> Result<Workspace, LoadError> {
 /// bar, details to the log).
 struct CliLoader {
     ctx: Ctx,
+    /// Built once, on the first approved refund: one writer per session, so a
+    /// `livemode: true` answer keeps it disabled until tieout restarts.
+    gate: std::sync::OnceLock<Result<GateSession, String>>,
 }
+
+/// Where the TUI finds support tickets for a Stripe account (the demo brings its own):
+/// `TIEOUT_TICKETS`, else `tickets.csv` in the data directory, else none.
+pub const TICKETS_ENV: &str = "TIEOUT_TICKETS";
 
 impl Loader for CliLoader {
     fn load(
@@ -79,9 +87,69 @@ impl Loader for CliLoader {
             LoadKind::Fresh => self.fresh(progress),
         }
     }
+
+    fn refund_gate(&self) -> Result<GateSession, String> {
+        self.gate.get_or_init(|| self.build_gate()).clone()
+    }
 }
 
 impl CliLoader {
+    fn new(ctx: &Ctx) -> Self {
+        Self {
+            ctx: ctx.clone(),
+            gate: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The refund gate: a test-mode key only (refused before any request otherwise).
+    fn build_gate(&self) -> Result<GateSession, String> {
+        let ctx = &self.ctx;
+        if ctx.global.demo {
+            return Err(
+                "the demo account has no Stripe account behind it: refund execution \
+                        needs a test-mode key (sk_test_/rk_test_) against a Stripe test account \
+                        or the fake server; nothing was sent"
+                    .into(),
+            );
+        }
+        let (key, _) =
+            crate::secrets::resolve_key(&ctx.global.profile, ctx.global.allow_secret_key)
+                .map_err(|e| Failure::from(e).message)?;
+        let mut config = crate::stripe::ClientConfig::new(ctx.global.api_base.clone(), key);
+        config.stripe_account = ctx.global.stripe_account.clone();
+        let writer =
+            crate::stripe::refund_writer::RefundWriter::new(config).map_err(|e| e.to_string())?;
+        Ok(GateSession {
+            gate: crate::refund_exec::Gate {
+                writer,
+                audit: crate::audit::AuditLog::default_location().map_err(|e| e.to_string())?,
+                policy: crate::refund_exec::load_policy()?,
+                tz: ctx.tz.clone(),
+                user: crate::audit::os_user(),
+            },
+            now: ctx.global.now.is_some().then_some(ctx.now),
+        })
+    }
+
+    /// The support tickets for a Stripe account (see [`TICKETS_ENV`]).
+    fn tickets(&self) -> Result<Vec<crate::tui::workspace::Ticket>, LoadError> {
+        let path = match std::env::var_os(TICKETS_ENV).filter(|p| !p.is_empty()) {
+            Some(p) => std::path::PathBuf::from(p),
+            None => match config::data_dir().map(|d| d.join("tickets.csv")) {
+                Some(p) if p.is_file() => p,
+                _ => return Ok(Vec::new()),
+            },
+        };
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            LoadError::new(format!(
+                "the tickets file {} could not be read: {e}",
+                path.display()
+            ))
+        })?;
+        parse_tickets_csv(&text)
+            .map_err(|e| LoadError::new(format!("the tickets file {}: {e}", path.display())))
+    }
+
     fn demo(&self) -> Result<Workspace, LoadError> {
         let data = crate::source::demo::load_demo().map_err(|e| LoadError::new(e.to_string()))?;
         let tickets = parse_tickets_csv(crate::source::demo::demo_tickets_csv())
@@ -106,8 +174,8 @@ impl CliLoader {
             Err(e) => return Err(LoadError::new(e.to_string())),
         }
         load::load_cached(&cache, profile, Need::All, &self.ctx.tz)
-            .map(|data| Workspace::new(data, Vec::new()))
             .map_err(|f| LoadError::new(f.message))
+            .and_then(|data| Ok(Workspace::new(data, self.tickets()?)))
     }
 
     /// A full read from Stripe, saved to the cache like `tieout sync`.
@@ -138,7 +206,7 @@ impl CliLoader {
         ))
         .map_err(|e| LoadError::new(format!("could not start the network runtime: {e}")))?;
         result
-            .map(|r| Workspace::new(r.data, Vec::new()))
             .map_err(|e| LoadError::new(e.to_string()))
+            .and_then(|r| Ok(Workspace::new(r.data, self.tickets()?)))
     }
 }

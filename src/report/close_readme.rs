@@ -84,8 +84,9 @@ pub fn readme(facts: &PacketFacts<'_>, tieout: &MonthTieOut, worklist: &Worklist
         let _ = writeln!(
             s,
             "{} payouts arrived: {} tie out to the cent, {} show a difference, {} cannot be \
-             itemised by Stripe, {} are still being reconciled by Stripe.",
-            c.payouts, c.tied, c.differences, c.not_itemisable, c.in_progress
+             itemised by Stripe, {} are still being reconciled by Stripe, {} failed or \
+             canceled (their funds went back to the Stripe balance).",
+            c.payouts, c.tied, c.differences, c.not_itemisable, c.in_progress, c.failed_or_canceled
         );
     }
     let _ = writeln!(s);
@@ -119,6 +120,18 @@ pub fn readme(facts: &PacketFacts<'_>, tieout: &MonthTieOut, worklist: &Worklist
             ),
             Verdict::InProgress => format!(
                 "- **In progress** `{}` ({} {}): {}",
+                p.payout.id,
+                amount,
+                cur,
+                p.note()
+            ),
+            Verdict::Failed | Verdict::Canceled => format!(
+                "- **{}** `{}` ({} {}): {}",
+                if p.verdict == Verdict::Failed {
+                    "Failed"
+                } else {
+                    "Canceled"
+                },
                 p.payout.id,
                 amount,
                 cur,

@@ -55,6 +55,9 @@ pub enum PacketError {
     },
     #[error("{path} has no readable {MANIFEST} ({why}); is it a tieout close packet?")]
     BadManifest { path: PathBuf, why: String },
+    /// The account's data could not be turned into the packet's files.
+    #[error("{0}")]
+    Data(String),
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> PacketError + '_ {
@@ -81,12 +84,50 @@ pub fn entries(files: &BTreeMap<String, Vec<u8>>) -> Vec<ManifestEntry> {
         .collect()
 }
 
+/// How far a packet export got (for a progress line).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    /// Computing one part of the packet ("the tie-out of 2026-10").
+    Building(String),
+    /// Writing file `done` of `total` (the manifest included) into the staging folder.
+    Writing {
+        name: String,
+        done: usize,
+        total: usize,
+    },
+    /// Every file is written; the folder is being moved into place.
+    Moving,
+}
+
+impl std::fmt::Display for Step {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Step::Building(what) => write!(f, "building {what}"),
+            Step::Writing { name, done, total } => {
+                write!(f, "writing {name} ({done}/{total} files)")
+            }
+            Step::Moving => f.write_str("moving the packet into place"),
+        }
+    }
+}
+
 /// Writes `files` plus the manifest as the packet folder `dir`, atomically.
 pub fn write_packet(
     dir: &Path,
     files: &BTreeMap<String, Vec<u8>>,
     manifest: &Manifest,
     force: bool,
+) -> Result<(), PacketError> {
+    write_packet_with(dir, files, manifest, force, &mut |_| {})
+}
+
+/// [`write_packet`], reporting each file as it is written.
+pub fn write_packet_with(
+    dir: &Path,
+    files: &BTreeMap<String, Vec<u8>>,
+    manifest: &Manifest,
+    force: bool,
+    progress: &mut dyn FnMut(Step),
 ) -> Result<(), PacketError> {
     let has_packet = dir.join(MANIFEST).exists();
     if dir.exists() {
@@ -103,8 +144,7 @@ pub fn write_packet(
         _ => PathBuf::from("."),
     };
     fs::create_dir_all(&parent).map_err(io(&parent))?;
-    let staging = tempfile::Builder::new()
-        .prefix(".tieout-packet-")
+    let staging = super::files::export_dir_builder(".tieout-packet-")
         .tempdir_in(&parent)
         .map_err(io(&parent))?;
     let mut all = files.clone();
@@ -113,12 +153,19 @@ pub fn write_packet(
         source: std::io::Error::other(e),
     })?;
     all.insert(MANIFEST.to_string(), manifest_json);
-    for (name, bytes) in &all {
+    let total = all.len();
+    for (i, (name, bytes)) in all.iter().enumerate() {
+        progress(Step::Writing {
+            name: name.clone(),
+            done: i + 1,
+            total,
+        });
         let path = staging.path().join(name);
         let mut f = fs::File::create(&path).map_err(io(&path))?;
         f.write_all(bytes).map_err(io(&path))?;
         f.sync_all().map_err(io(&path))?;
     }
+    progress(Step::Moving);
     let staged = staging.keep();
     // Move the old packet aside, the new one in, then drop the old one.
     let backup = if dir.exists() {

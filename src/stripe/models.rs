@@ -265,9 +265,9 @@ pub struct Balance {
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct BalanceAmount {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_default")]
     pub amount: i64,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_default")]
     pub currency: String,
 }
 
@@ -349,7 +349,7 @@ pub struct BalanceTransaction {
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct FeeDetail {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_default")]
     pub amount: i64,
     #[serde(default)]
     pub currency: Option<String>,

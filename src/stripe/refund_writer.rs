@@ -31,10 +31,18 @@ pub enum WriterError {
     NotTestKey { masked: String, kind: String },
     #[error(
         "Stripe answered {path} with livemode: true although the key is a test key; the refund \
-         writer is now disabled for this session and sends nothing more. Check which account and \
-         API base you are pointing at"
+         writer is now disabled for this session and sends nothing more{}. Check which account \
+         and API base you are pointing at",
+        live_refund_note(.refund_id.as_deref())
     )]
-    LiveModeSeen { path: String },
+    LiveModeSeen {
+        path: String,
+        /// The refund Stripe returned when the live answer was to `POST /v1/refunds` (it
+        /// exists: it must be audited and checked in the Dashboard).
+        refund_id: Option<String>,
+        /// Its status in that answer.
+        status: Option<String>,
+    },
     #[error(
         "the refund writer is disabled because a Stripe answer said livemode: true; restart \
          tieout against a test-mode account to create refunds"
@@ -42,6 +50,12 @@ pub enum WriterError {
     Disabled,
     #[error("{0}")]
     Stripe(Box<StripeError>),
+}
+
+fn live_refund_note(refund_id: Option<&str>) -> String {
+    refund_id.map_or_else(String::new, |id| {
+        format!(" (Stripe did return refund {id}: look it up in the Dashboard)")
+    })
 }
 
 impl From<StripeError> for WriterError {
@@ -181,8 +195,11 @@ impl RefundWriter {
                 path,
                 "Stripe answered livemode: true; refund writer disabled"
             );
+            let text = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
             return Err(WriterError::LiveModeSeen {
                 path: path.to_string(),
+                refund_id: (path == "/v1/refunds").then(|| text("id")).flatten(),
+                status: text("status"),
             });
         }
         serde_json::from_value(v).map_err(|e| {

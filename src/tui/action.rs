@@ -93,6 +93,9 @@ actions! {
     Facets => "facets", "worklist: filter by retries left, decline, currency or action", Table;
     PrevMonth => "prev_month", "Tie-out: show the month before", Table;
     NextMonth => "next_month", "Tie-out: show the month after", Table;
+    ApproveRefund => "approve_refund", "Refunds: preview the suggested refund to approve and send it (test mode)", Table;
+    ExportPacket => "export_packet", "Tie-out: write the month's close packet", Table;
+    OverwritePacket => "overwrite_packet", "Tie-out: overwrite the packet export found", Table;
 }
 
 impl Action {
@@ -128,6 +131,9 @@ impl Action {
             Action::Export => "export",
             Action::PrevMonth => "month -",
             Action::NextMonth => "month +",
+            Action::ApproveRefund => "approve",
+            Action::ExportPacket => "packet",
+            Action::OverwritePacket => "overwrite",
             other => other.name(),
         }
     }

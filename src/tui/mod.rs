@@ -41,6 +41,9 @@
 //!    - `handle(action, cx)`: the actions you give a meaning (usually `Action::Open`, to
 //!      push a drill-down screen); return `Handled::No` for the rest;
 //!    - `hints()`: the actions the hint line advertises while your pane has focus.
+//!    - `captures_keys()` / `key(key, cx)` (optional): while a modal overlay of yours
+//!      reads raw keys (the Refunds pane's typed refund confirmation), keys skip the
+//!      keymap and come to `key`.
 //! 2. Register it in [`panes::tabs`] (one line). The tab order there is the order of the
 //!    `tab_1..tab_3` keys.
 //! 3. Test it with [`harness::Harness::with_tabs`]: feed scripted actions, then

@@ -12,9 +12,13 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use jiff::tz::TimeZone;
+
 use super::action::Action;
 use super::keymap::Key;
 use super::workspace::{LoadError, LoadKind, Workspace};
+use crate::source::AccountData;
+use crate::time::Month;
 
 /// Identifies one piece of background work. Allocated from a counter (deterministic in
 /// tests); larger is newer.
@@ -134,6 +138,25 @@ pub enum Msg {
     Copied(Result<String, String>),
     /// A file was written (its path), or why not.
     Written(Result<PathBuf, String>),
+    /// A close packet export finished (its progress came as `Msg::Progress`).
+    PacketExported {
+        req: RequestId,
+        result: PacketResult,
+    },
+    /// An `Effect::ExecuteRefund` finished: the gate's outcome, or why it could not run
+    /// (no test-mode key, the audit log could not be written).
+    RefundExecuted {
+        req: RequestId,
+        done: RefundDone,
+    },
+}
+
+/// What comes back from an approved refund (handed to the pane that asked, as its
+/// `on_computed` output).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefundDone {
+    pub ticket: String,
+    pub outcome: Result<crate::refund_exec::Outcome, String>,
 }
 
 impl fmt::Debug for Msg {
@@ -154,6 +177,8 @@ impl fmt::Debug for Msg {
             Msg::Computed { req, .. } => write!(f, "Computed({req:?})"),
             Msg::Copied(r) => write!(f, "Copied({r:?})"),
             Msg::Written(r) => write!(f, "Written({r:?})"),
+            Msg::RefundExecuted { req, done } => write!(f, "RefundExecuted({req:?}, {done:?})"),
+            Msg::PacketExported { req, result } => write!(f, "PacketExported({req:?}, {result:?})"),
         }
     }
 }
@@ -171,4 +196,58 @@ pub enum Effect {
     Copy(String),
     /// Write a file atomically (refusing to replace a different file).
     Write { path: PathBuf, bytes: Vec<u8> },
+    /// Send the approved refund through the gate (propose, approve, execute) off the UI
+    /// task, the approval bound to exactly this proposal; answered by
+    /// `Msg::RefundExecuted`.
+    ExecuteRefund {
+        req: RequestId,
+        proposal: crate::domain::refund_gate::Proposal,
+    },
+    /// Write the month-end close packet for `month` into the folder `dir` off the UI task
+    /// (the same code as `tieout close`); progress comes back as `Msg::Progress`, the end
+    /// as `Msg::PacketExported`. An existing packet is replaced only with `force`.
+    ExportPacket {
+        req: RequestId,
+        month: Month,
+        dir: PathBuf,
+        force: bool,
+        input: PacketInput,
+    },
+}
+
+/// The data a close packet is built from: the account on screen, the clock and the zone.
+#[derive(Clone)]
+pub struct PacketInput {
+    pub data: Arc<AccountData>,
+    pub now: i64,
+    pub tz: TimeZone,
+}
+
+impl fmt::Debug for PacketInput {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "PacketInput({}, now {}, {})",
+            self.data.meta.account_id,
+            self.now,
+            self.tz.iana_name().unwrap_or("?")
+        )
+    }
+}
+
+impl PartialEq for PacketInput {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.data, &other.data) && self.now == other.now && self.tz == other.tz
+    }
+}
+
+/// How a close packet export ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PacketResult {
+    /// Written to `dir` (absolute); `files` is how many files the manifest lists.
+    Written { dir: PathBuf, files: usize },
+    /// A packet is already there and `force` was not given: nothing was changed.
+    Exists(PathBuf),
+    /// Anything else, in words (nothing half-written is left behind).
+    Failed(String),
 }

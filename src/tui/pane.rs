@@ -10,8 +10,9 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use super::action::Action;
-use super::keymap::Keymap;
+use super::keymap::{Key, Keymap};
 use super::msg::{Effect, Job, JobOutput, Owner, RequestId};
+use super::state::{Prompt, PromptKind};
 use super::theme::Theme;
 use super::widgets::table::DataTable;
 use super::workspace::Workspace;
@@ -56,11 +57,23 @@ pub trait Pane {
     /// Draws the pane into `area`. `&mut self` so tables can keep their scroll offset.
     fn render(&mut self, area: Rect, buf: &mut Buffer, cx: &ViewCx<'_>);
 
+    /// The user answered a prompt this pane opened with [`Cx::prompt`] (Enter).
+    fn on_prompt(&mut self, _kind: PromptKind, _text: &str, _cx: &mut Cx<'_>) {}
+
     /// Actions worth advertising on the hint line while this pane has focus (the keys are
     /// looked up in the keymap).
     fn hints(&self) -> Vec<Action> {
         vec![Action::Open, Action::Filter, Action::Sort, Action::CopyCell]
     }
+
+    /// True while the pane shows a modal overlay that reads raw keys (a typed
+    /// confirmation): keys then go to [`Pane::key`] instead of the keymap.
+    fn captures_keys(&self) -> bool {
+        false
+    }
+
+    /// A raw key while [`Pane::captures_keys`] is true.
+    fn key(&mut self, _key: Key, _cx: &mut Cx<'_>) {}
 }
 
 /// A short-lived message at the bottom of the screen.
@@ -82,6 +95,8 @@ pub struct Core {
     pub(crate) pushed: Vec<Box<dyn Pane>>,
     pub(crate) toast: Option<Toast>,
     pub(crate) close_self: bool,
+    /// A prompt a pane asked to open (the shell opens it after the action).
+    pub(crate) prompt: Option<Prompt>,
 }
 
 impl Core {
@@ -96,6 +111,7 @@ impl Core {
             pushed: Vec::new(),
             toast: None,
             close_self: false,
+            prompt: None,
         }
     }
 
@@ -205,9 +221,37 @@ impl<'a> Cx<'a> {
         self.core.effects.push(Effect::Copy(text));
     }
 
+    /// Sends an approved refund through the gate (see `Effect::ExecuteRefund`); the
+    /// outcome comes back to this pane's `on_computed` as a `msg::RefundDone`.
+    pub fn execute_refund(&mut self, proposal: crate::domain::refund_gate::Proposal) -> RequestId {
+        let req = self
+            .core
+            .request(self.owner, format!("refunding {}", proposal.ticket));
+        self.core
+            .effects
+            .push(Effect::ExecuteRefund { req, proposal });
+        req
+    }
+
     /// Any other effect (e.g. writing an export).
     pub fn effect(&mut self, effect: Effect) {
         self.core.effects.push(effect);
+    }
+
+    /// Opens a one-line prompt with `text` filled in; Enter hands the text to this
+    /// pane's [`Pane::on_prompt`], Esc closes it.
+    pub fn prompt(&mut self, kind: PromptKind, text: impl Into<String>) {
+        self.core.prompt = Some(Prompt {
+            kind,
+            text: text.into(),
+            before: String::new(),
+        });
+    }
+
+    /// Records a piece of work the runtime performs (an export): pending until its
+    /// result comes back, shown next to the spinner with `label`.
+    pub fn request(&mut self, label: impl Into<String>) -> RequestId {
+        self.core.request(self.owner, label)
     }
 }
 

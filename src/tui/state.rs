@@ -31,6 +31,8 @@ pub enum PromptKind {
     Filter,
     /// Jump to a row number or an id.
     Goto,
+    /// The folder to write the month's close packet into (the Tie-out pane answers).
+    PacketDir,
 }
 
 /// A one-line text prompt at the bottom of the screen.

@@ -158,9 +158,9 @@ impl Theme {
         for path in candidates {
             if path.is_file() {
                 let origin = path.display().to_string();
-                let text = std::fs::read_to_string(&path).map_err(|e| ThemeError::Bad {
+                let text = read_utf8_file(&path).map_err(|message| ThemeError::Bad {
                     origin: origin.clone(),
-                    message: e.to_string(),
+                    message,
                 })?;
                 return Self::parse(&text, &origin);
             }
@@ -177,7 +177,7 @@ impl Theme {
             origin: origin.to_string(),
             message,
         };
-        let file: ThemeFile = toml::from_str(text).map_err(|e| bad(e.message().to_string()))?;
+        let file: ThemeFile = toml::from_str(text).map_err(|e| bad(toml_error_text(text, &e)))?;
         let mut styles = BTreeMap::new();
         for (role_name, spec) in &file.roles {
             let role = Role::ALL
@@ -186,7 +186,7 @@ impl Theme {
                 .find(|r| r.name() == role_name)
                 .ok_or_else(|| {
                     bad(format!(
-                        "unknown role '{role_name}'. Roles: {}",
+                        "roles.{role_name}: unknown role '{role_name}'. Roles: {}",
                         Role::ALL
                             .iter()
                             .map(|r| r.name())
@@ -194,7 +194,11 @@ impl Theme {
                             .join(", ")
                     ))
                 })?;
-            styles.insert(role, spec.to_style().map_err(bad)?);
+            styles.insert(
+                role,
+                spec.to_style()
+                    .map_err(|m| bad(format!("roles.{role_name}.{m}")))?,
+            );
         }
         // Selection must stay visible without colour.
         let sel = styles.entry(Role::Selection).or_insert_with(Style::new);
@@ -225,20 +229,20 @@ impl Theme {
 
 impl StyleSpec {
     fn to_style(&self) -> Result<Style, String> {
-        let colour = |c: &Option<String>| -> Result<Option<Color>, String> {
+        let colour = |field: &str, c: &Option<String>| -> Result<Option<Color>, String> {
             c.as_deref()
                 .map(|c| {
                     Color::from_str(c).map_err(|_| {
-                        format!("'{c}' is not a colour (use a name like red, a number 0-255, or #rrggbb)")
+                        format!("{field}: '{c}' is not a colour (use a name like red, a number 0-255, or #rrggbb)")
                     })
                 })
                 .transpose()
         };
         let mut s = Style::new();
-        if let Some(fg) = colour(&self.fg)? {
+        if let Some(fg) = colour("fg", &self.fg)? {
             s = s.fg(fg);
         }
-        if let Some(bg) = colour(&self.bg)? {
+        if let Some(bg) = colour("bg", &self.bg)? {
             s = s.bg(bg);
         }
         for (on, m) in [
@@ -254,6 +258,30 @@ impl StyleSpec {
         }
         Ok(s)
     }
+}
+
+/// A TOML error as one line that says where: `line L, column C: what is wrong`.
+pub(crate) fn toml_error_text(text: &str, e: &toml::de::Error) -> String {
+    let message = e.message().trim().trim_end_matches('.');
+    let Some(span) = e.span() else {
+        return message.to_string();
+    };
+    let before = text.get(..span.start.min(text.len())).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |s| s.chars().count()) + 1;
+    format!("line {line}, column {column}: {message}")
+}
+
+/// Reads a user's TOML file; text that is not UTF-8 is refused with the line and column
+/// of the first bad byte.
+pub(crate) fn read_utf8_file(path: &Path) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read the file: {e}"))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = String::from_utf8_lossy(&e.as_bytes()[..e.utf8_error().valid_up_to()]);
+        let line = valid.matches('\n').count() + 1;
+        let column = valid.rsplit('\n').next().map_or(0, |s| s.chars().count()) + 1;
+        format!("line {line}, column {column}: the file is not UTF-8 text; save it as UTF-8")
+    })
 }
 
 /// Whether `NO_COLOR` asks for no colour (set and not empty, per no-color.org).

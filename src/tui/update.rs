@@ -96,6 +96,8 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             });
             true
         }
+        Msg::RefundExecuted { req, done } => on_refund_executed(state, req, done),
+        Msg::PacketExported { req, result } => on_packet_exported(state, req, result),
         Msg::Written(r) => {
             state.core.toast = Some(match r {
                 Ok(path) => Toast {
@@ -120,6 +122,13 @@ fn on_key(state: &mut State, key: Key) -> bool {
     state.core.toast = None;
     if let Mode::Prompt(_) = state.mode {
         on_prompt_key(state, key);
+        return true;
+    }
+    if state.mode == Mode::Normal && state.focused().is_some_and(|p| p.captures_keys()) {
+        let owner = state.focus_owner();
+        state.pending_keys.clear();
+        state.with_focus(|pane, cx| pane.key(key, cx));
+        state.apply_navigation(owner);
         return true;
     }
     state.pending_keys.push(key);
@@ -159,6 +168,11 @@ fn on_prompt_key(state: &mut State, key: Key) {
                     error: true,
                 });
             }
+        }
+        if prompt.kind == PromptKind::PacketDir {
+            let owner = state.focus_owner();
+            state.with_focus(|pane, cx| pane.on_prompt(prompt.kind, &prompt.text, cx));
+            state.apply_navigation(owner);
         }
         return;
     }
@@ -278,6 +292,9 @@ pub fn on_action(state: &mut State, action: Action) {
     let owner = state.focus_owner();
     let handled = state.with_focus(|pane, cx| pane.handle(action, cx));
     state.apply_navigation(owner);
+    if let Some(prompt) = state.core.prompt.take() {
+        state.mode = Mode::Prompt(prompt);
+    }
     if handled == Some(Handled::Yes) {
         return;
     }
@@ -442,6 +459,38 @@ fn on_loaded(
     true
 }
 
+/// A close packet export finished: its owner (the Tie-out tab) shows the result; if the
+/// owner is gone, the shell says where the packet went.
+fn on_packet_exported(
+    state: &mut State,
+    req: super::msg::RequestId,
+    result: super::msg::PacketResult,
+) -> bool {
+    let Some((owner, _)) = state.core.pending.remove(&req) else {
+        return false;
+    };
+    let shown = state.with_owner(owner, |pane, cx| {
+        pane.on_computed(req, Box::new(result.clone()), cx)
+    });
+    if shown.is_none() {
+        state.core.toast = Some(match result {
+            super::msg::PacketResult::Written { dir, files } => Toast {
+                text: format!("wrote close packet {} ({files} files)", dir.display()),
+                error: false,
+            },
+            super::msg::PacketResult::Exists(dir) => Toast {
+                text: format!("a close packet already exists at {}", dir.display()),
+                error: true,
+            },
+            super::msg::PacketResult::Failed(e) => Toast {
+                text: e,
+                error: true,
+            },
+        });
+    }
+    true
+}
+
 fn on_mouse(state: &mut State, m: MouseInput) -> bool {
     if !state.mouse {
         return false;
@@ -491,4 +540,27 @@ fn on_mouse(state: &mut State, m: MouseInput) -> bool {
                 .unwrap_or(false)
         }
     }
+}
+
+/// A refund's outcome goes to the pane that asked; if that pane is gone, the status line
+/// still says what happened (a refund's result is never silently dropped).
+fn on_refund_executed(
+    state: &mut State,
+    req: super::msg::RequestId,
+    done: super::msg::RefundDone,
+) -> bool {
+    match state.core.pending.remove(&req) {
+        Some((owner, _)) => {
+            state.with_owner(owner, |pane, cx| pane.on_computed(req, Box::new(done), cx));
+            state.apply_navigation(owner);
+        }
+        None => {
+            let (text, error) = match &done.outcome {
+                Ok(o) => (format!("{}: {}", done.ticket, o.summary()), false),
+                Err(e) => (format!("{}: not sent: {e}", done.ticket), true),
+            };
+            state.core.toast = Some(Toast { text, error });
+        }
+    }
+    true
 }

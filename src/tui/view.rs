@@ -287,6 +287,7 @@ fn draw_hints(state: &State, area: Rect, buf: &mut Buffer) {
         let (label, help) = match p.kind {
             PromptKind::Filter => ("filter: ", "  enter keep · esc undo"),
             PromptKind::Goto => ("go to row or id: ", "  enter jump · esc cancel"),
+            PromptKind::PacketDir => ("close packet folder: ", "  enter write · esc cancel"),
         };
         let line = Line::from(vec![
             Span::styled(label, theme.style(Role::Prompt)),
@@ -306,7 +307,10 @@ fn draw_hints(state: &State, area: Rect, buf: &mut Buffer) {
             if state.core.workspace.is_none() {
                 a = vec![Action::Refresh];
             }
-            a.extend([Action::NextTab, Action::Help, Action::Quit]);
+            // A pane reading raw keys (a typed confirmation) advertises only its own.
+            if !state.focused().is_some_and(|p| p.captures_keys()) {
+                a.extend([Action::NextTab, Action::Help, Action::Quit]);
+            }
             a
         }
     };

@@ -118,4 +118,147 @@ fn bad_month_and_missing_manifest_are_clear_errors() {
     let v = t.run(&["close", "--verify", empty.to_str().expect("utf8")]);
     v.code(2);
     assert!(v.stderr.contains("MANIFEST.json"), "{}", v.stderr);
+
+    // A month the data was not read for would make an incomplete packet: refused (5).
+    let old = t.work_dir().join("old");
+    let r = t.run(&[
+        "close",
+        "--month",
+        "2026-06",
+        "--out",
+        old.to_str().expect("utf8"),
+    ]);
+    r.code(5);
+    assert!(
+        r.stderr
+            .contains("payouts arriving 2026-09-01 to 2026-11-30, which does not cover 2026-06"),
+        "{}",
+        r.stderr
+    );
+    assert!(!old.exists(), "nothing is written for an uncovered month");
+}
+
+/// The TUI's "export close packet" on the demo: the Tie-out tab, the month before the
+/// one it opens on, `export_packet`, a folder typed into the prompt; the effect run by the
+/// runtime's own function writes a packet that verifies and is byte-identical to
+/// `tieout close` for the same month and `--now`. A second export is refused until the
+/// explicit `overwrite_packet`.
+#[test]
+fn the_tui_export_writes_the_commands_packet_and_it_verifies() {
+    use tieout::report::packet;
+    use tieout::tui::harness::Harness;
+    use tieout::tui::msg::{Effect, Msg};
+    use tieout::tui::runtime::effects::export_packet;
+    use tieout::tui::workspace::Workspace;
+
+    let t = Tieout::demo();
+    let cli = t.work_dir().join("cli");
+    t.run(&[
+        "close",
+        "--month",
+        "2026-10",
+        "--out",
+        cli.to_str().expect("utf8"),
+    ])
+    .success();
+
+    let data = tieout::source::demo::load_demo().expect("demo");
+    let mut h = Harness::loaded(Workspace::new(data, Vec::new()), 120, 40);
+    h.keys("2");
+    assert!(
+        h.frame().contains("November 2026"),
+        "opens on the latest month"
+    );
+    let tui = t.work_dir().join("from-the-tui");
+    h.keys("[ P ctrl-u");
+    h.type_text(tui.to_str().expect("utf8"));
+    h.keys("enter");
+
+    // Runs the export the TUI asked for, like the runtime's worker thread does.
+    let run = |h: &mut Harness| -> Vec<String> {
+        let (req, month, dir, force, input) = h
+            .log
+            .iter()
+            .rev()
+            .find_map(|e| match e {
+                Effect::ExportPacket {
+                    req,
+                    month,
+                    dir,
+                    force,
+                    input,
+                } => Some((*req, *month, dir.clone(), *force, input.clone())),
+                _ => None,
+            })
+            .expect("an ExportPacket effect");
+        assert_eq!(month.to_string(), "2026-10");
+        assert_eq!(dir, tui);
+        let mut steps = Vec::new();
+        let result = export_packet(&input, month, &dir, force, &mut |s| {
+            h.step(Msg::Progress {
+                req,
+                text: s.clone(),
+            });
+            steps.push(s)
+        });
+        h.step(Msg::PacketExported { req, result });
+        steps
+    };
+    let steps = run(&mut h);
+    assert!(
+        steps
+            .iter()
+            .any(|s| s == "writing MANIFEST.json (1/10 files)"),
+        "{steps:?}"
+    );
+    assert!(
+        steps
+            .iter()
+            .any(|s| s == "writing reconciliation.md (9/10 files)"),
+        "{steps:?}"
+    );
+    let frame = h.frame();
+    assert!(
+        frame.contains(&format!(
+            "Close packet 2026-10: {} · 9 files",
+            tui.display()
+        )),
+        "{frame}"
+    );
+
+    let (manifest, v) = packet::verify(&tui).expect("verify");
+    assert!(v.is_intact(), "{v:?}");
+    assert_eq!(manifest.files.len(), 9);
+    for name in FILES {
+        assert_eq!(
+            fs::read(tui.join(name)).expect("tui file"),
+            fs::read(cli.join(name)).expect("cli file"),
+            "{name} differs between the TUI's packet and the command's"
+        );
+    }
+    t.run(&["close", "--verify", tui.to_str().expect("utf8")])
+        .success();
+
+    // Again: the packet is kept, and only the explicit overwrite replaces it.
+    fs::write(tui.join("README.md"), "edited\n").expect("tamper");
+    h.keys("P ctrl-u");
+    h.type_text(tui.to_str().expect("utf8"));
+    h.keys("enter");
+    run(&mut h);
+    let frame = h.frame();
+    assert!(
+        frame.contains("a packet already exists; press F to overwrite"),
+        "{frame}"
+    );
+    assert_eq!(
+        fs::read_to_string(tui.join("README.md")).expect("kept"),
+        "edited\n"
+    );
+    h.keys("F");
+    run(&mut h);
+    assert!(packet::verify(&tui).expect("verify").1.is_intact());
+    assert_eq!(
+        fs::read(tui.join("README.md")).expect("tui"),
+        fs::read(cli.join("README.md")).expect("cli")
+    );
 }

@@ -401,3 +401,183 @@ fn tieout_audit_prints_the_log_filtered_by_ticket_and_day() {
 
     t.run(&["audit", "--day", "yesterday"]).code(2);
 }
+
+/// A stand-in Stripe that reads back a test-mode charge but answers the refund POST with
+/// `livemode: true` (as a misrouted API base would): only what the gate calls.
+async fn live_on_post_server() -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use axum::Json;
+    use axum::routing::{get, post};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let posts = Arc::new(AtomicUsize::new(0));
+    let counted = posts.clone();
+    let app = axum::Router::new()
+        .route(
+            "/v1/charges/{id}",
+            get(|| async { Json(charge("ch_GateOk", 50_000, false)) }),
+        )
+        .route(
+            "/v1/disputes",
+            get(|| async {
+                Json(
+                    json!({"object": "list", "data": [], "has_more": false, "url": "/v1/disputes"}),
+                )
+            }),
+        )
+        .route(
+            "/v1/refunds",
+            post(move || {
+                counted.fetch_add(1, Ordering::SeqCst);
+                async {
+                    Json(json!({
+                        "id": "re_LiveAnswer1", "object": "refund", "amount": 2_000,
+                        "charge": "ch_GateOk", "currency": "usd", "status": "succeeded",
+                        "livemode": true, "created": NOW, "metadata": {}
+                    }))
+                }
+            }),
+        )
+        .route(
+            "/v1/refunds/{id}",
+            get(|| async { Json(json!({"error": {"message": "must not be read"}})) }),
+        );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    (format!("http://{addr}"), posts)
+}
+
+#[tokio::test]
+async fn a_livemode_post_answer_disables_the_writer_and_audits_the_refund_it_returned() {
+    let (base, posts) = live_on_post_server().await;
+    let dir = tempfile::tempdir().expect("tmp");
+    let key = ApiKey::parse(TEST_KEY).expect("key");
+    let mut cfg = ClientConfig::new(base, key);
+    cfg.rate = RateConfig::unthrottled();
+    let g = Gate {
+        writer: RefundWriter::new(cfg).expect("writer"),
+        audit: AuditLog::at(dir.path().join("audit/refunds.jsonl")),
+        policy: GatePolicy::default(),
+        tz: jiff::tz::TimeZone::UTC,
+        user: "ops-lead".into(),
+    };
+    let p = proposal("ch_GateOk", 2_000);
+    let a = g.approve(&p, NOW).expect("audit");
+    let out = g.execute(&p, &a, NOW).await.expect("audit");
+    let Outcome::Failed { refund_id, reason } = &out else {
+        panic!("expected failed, got {out:?}");
+    };
+    assert_eq!(refund_id.as_deref(), Some("re_LiveAnswer1"));
+    assert!(reason.contains("livemode: true"), "{reason}");
+    assert!(reason.contains("re_LiveAnswer1"), "{reason}");
+    assert!(g.writer.is_disabled());
+    assert_eq!(posts.load(std::sync::atomic::Ordering::SeqCst), 1);
+
+    let entries = g.audit.read().expect("log");
+    let created: Vec<_> = entries
+        .iter()
+        .filter(|e| e.event == Event::Created)
+        .collect();
+    assert_eq!(created.len(), 1, "{entries:?}");
+    assert_eq!(created[0].refund_id.as_deref(), Some("re_LiveAnswer1"));
+    assert_eq!(created[0].idempotency_key, Some(p.idempotency_key()));
+    assert!(
+        created[0]
+            .detail
+            .as_deref()
+            .is_some_and(|d| d.contains("livemode: true"))
+    );
+    // It counts against the day's budget like any refund tieout made.
+    assert_eq!(g.spent_today(Currency::USD, NOW).expect("read"), 2_000);
+
+    // Nothing more is sent: the same approval again is refused without a request.
+    let again = g.execute(&p, &a, NOW + 5).await.expect("audit");
+    assert!(
+        matches!(again, Outcome::Refused(ref r) if r.rule == Rule::WriterDisabled),
+        "{again:?}"
+    );
+    assert_eq!(posts.load(std::sync::atomic::Ordering::SeqCst), 1);
+}
+
+/// The TUI's loader, reduced to the refund gate it hands the runtime.
+struct GateLoader(Option<tieout::tui::runtime::refunds::GateSession>);
+
+impl tieout::tui::runtime::Loader for GateLoader {
+    fn load(
+        &self,
+        _kind: tieout::tui::workspace::LoadKind,
+        _progress: &(dyn Fn(String) + Send + Sync),
+    ) -> Result<tieout::tui::workspace::Workspace, tieout::tui::workspace::LoadError> {
+        Err(tieout::tui::workspace::LoadError::new("not used"))
+    }
+
+    fn refund_gate(&self) -> Result<tieout::tui::runtime::refunds::GateSession, String> {
+        match &self.0 {
+            Some(s) => Ok(s.clone()),
+            None => Err("refund execution is not available in this run".into()),
+        }
+    }
+}
+
+async fn run_in_tui_runtime(
+    loader: GateLoader,
+    p: Proposal,
+) -> (tieout::tui::RequestId, tieout::tui::msg::RefundDone) {
+    let (tx, mut rx) = tokio::sync::mpsc::channel(4);
+    tieout::tui::runtime::refunds::spawn_execute(
+        tieout::tui::RequestId(7),
+        p,
+        std::sync::Arc::new(loader),
+        &tx,
+    );
+    match rx.recv().await {
+        Some(tieout::tui::Msg::RefundExecuted { req, done }) => (req, done),
+        other => panic!("expected RefundExecuted, got {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tui_runtime_proposes_approves_and_executes_off_the_ui_task() {
+    let fake = fake().await;
+    let dir = tempfile::tempdir().expect("tmp");
+    let session = tieout::tui::runtime::refunds::GateSession {
+        gate: gate(&fake, &dir, GatePolicy::default()),
+        now: Some(NOW),
+    };
+    let p = proposal("ch_GateOk", 2_000);
+    let (req, done) = run_in_tui_runtime(GateLoader(Some(session.clone())), p.clone()).await;
+    assert_eq!(req, tieout::tui::RequestId(7));
+    assert_eq!(done.ticket, "T-2001");
+    let Ok(Outcome::Verified { refund_id }) = &done.outcome else {
+        panic!("expected verified, got {:?}", done.outcome);
+    };
+    assert_eq!(fake.created_refunds().len(), 1);
+    let entries = session.gate.audit.read().expect("log");
+    let events: Vec<Event> = entries.iter().map(|e| e.event).collect();
+    assert_eq!(
+        events,
+        [
+            Event::Proposal,
+            Event::Approval,
+            Event::Call,
+            Event::Created,
+            Event::ReadBack
+        ]
+    );
+    // Approval bound to exactly the previewed proposal.
+    assert!(entries.iter().all(|e| e.digest == p.digest()));
+    assert_eq!(entries[3].refund_id.as_ref(), Some(refund_id));
+
+    // No gate (the demo, no key, a live key): nothing is sent and the reason comes back.
+    fake.clear_requests();
+    let (_, done) = run_in_tui_runtime(GateLoader(None), p).await;
+    assert_eq!(
+        done.outcome,
+        Err("refund execution is not available in this run".into())
+    );
+    assert!(fake.requests().is_empty());
+}

@@ -507,6 +507,23 @@ pub fn load_policy(text: &str, source_name: &str) -> Result<Policy, PolicyError>
     validate(draft, text, source_name)
 }
 
+/// Reads a user's policy file from its bytes: text that is not UTF-8 is refused with the
+/// line and column of the first bad byte, the rest as [`load_policy`].
+pub fn load_policy_bytes(bytes: &[u8], source_name: &str) -> Result<Policy, PolicyError> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => load_policy(text, source_name),
+        Err(e) => {
+            let valid = String::from_utf8_lossy(&bytes[..e.valid_up_to()]);
+            Err(error_at(
+                &valid,
+                source_name,
+                Some(valid.len()..valid.len()),
+                "the file is not UTF-8 text; save it as UTF-8".to_string(),
+            ))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -216,7 +216,50 @@ fn read_csv(text: &str) -> Result<TicketsRead, String> {
             Err(message) => out.problems.push(LineProblem { line, message }),
         }
     }
+    // The csv reader takes an unclosed quote to run to the end of the file, which would
+    // silently swallow every later line into one message: refuse that record instead.
+    if let Some(open) = unclosed_quote_line(text) {
+        out.tickets.retain(|(l, _)| *l < open);
+        out.problems.retain(|p| p.line < open);
+        out.problems.push(LineProblem {
+            line: open,
+            message: format!(
+                "a quoted field opened on this line is never closed, so lines {open} to {} were read as one field; add the closing quote",
+                (line_at(text, text.len() as u64) - u64::from(text.ends_with('\n'))).max(open)
+            ),
+        });
+    }
     Ok(out)
+}
+
+/// The line where a quoted CSV field opens that no quote closes, if any (RFC 4180: a
+/// field is quoted when it starts with `"`; `""` inside it is an escaped quote).
+fn unclosed_quote_line(text: &str) -> Option<u64> {
+    let bytes = text.as_bytes();
+    let mut line = 1u64;
+    let mut at_field_start = true;
+    let mut opened_on: Option<u64> = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if opened_on.is_some() {
+            if b == b'"' {
+                if bytes.get(i + 1) == Some(&b'"') {
+                    i += 1;
+                } else {
+                    opened_on = None;
+                }
+            }
+        } else if b == b'"' && at_field_start {
+            opened_on = Some(line);
+        }
+        if b == b'\n' {
+            line += 1;
+        }
+        at_field_start = opened_on.is_none() && matches!(b, b',' | b'\n' | b'\r');
+        i += 1;
+    }
+    opened_on
 }
 
 /// A JSON value as ticket text: strings as they are, numbers written out (`"ticket_id": 42`).
@@ -283,6 +326,28 @@ mod tests {
                 message: "is not UTF-8 text".into()
             }]
         );
+    }
+
+    #[test]
+    fn an_unclosed_quote_is_reported_not_swallowing_later_lines() {
+        let text = "ticket_id,email,order_id,message\nT-1,a@x.io,ORD-1,\"ok, \"\"quoted\"\"\"\nT-2,b@x.io,ORD-2,\"never closed\nT-3,c@x.io,ORD-3,lost\n";
+        let read = read_tickets(text, TicketsFormat::Csv).expect("readable");
+        assert_eq!(
+            read.tickets.iter().map(|(l, _)| *l).collect::<Vec<_>>(),
+            [2]
+        );
+        assert_eq!(read.problems.len(), 1, "{:?}", read.problems);
+        assert_eq!(read.problems[0].line, 3);
+        assert!(
+            read.problems[0].message.contains("never closed"),
+            "{:?}",
+            read.problems
+        );
+        // A quote inside an unquoted field is text, not an opening quote.
+        let fine = "ticket_id,email,order_id,message\nT-1,a@x.io,ORD-1,he said \"hi\n";
+        let read = read_tickets(fine, TicketsFormat::Csv).expect("readable");
+        assert_eq!(read.tickets.len(), 1);
+        assert!(read.problems.is_empty(), "{:?}", read.problems);
     }
 
     #[test]

@@ -23,6 +23,8 @@ pub struct Counts {
     pub differences: usize,
     pub not_itemisable: usize,
     pub in_progress: usize,
+    /// Payouts that failed or were canceled (and whose lines show no difference).
+    pub failed_or_canceled: usize,
 }
 
 impl Counts {
@@ -33,6 +35,7 @@ impl Counts {
             Verdict::Difference => self.differences += 1,
             Verdict::NotItemisable => self.not_itemisable += 1,
             Verdict::InProgress => self.in_progress += 1,
+            Verdict::Failed | Verdict::Canceled => self.failed_or_canceled += 1,
         }
     }
 }

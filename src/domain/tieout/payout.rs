@@ -60,6 +60,11 @@ pub enum Verdict {
     NotItemisable,
     /// Stripe has not finished reconciling it (`reconciliation_status` not `completed`).
     InProgress,
+    /// The payout failed (`status=failed`): the bank did not accept it and its funds went
+    /// back to the balance. Shown as what it is even when its lines tie.
+    Failed,
+    /// The payout was canceled (`status=canceled`) before it reached the bank.
+    Canceled,
 }
 
 impl Verdict {
@@ -70,6 +75,8 @@ impl Verdict {
             Verdict::Difference => "difference",
             Verdict::NotItemisable => "not_itemisable",
             Verdict::InProgress => "in_progress",
+            Verdict::Failed => "failed",
+            Verdict::Canceled => "canceled",
         }
     }
 
@@ -80,6 +87,8 @@ impl Verdict {
             Verdict::Difference => "difference",
             Verdict::NotItemisable => "not itemisable",
             Verdict::InProgress => "in progress",
+            Verdict::Failed => "failed",
+            Verdict::Canceled => "canceled",
         }
     }
 }
@@ -355,6 +364,14 @@ pub fn tie_out_with(
                 (Verdict::InProgress, None)
             }
         },
+    };
+    // A failed or canceled payout is shown as what it is, even when its lines tie; a
+    // difference in its lines is still a difference.
+    let verdict = match (&payout.status, verdict) {
+        (_, Verdict::Difference) => Verdict::Difference,
+        (PayoutStatus::Failed, _) => Verdict::Failed,
+        (PayoutStatus::Canceled, _) => Verdict::Canceled,
+        (_, v) => v,
     };
     notes.extend(status_notes(payout, related));
     if let Some(it) = &itemisation {

@@ -201,9 +201,14 @@ fn a_failed_payout_says_where_its_funds_went() {
         own(&p),
         back,
     ];
-    let m = tie_out_month(&[p], &txns, month("2026-10"), &TimeZone::UTC);
+    let m = tie_out_month(&[p.clone()], &txns, month("2026-10"), &TimeZone::UTC);
     let r = &m.payouts[0];
-    assert_eq!(r.verdict, Verdict::Tied);
+    // Its lines tie, but it is shown as what it is: failed, never "tied".
+    assert_eq!(r.verdict, Verdict::Failed);
+    assert_eq!(r.difference(), Some(0));
+    assert_eq!(m.counts.failed_or_canceled, 1);
+    assert_eq!(m.counts.tied, 0);
+    assert!(m.ties_out(), "a failed payout is not a difference");
     let note = r.note();
     assert!(
         note.contains("This payout failed (account_closed: The bank account has been closed.)"),
@@ -214,6 +219,21 @@ fn a_failed_payout_says_where_its_funds_went() {
         "{note}"
     );
     assert_eq!(m.totals[0].failed_or_canceled_amount, 9_680);
+
+    // A difference in a failed payout's lines is still a difference.
+    let short = vec![
+        line("txn_a", "po_f", "charge", "charge", 9_000, 320),
+        own(&p),
+    ];
+    let d = tie_out_month(&[p.clone()], &short, month("2026-10"), &TimeZone::UTC);
+    assert_eq!(d.payouts[0].verdict, Verdict::Difference);
+
+    // A canceled payout says canceled.
+    let mut c = p;
+    c.status = PayoutStatus::Canceled;
+    let m = tie_out_month(&[c], &txns, month("2026-10"), &TimeZone::UTC);
+    assert_eq!(m.payouts[0].verdict, Verdict::Canceled);
+    assert_eq!(m.payouts[0].verdict.label(), "canceled");
 }
 
 #[test]

@@ -64,6 +64,7 @@ fn counts_sentence(c: &Counts) -> String {
     });
     parts.push(format!("{} not itemisable", c.not_itemisable));
     parts.push(format!("{} in progress", c.in_progress));
+    parts.push(format!("{} failed or canceled", c.failed_or_canceled));
     format!(
         "{}: {}",
         plural(c.payouts, "payout", "payouts"),
@@ -135,15 +136,21 @@ fn totals(o: &mut String, t: &MonthTieOut) {
     let _ = writeln!(o, "\n## Totals by currency\n");
     let _ = writeln!(
         o,
-        "| Currency | Payouts | Tied out | Difference | Not itemisable | In progress |"
+        "| Currency | Payouts | Tied out | Difference | Not itemisable | In progress | Failed or canceled |"
     );
-    let _ = writeln!(o, "|---|---:|---:|---:|---:|---:|");
+    let _ = writeln!(o, "|---|---:|---:|---:|---:|---:|---:|");
     for c in &t.totals {
         let n = &c.counts;
         let _ = writeln!(
             o,
-            "| {} | {} | {} | {} | {} | {} |",
-            c.currency, n.payouts, n.tied, n.differences, n.not_itemisable, n.in_progress
+            "| {} | {} | {} | {} | {} | {} | {} |",
+            c.currency,
+            n.payouts,
+            n.tied,
+            n.differences,
+            n.not_itemisable,
+            n.in_progress,
+            n.failed_or_canceled
         );
     }
     let _ = writeln!(o);

@@ -102,7 +102,7 @@ fn markdown_reads_well() {
         "- **Account:** Demo \\| Roasters \\*Ltd\\* (acct_1Demo), test mode\n",
         "- **Data:** the bundled demo account (generated for 2026-11-30T12:00:00Z)\n",
         "- **Period:** payouts arriving from 2026-10-01 to 2026-10-31 inclusive (time zone UTC;",
-        "- **Result:** 6 payouts: 3 tied out, 1 with a difference, 1 not itemisable, 1 in progress\n",
+        "- **Result:** 6 payouts: 2 tied out, 1 with a difference, 1 not itemisable, 1 in progress, 1 failed or canceled\n",
         "### 2026-10-02 · po_tied · tied out\n",
         "- Payout amount: 783.64 USD\n- Lines' net: 783.64 USD (6 balance transactions)\n- Note:",
         "| refund — refunds sent back to customers | 1 | -50.00 | 0.00 | -50.00 |\n",
@@ -113,9 +113,10 @@ fn markdown_reads_well() {
         "### 2026-10-12 · po_manual · not itemisable\n",
         "- Lines' net: not itemised\n- Note: Stripe cannot itemise manual payouts",
         "### 2026-10-30 · po_inprog · in progress\n",
+        "· po_failed · failed\n",
         "This payout failed (account_closed: The bank account has been closed.)",
-        "| JPY | 1 | 1 | 0 | 0 | 0 |\n",
-        "| USD | 5 | 2 | 1 | 1 | 1 |\n",
+        "| JPY | 1 | 1 | 0 | 0 | 0 | 0 |\n",
+        "| USD | 5 | 1 | 1 | 1 | 1 | 1 |\n",
     ] {
         assert!(md.contains(needle), "missing {needle:?} in\n{md}");
     }

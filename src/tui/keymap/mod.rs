@@ -318,9 +318,9 @@ impl Keymap {
     /// Applies a user keymap file's changes on top of this map.
     pub fn apply_file(&mut self, path: &Path) -> Result<(), KeymapError> {
         let origin = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| KeymapError::Syntax {
+        let text = super::theme::read_utf8_file(path).map_err(|message| KeymapError::Syntax {
             origin: origin.clone(),
-            message: format!("cannot read the keymap file: {e}"),
+            message,
         })?;
         self.apply_toml(&text, &origin)
     }
@@ -331,7 +331,7 @@ impl Keymap {
             origin: origin.to_string(),
             message: format!(
                 "{} (a keymap file has one [keys] table of \"key\" = \"action\")",
-                e.message().trim()
+                super::theme::toml_error_text(text, &e)
             ),
         })?;
         for (keys, action) in &file.keys {

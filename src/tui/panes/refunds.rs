@@ -6,11 +6,14 @@
 //! Keys: `enter` opens the ticket's evidence (every id the suggestion relied on) and
 //! `enter` again opens one evidence object with all its fields; `Y` (copy row) copies the
 //! suggestion ready to paste into a reply or an internal note: recommendation and amount,
-//! the reason, and the evidence ids.
+//! the reason, and the evidence ids; `a` (approve_refund) on an approve/partial suggestion
+//! opens the frozen refund preview ([`approval`]): typing `yes` then Enter sends it through
+//! the gate (test mode only), and the outcome marks the ticket.
 //!
 //! The suggestions are computed when the account (re)loads: at once for a small queue,
 //! off the UI task for a large one.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use jiff::tz::TimeZone;
@@ -23,10 +26,12 @@ use serde::Serialize;
 use crate::domain::refunds::matching::{OrderMatch, PeriodLink};
 use crate::domain::refunds::{Assessment, Facts, Policy, Recommendation, Ticket, assess};
 use crate::money::{Money, format_major};
+use crate::refund_exec::Outcome;
 use crate::source::AccountData;
 use crate::time::date_in;
 use crate::tui::action::Action;
-use crate::tui::msg::{Job, JobOutput, RequestId};
+use crate::tui::keymap::Key;
+use crate::tui::msg::{Job, JobOutput, RefundDone, RequestId};
 use crate::tui::pane::{Cx, Handled, Pane, ViewCx};
 use crate::tui::panes::detail::RowDetail;
 use crate::tui::theme::Role;
@@ -41,6 +46,10 @@ pub fn pane() -> Box<dyn Pane> {
     Box::new(RefundsPane::new(Policy::default_policy()))
 }
 
+pub mod approval;
+
+use approval::{ApprovalOverlay, KeyOutcome};
+
 /// The Refunds tab.
 pub struct RefundsPane {
     policy: Policy,
@@ -48,10 +57,23 @@ pub struct RefundsPane {
     rows: Arc<Vec<Assessment>>,
     data: Option<Arc<AccountData>>,
     pending: Option<RequestId>,
+    /// The refund preview / confirmation / outcome overlay, when open.
+    approval: Option<ApprovalOverlay>,
+    /// What executing a ticket's refund ended with in this session, by ticket key.
+    executed: BTreeMap<String, Result<Outcome, String>>,
+    /// Tickets whose refund is being sent (no second preview until it answers).
+    in_flight: BTreeSet<String>,
+}
+
+/// One queue row: the assessment and, once its refund ran, how that ended.
+#[derive(Debug, Clone)]
+pub struct QueueRow {
+    pub a: Assessment,
+    pub mark: Option<(&'static str, Role)>,
 }
 
 fn empty_source() -> Arc<dyn TableSource> {
-    Arc::new(RowsSource::<Assessment>::new(Vec::new(), columns()))
+    Arc::new(RowsSource::<QueueRow>::new(Vec::new(), columns()))
 }
 
 impl RefundsPane {
@@ -62,13 +84,82 @@ impl RefundsPane {
             rows: Arc::new(Vec::new()),
             data: None,
             pending: None,
+            approval: None,
+            executed: BTreeMap::new(),
+            in_flight: BTreeSet::new(),
         }
     }
 
     fn show(&mut self, rows: Vec<Assessment>, cx: &mut Cx<'_>) {
         self.rows = Arc::new(rows);
-        let source = RowsSource::new(self.rows.as_ref().clone(), columns());
+        self.rebuild(cx);
+    }
+
+    /// Gives the table the rows again, with the execution marks.
+    fn rebuild(&mut self, cx: &mut Cx<'_>) {
+        let rows: Vec<QueueRow> = self
+            .rows
+            .iter()
+            .map(|a| QueueRow {
+                mark: self
+                    .executed
+                    .get(&approval::ticket_key(a))
+                    .map(approval::mark),
+                a: a.clone(),
+            })
+            .collect();
+        let source = RowsSource::new(rows, columns());
         self.table.set_source(Arc::new(source), cx);
+    }
+
+    /// Opens the frozen refund preview for the selected ticket.
+    fn open_approval(&mut self, cx: &mut Cx<'_>) {
+        let Some(a) = self.selected() else {
+            cx.toast_error("no ticket selected");
+            return;
+        };
+        let proposal = match approval::proposal_for(a) {
+            Ok(p) => p,
+            Err(why) => {
+                cx.toast_error(why);
+                return;
+            }
+        };
+        if self.in_flight.contains(&proposal.ticket) {
+            cx.toast_error(format!(
+                "{} is being sent: wait for its outcome",
+                proposal.ticket
+            ));
+            return;
+        }
+        let blocked = self.data.as_deref().and_then(approval::blocked_reason);
+        let earlier = self
+            .executed
+            .get(&proposal.ticket)
+            .map(|r| approval::outcome_text(r).0);
+        self.approval = Some(ApprovalOverlay::new(
+            proposal,
+            a.suggestion.recommendation,
+            blocked,
+            earlier,
+        ));
+    }
+
+    /// The gate's outcome for a refund this pane sent.
+    fn refund_done(&mut self, req: RequestId, done: RefundDone, cx: &mut Cx<'_>) {
+        let (text, role) = approval::outcome_text(&done.outcome);
+        let text = format!("{}: {text}", done.ticket);
+        if matches!(role, Role::Ok | Role::Pending) {
+            cx.toast(text);
+        } else {
+            cx.toast_error(text);
+        }
+        if let Some(o) = &mut self.approval {
+            o.answered(req, &done);
+        }
+        self.in_flight.remove(&done.ticket);
+        self.executed.insert(done.ticket, done.outcome);
+        self.rebuild(cx);
     }
 
     fn selected(&self) -> Option<&Assessment> {
@@ -112,6 +203,16 @@ fn rec_role(r: Recommendation) -> Role {
     }
 }
 
+fn suggest_cell(r: &QueueRow) -> Cell<'_> {
+    match r.mark {
+        Some((text, role)) => Cell::Tag(text.into(), role),
+        None => Cell::Tag(
+            r.a.suggestion.recommendation.as_str().into(),
+            rec_role(r.a.suggestion.recommendation),
+        ),
+    }
+}
+
 fn amount_cell(a: &Assessment) -> Cell<'_> {
     match a.suggestion.currency {
         Some(c) if a.suggestion.amount > 0 => Cell::Money(Money::new(a.suggestion.amount, c)),
@@ -119,23 +220,18 @@ fn amount_cell(a: &Assessment) -> Cell<'_> {
     }
 }
 
-fn columns() -> Vec<crate::tui::widgets::table::ColumnDef<Assessment>> {
+fn columns() -> Vec<crate::tui::widgets::table::ColumnDef<QueueRow>> {
     vec![
-        col("Ticket", 10, |a: &Assessment| {
-            Cell::opt(a.suggestion.ticket_id.as_deref())
+        col("Ticket", 10, |r: &QueueRow| {
+            Cell::opt(r.a.suggestion.ticket_id.as_deref())
         }),
-        col("Suggest", 9, |a| {
-            Cell::Tag(
-                a.suggestion.recommendation.as_str().into(),
-                rec_role(a.suggestion.recommendation),
-            )
-        }),
-        col("Amount", 16, amount_cell),
-        col("Rule", 22, |a| Cell::text(&a.suggestion.rule)),
-        col("Email", 30, |a| Cell::text(&a.ticket.email)),
-        col("Order", 12, |a| Cell::text(&a.ticket.order_id)),
-        col("Message", 60, |a| Cell::text(&a.ticket.message)),
-        col("Reason", 200, |a| Cell::text(&a.suggestion.reason)),
+        col("Suggest", 9, suggest_cell),
+        col("Amount", 16, |r| amount_cell(&r.a)),
+        col("Rule", 22, |r| Cell::text(&r.a.suggestion.rule)),
+        col("Email", 30, |r| Cell::text(&r.a.ticket.email)),
+        col("Order", 12, |r| Cell::text(&r.a.ticket.order_id)),
+        col("Message", 60, |r| Cell::text(&r.a.ticket.message)),
+        col("Reason", 200, |r| Cell::text(&r.a.suggestion.reason)),
     ]
 }
 
@@ -170,6 +266,15 @@ impl Pane for RefundsPane {
             cx.cancel(old);
         }
         self.data = Some(ws.data.clone());
+        // A preview not yet confirmed was built from the old data: review it again.
+        if self
+            .approval
+            .as_ref()
+            .is_some_and(|o| matches!(o.stage, approval::Stage::Preview { .. }))
+        {
+            self.approval = None;
+            cx.toast("refund preview closed: the account was reloaded; review it again");
+        }
         let (now, tz) = (cx.now(), cx.tz().clone());
         // Matching scans the charges once per ticket: a small queue over a small account
         // is decided at once, anything larger off the UI task.
@@ -190,6 +295,10 @@ impl Pane for RefundsPane {
     }
 
     fn on_computed(&mut self, req: RequestId, output: JobOutput, cx: &mut Cx<'_>) {
+        let output = match output.downcast::<RefundDone>() {
+            Ok(done) => return self.refund_done(req, *done, cx),
+            Err(other) => other,
+        };
         if self.pending != Some(req) {
             return;
         }
@@ -200,7 +309,18 @@ impl Pane for RefundsPane {
     }
 
     fn handle(&mut self, action: Action, cx: &mut Cx<'_>) -> Handled {
+        // The overlay is modal: actions (mouse, scripts) do not reach the queue under it.
+        if self.approval.is_some() {
+            if action == Action::Back {
+                self.approval = None;
+            }
+            return Handled::Yes;
+        }
         match action {
+            Action::ApproveRefund => {
+                self.open_approval(cx);
+                Handled::Yes
+            }
             Action::Open => {
                 let (Some(a), Some(data)) = (self.selected(), &self.data) else {
                     return Handled::Yes;
@@ -257,14 +377,47 @@ impl Pane for RefundsPane {
         };
         let title = detail_title(a, cx);
         let inner_w = usize::from(bottom.width.saturating_sub(2));
-        let lines = detail_lines(a, cx, inner_w);
+        let mut lines = detail_lines(a, cx, inner_w);
+        if let Some(result) = self.executed.get(&approval::ticket_key(a)) {
+            let (text, role) = approval::outcome_text(result);
+            push_field(&mut lines, "Refund", &text, inner_w, cx, role);
+        }
         Paragraph::new(lines)
             .block(block.title(title))
             .render(bottom, buf);
+        if let Some(o) = &self.approval {
+            o.render(area, buf, cx);
+        }
     }
 
     fn hints(&self) -> Vec<Action> {
-        vec![Action::Open, Action::CopyRow, Action::Filter, Action::Sort]
+        if self.approval.is_some() {
+            return vec![Action::Back];
+        }
+        vec![
+            Action::Open,
+            Action::ApproveRefund,
+            Action::CopyRow,
+            Action::Filter,
+            Action::Sort,
+        ]
+    }
+
+    fn captures_keys(&self) -> bool {
+        self.approval.is_some()
+    }
+
+    fn key(&mut self, key: Key, cx: &mut Cx<'_>) {
+        let Some(o) = &mut self.approval else {
+            return;
+        };
+        let closed = o.key(key, cx) == KeyOutcome::Close;
+        if matches!(o.stage, approval::Stage::Sending { .. }) {
+            self.in_flight.insert(o.proposal.ticket.clone());
+        }
+        if closed {
+            self.approval = None;
+        }
     }
 }
 

@@ -11,7 +11,8 @@ use std::sync::Arc;
 use tokio::sync::mpsc::Sender;
 
 use super::clipboard::{self, Tool};
-use crate::tui::msg::{CancelFlag, Effect, JobFailed, Msg, RequestId};
+use crate::time::Month;
+use crate::tui::msg::{CancelFlag, Effect, JobFailed, Msg, PacketInput, PacketResult, RequestId};
 use crate::tui::workspace::{LoadError, LoadKind, Workspace};
 
 /// Reads the account for the TUI. Runs on a worker thread; may block.
@@ -21,6 +22,12 @@ pub trait Loader: Send + Sync + 'static {
         kind: LoadKind,
         progress: &(dyn Fn(String) + Send + Sync),
     ) -> Result<Workspace, LoadError>;
+
+    /// The refund gate for `Effect::ExecuteRefund`, or why refunds cannot be sent in this
+    /// run (the demo, no key, a live key). Runs on a worker thread.
+    fn refund_gate(&self) -> Result<super::refunds::GateSession, String> {
+        Err("refund execution is not available in this run".into())
+    }
 }
 
 /// Runs effects; owned by the runtime loop.
@@ -139,13 +146,88 @@ impl EffectRunner {
                     let _ = self.tx.try_send(Msg::Copied(r));
                 }
             },
+            Effect::ExecuteRefund { req, proposal } => {
+                super::refunds::spawn_execute(req, proposal, Arc::clone(&self.loader), &self.tx);
+            }
             Effect::Write { path, bytes } => {
                 let tx = self.tx.clone();
                 spawn("write".into(), move || {
                     let _ = tx.blocking_send(Msg::Written(write_new(&path, &bytes)));
                 });
             }
+            Effect::ExportPacket {
+                req,
+                month,
+                dir,
+                force,
+                input,
+            } => {
+                let tx = self.tx.clone();
+                spawn(format!("packet-{}", req.0), move || {
+                    let ptx = tx.clone();
+                    let mut progress = move |text: String| {
+                        let _ = ptx.try_send(Msg::Progress { req, text });
+                    };
+                    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        export_packet(&input, month, &dir, force, &mut progress)
+                    }))
+                    .unwrap_or_else(|panic| {
+                        PacketResult::Failed(format!(
+                            "the close packet failed: internal error ({}); nothing was written",
+                            panic_text(&panic)
+                        ))
+                    });
+                    tracing::info!(req = req.0, %month, ?result, "close packet export finished");
+                    let _ = tx.blocking_send(Msg::PacketExported { req, result });
+                });
+            }
         }
+    }
+}
+
+/// Writes the close packet for `month` into `dir` (made absolute against the current
+/// folder) with the same code as `tieout close`, reporting each step in words.
+pub fn export_packet(
+    input: &PacketInput,
+    month: Month,
+    dir: &Path,
+    force: bool,
+    progress: &mut dyn FnMut(String),
+) -> PacketResult {
+    use crate::report::close_packet::{PacketSpec, export};
+    use crate::report::packet::PacketError;
+    let dir = if dir.is_absolute() {
+        dir.to_path_buf()
+    } else {
+        match std::env::current_dir() {
+            Ok(cwd) => cwd.join(dir),
+            Err(e) => {
+                return PacketResult::Failed(format!(
+                    "could not tell where {} is (the current folder is unreadable: {e}); give an absolute folder",
+                    dir.display()
+                ));
+            }
+        }
+    };
+    let zone = crate::tui::panes::tieout::zone_name(&input.tz);
+    let spec = PacketSpec {
+        month,
+        data: &input.data,
+        now: input.now,
+        tz: &input.tz,
+        zone: &zone,
+    };
+    match export(&spec, &dir, force, &mut |step| progress(step.to_string())) {
+        Ok(done) => PacketResult::Written {
+            dir: done.dir,
+            files: done.manifest.files.len(),
+        },
+        Err(PacketError::Exists(d)) => PacketResult::Exists(d),
+        Err(PacketError::NotEmpty(d)) => PacketResult::Failed(format!(
+            "{} exists, is not empty and holds no close packet; nothing was written: choose a new or empty folder",
+            d.display()
+        )),
+        Err(e) => PacketResult::Failed(e.to_string()),
     }
 }
 
@@ -185,7 +267,7 @@ fn panic_text(panic: &Box<dyn std::any::Any + Send>) -> String {
         .unwrap_or_else(|| "panic".into())
 }
 
-fn spawn(name: String, f: impl FnOnce() + Send + 'static) {
+pub(super) fn spawn(name: String, f: impl FnOnce() + Send + 'static) {
     if let Err(e) = std::thread::Builder::new().name(name).spawn(f) {
         tracing::error!("could not start a worker thread: {e}");
     }

@@ -281,3 +281,304 @@ fn a_large_queue_is_decided_off_the_ui_task() {
     assert!(table.total() >= 100);
     assert!(h.frame().contains("T-01 review · no-customer"));
 }
+
+// ------------------------------------------------------------------ approval flow
+
+use crate::domain::refund_gate::{Proposal, Refusal, Rule};
+use crate::money::Currency;
+use crate::refund_exec::Outcome;
+use crate::tui::msg::{Msg, RefundDone};
+
+/// The fixture as if read from a Stripe test account (the demo cannot take refunds).
+fn test_account_workspace(origin: Origin, mode: Mode) -> Workspace {
+    let mut data = account();
+    data.meta.origin = origin;
+    data.meta.mode = mode;
+    let tickets = parse_tickets_csv(&fixture("tickets.csv")).expect("tickets");
+    Workspace::new(data, tickets)
+}
+
+/// The queue's line for a ticket, its cells separated by single spaces.
+fn queue_line(frame: &str, ticket: &str) -> String {
+    frame
+        .lines()
+        .find(|l| l.trim_start_matches('│').starts_with(ticket))
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .unwrap_or_default()
+}
+
+fn executed(h: &Harness) -> Vec<(crate::tui::msg::RequestId, Proposal)> {
+    h.log
+        .iter()
+        .filter_map(|e| match e {
+            Effect::ExecuteRefund { req, proposal } => Some((*req, proposal.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// T-02: approve 49.00 USD on ch_SgA1 (first purchase within the window).
+fn at_t02(size: (u16, u16)) -> Harness {
+    let mut h = harness(test_account_workspace(Origin::Cache, Mode::Test), size);
+    h.action(Action::Down);
+    h
+}
+
+fn t02_proposal() -> Proposal {
+    Proposal {
+        ticket: "T-02".into(),
+        charge: "ch_SgA1".into(),
+        amount: 4_900,
+        currency: Currency::USD,
+        reason: "requested_by_customer".into(),
+        evidence: vec!["cus_SgAnn".into(), "ch_SgA1".into()],
+        rule: "first-purchase-window".into(),
+    }
+}
+
+#[test]
+fn a_single_key_never_sends_and_the_typed_sequence_sends_the_frozen_proposal() {
+    let mut h = at_t02((80, 24));
+    h.keys("a");
+    assert!(h.state.focused().is_some_and(|p| p.captures_keys()));
+    assert!(executed(&h).is_empty(), "opening the preview sends nothing");
+    // Enter alone, the opening key again, a wrong word: nothing is sent.
+    h.keys("enter");
+    h.keys("a");
+    h.keys("enter");
+    h.type_text("yes!");
+    h.keys("enter");
+    h.type_text("y");
+    h.keys("enter");
+    assert!(executed(&h).is_empty(), "{:?}", h.log);
+    let frame = h.frame();
+    assert!(frame.contains("Not sent: type yes exactly"), "{frame}");
+    // `q` typed into the confirmation does not quit; `y`/`e` do not copy or export.
+    h.type_text("qye");
+    assert!(!h.state.quit);
+    assert!(
+        h.log
+            .iter()
+            .all(|e| matches!(e, Effect::Cancel(_) | Effect::ExecuteRefund { .. })),
+        "{:?}",
+        h.log
+    );
+    h.keys("ctrl-u"); // not text: ignored
+    for _ in 0..3 {
+        h.keys("backspace");
+    }
+    h.type_text("yes");
+    h.keys("enter");
+    let sent = executed(&h);
+    assert_eq!(sent.len(), 1, "{:?}", h.log);
+    assert_eq!(sent[0].1, t02_proposal());
+    // While it runs, more keys send nothing more.
+    h.type_text("yes");
+    h.keys("enter");
+    assert_eq!(executed(&h).len(), 1);
+}
+
+#[test]
+fn esc_cancels_the_preview_and_actions_do_not_reach_the_queue_under_it() {
+    let mut h = at_t02((80, 24));
+    h.keys("a");
+    h.action(Action::Down);
+    h.type_text("yes");
+    h.keys("esc");
+    assert!(!h.state.focused().is_some_and(|p| p.captures_keys()));
+    assert!(executed(&h).is_empty());
+    // Still on T-02: the Down under the overlay did not move the queue.
+    let frame = h.frame();
+    assert!(frame.contains("T-02 approve 49.00 USD"), "{frame}");
+    // Back (Esc from a script or the mouse) closes it too.
+    h.keys("a");
+    h.action(Action::Back);
+    assert!(!h.state.focused().is_some_and(|p| p.captures_keys()));
+}
+
+#[test]
+fn only_approve_and_partial_suggestions_open_a_preview() {
+    // T-01 is review (no customer).
+    let mut h = harness(test_account_workspace(Origin::Cache, Mode::Test), (120, 40));
+    h.keys("a");
+    assert!(!h.state.focused().is_some_and(|p| p.captures_keys()));
+    let frame = h.frame();
+    assert!(
+        frame.contains("nothing to refund: T-01 is review"),
+        "{frame}"
+    );
+}
+
+#[test]
+fn snapshot_the_preview_sending_and_verified_outcome() {
+    for size in SIZES {
+        let mut h = at_t02(size);
+        h.keys("a");
+        h.type_text("ye");
+        insta::assert_snapshot!(name("approve_preview", size), h.frame());
+    }
+    let mut h = at_t02((120, 40));
+    h.keys("a");
+    h.type_text("yes");
+    h.keys("enter");
+    insta::assert_snapshot!(name("approve_sending", (120, 40)), h.frame());
+    let (req, _) = executed(&h)[0].clone();
+    h.step(Msg::RefundExecuted {
+        req,
+        done: RefundDone {
+            ticket: "T-02".into(),
+            outcome: Ok(Outcome::Verified {
+                refund_id: "re_3TestVerified01".into(),
+            }),
+        },
+    });
+    let frame = h.frame();
+    assert!(
+        frame.contains("Verified: re_3TestVerified01 succeeded"),
+        "{frame}"
+    );
+    insta::assert_snapshot!(name("approve_verified", (120, 40)), frame);
+    // Closing shows the queue with the ticket marked and the outcome in its details.
+    h.keys("enter");
+    let frame = h.frame();
+    assert!(!h.state.focused().is_some_and(|p| p.captures_keys()));
+    assert!(
+        queue_line(&frame, "T-02").starts_with("│T-02 │ refunded 49.00 USD"),
+        "{frame}"
+    );
+    assert!(
+        frame.contains("Refund   Verified: re_3TestVerified01"),
+        "{frame}"
+    );
+    insta::assert_snapshot!(name("approve_marked", (120, 40)), frame);
+}
+
+#[test]
+fn snapshot_a_refusal_with_its_rule_and_reason() {
+    let mut h = at_t02((80, 24));
+    h.keys("a");
+    h.type_text("yes");
+    h.keys("enter");
+    let (req, _) = executed(&h)[0].clone();
+    h.step(Msg::RefundExecuted {
+        req,
+        done: RefundDone {
+            ticket: "T-02".into(),
+            outcome: Ok(Outcome::Refused(Refusal::new(
+                Rule::DailyBudget,
+                "49.00 USD is over today's remaining USD refund budget (20.00 USD left of \
+                 500.00 USD)",
+            ))),
+        },
+    });
+    let frame = h.frame();
+    assert!(frame.contains("Refused by rule daily_budget"), "{frame}");
+    insta::assert_snapshot!(name("approve_refused", (80, 24)), frame);
+    h.keys("esc");
+    assert!(queue_line(&h.frame(), "T-02").starts_with("│T-02 │ refused"));
+}
+
+#[test]
+fn the_demo_explains_instead_of_confirming_and_sends_nothing() {
+    let mut h = harness(workspace(), (80, 24)); // the fixture is Origin::Demo
+    h.action(Action::Down);
+    h.keys("a");
+    let frame = h.frame();
+    assert!(frame.contains("This is the demo account"), "{frame}");
+    assert!(frame.contains("test-mode key"), "{frame}");
+    insta::assert_snapshot!(name("approve_demo", (80, 24)), frame);
+    h.type_text("yes");
+    h.keys("enter");
+    assert!(executed(&h).is_empty());
+    assert!(!h.state.focused().is_some_and(|p| p.captures_keys()));
+}
+
+#[test]
+fn an_account_read_with_a_live_key_is_refused_in_the_preview() {
+    let mut h = harness(test_account_workspace(Origin::Cache, Mode::Live), (80, 24));
+    h.action(Action::Down);
+    h.keys("a");
+    let frame = h.frame();
+    assert!(frame.contains("read with a live key"), "{frame}");
+    h.type_text("yes");
+    h.keys("enter");
+    assert!(executed(&h).is_empty());
+}
+
+#[test]
+fn a_gate_that_could_not_start_says_why_on_the_ticket() {
+    let mut h = at_t02((80, 24));
+    h.keys("a");
+    h.type_text("yes");
+    h.keys("enter");
+    let (req, _) = executed(&h)[0].clone();
+    h.step(Msg::RefundExecuted {
+        req,
+        done: RefundDone {
+            ticket: "T-02".into(),
+            outcome: Err(
+                "refund execution needs a test-mode key (sk_test_... or rk_test_...), \
+                          and rk_live_...WXYZ is a restricted live key"
+                    .into(),
+            ),
+        },
+    });
+    let frame = h.frame();
+    assert!(
+        frame.contains("Not sent: refund execution needs a test-mode key"),
+        "{frame}"
+    );
+    h.keys("esc");
+    assert!(queue_line(&h.frame(), "T-02").starts_with("│T-02 │ not sent"));
+}
+
+#[test]
+fn a_ticket_being_sent_cannot_be_previewed_again_until_it_answers() {
+    let mut h = at_t02((120, 40));
+    h.keys("a");
+    h.type_text("yes");
+    h.keys("enter");
+    h.keys("esc"); // hide the overlay while it runs
+    h.keys("a");
+    assert!(!h.state.focused().is_some_and(|p| p.captures_keys()));
+    assert!(h.frame().contains("T-02 is being sent"), "{}", h.frame());
+    let (req, _) = executed(&h)[0].clone();
+    h.step(Msg::RefundExecuted {
+        req,
+        done: RefundDone {
+            ticket: "T-02".into(),
+            outcome: Ok(Outcome::Unverifiable {
+                refund_id: "re_3TestPending01".into(),
+                status: "pending".into(),
+            }),
+        },
+    });
+    assert!(
+        queue_line(&h.frame(), "T-02").starts_with("│T-02 │ pending"),
+        "{}",
+        h.frame()
+    );
+    // Answered: the same preview again re-checks it (the gate reads the refund back).
+    h.keys("a");
+    let frame = h.frame();
+    assert!(
+        frame.contains("Earlier  Unverifiable until it settles"),
+        "{frame}"
+    );
+    h.type_text("yes");
+    h.keys("enter");
+    assert_eq!(executed(&h).len(), 2);
+    assert_eq!(executed(&h)[1].1, t02_proposal());
+}
+
+#[test]
+fn a_reload_closes_an_unconfirmed_preview() {
+    let mut h = at_t02((120, 40));
+    h.keys("a");
+    h.type_text("ye");
+    h.action(Action::Refresh);
+    assert!(!h.state.focused().is_some_and(|p| p.captures_keys()));
+    let frame = h.frame();
+    assert!(frame.contains("refund preview closed"), "{frame}");
+    assert!(executed(&h).is_empty());
+}

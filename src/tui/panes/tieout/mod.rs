@@ -4,8 +4,14 @@
 //!
 //! `open` drills in: payout -> its lines by category -> the lines -> one balance
 //! transaction with its source object ([`screens`]). `export` writes the same three files
-//! as `tieout reconcile` for the month on screen. The tie-out is computed off the UI task
-//! ([`crate::domain::tieout::tie_out_month`] in a job); the latest request wins.
+//! as `tieout reconcile` for the month on screen. `export_packet` offers a folder
+//! (`close-YYYY-MM`) in a prompt and asks the runtime for the month's close packet
+//! (`Effect::ExportPacket`, the same code as `tieout close`); progress and the result show
+//! in the status line. A packet already there is kept: the result says so, and only then
+//! does `overwrite_packet` replace it (the second, explicit confirmation).
+//!
+//! The tie-out is computed off the UI task ([`crate::domain::tieout::tie_out_month`] in a
+//! job); the latest request wins.
 
 mod screens;
 #[cfg(test)]
@@ -29,8 +35,9 @@ use crate::report::reconciliation::{ReportHeader, render};
 use crate::source::AccountData;
 use crate::time::Month;
 use crate::tui::action::Action;
-use crate::tui::msg::{Effect, Job, JobOutput, RequestId};
+use crate::tui::msg::{Effect, Job, JobOutput, PacketInput, PacketResult, RequestId};
 use crate::tui::pane::{Cx, Handled, Pane, ViewCx};
+use crate::tui::state::PromptKind;
 use crate::tui::theme::Role;
 use crate::tui::widgets::table::{Cell, DataTable, RowsSource, TableSource, col};
 use crate::tui::workspace::Workspace;
@@ -72,6 +79,8 @@ pub(crate) fn verdict_cell(v: Verdict) -> Cell<'static> {
         Verdict::Difference => Cell::Tag("≠ difference".into(), Role::Difference),
         Verdict::NotItemisable => Cell::Tag("– not itemisable".into(), Role::Muted),
         Verdict::InProgress => Cell::Tag("… in progress".into(), Role::Pending),
+        Verdict::Failed => Cell::Tag("✗ failed".into(), Role::Failed),
+        Verdict::Canceled => Cell::Tag("✗ canceled".into(), Role::Failed),
     }
 }
 
@@ -133,13 +142,19 @@ pub fn default_month(data: &AccountData, now: i64, tz: &TimeZone) -> Month {
 }
 
 /// The zone's name as the reports show it.
-pub(crate) fn zone_name(tz: &TimeZone) -> String {
+pub fn zone_name(tz: &TimeZone) -> String {
     tz.iana_name().unwrap_or("UTC").to_string()
 }
 
 /// Up to this many payouts plus balance transactions, a month is tied out inline; above
 /// it, on a worker thread (with the spinner).
 pub const SYNC_LIMIT: usize = 50_000;
+
+/// The folder a close packet for `month` goes to unless the user types another one:
+/// `close-YYYY-MM`, in the folder tieout was started from.
+pub fn default_packet_dir(month: Month) -> String {
+    format!("close-{month}")
+}
 
 /// The Tie-out tab.
 pub struct TieOutPane {
@@ -149,6 +164,17 @@ pub struct TieOutPane {
     pending: Option<RequestId>,
     table: DataTable,
     sync_limit: usize,
+    /// The close packet export in flight (its month).
+    packet: Option<(RequestId, Month)>,
+    /// An export found a packet already there: `overwrite_packet` may replace it (the
+    /// month and the folder as typed).
+    overwrite: Option<(Month, PathBuf)>,
+    /// The key bound to `overwrite_packet` (read from the keymap when drawing).
+    overwrite_key: String,
+    /// The folder of the export in flight, as typed.
+    typed_dir: Option<PathBuf>,
+    /// The last export's outcome, shown under the month selector until the next one.
+    packet_line: Option<(String, Role)>,
 }
 
 impl Default for TieOutPane {
@@ -166,6 +192,11 @@ impl TieOutPane {
             pending: None,
             table: DataTable::new("Payouts", "No payouts loaded.", empty_source()),
             sync_limit: SYNC_LIMIT,
+            packet: None,
+            overwrite: None,
+            overwrite_key: "F".to_string(),
+            packet_line: None,
+            typed_dir: None,
         }
     }
 
@@ -254,6 +285,111 @@ impl TieOutPane {
         }
     }
 
+    /// `export_packet`: offers the month's packet folder in a prompt (Enter writes).
+    fn ask_packet_dir(&mut self, cx: &mut Cx<'_>) {
+        let (Some(month), Some(_)) = (self.month, &self.data) else {
+            cx.toast_error("nothing to export yet: the account is still loading");
+            return;
+        };
+        if let Some((_, m)) = self.packet {
+            cx.toast_error(format!(
+                "the close packet for {m} is still being written; wait for it to finish"
+            ));
+            return;
+        }
+        cx.prompt(PromptKind::PacketDir, default_packet_dir(month));
+    }
+
+    /// Asks the runtime to write the month's packet into `dir`.
+    fn export_packet(&mut self, dir: PathBuf, force: bool, cx: &mut Cx<'_>) {
+        let (Some(month), Some(data)) = (self.month, &self.data) else {
+            return;
+        };
+        let input = PacketInput {
+            data: Arc::clone(data),
+            now: cx.now(),
+            tz: cx.tz().clone(),
+        };
+        let verb = if force { "replacing" } else { "writing" };
+        let req = cx.request(format!("{verb} the close packet for {month}"));
+        self.packet = Some((req, month));
+        self.overwrite = None;
+        self.packet_line = None;
+        self.typed_dir = Some(dir.clone());
+        cx.effect(Effect::ExportPacket {
+            req,
+            month,
+            dir,
+            force,
+            input,
+        });
+    }
+
+    /// `overwrite_packet`: only after an export of this month found a packet in place.
+    fn overwrite_packet(&mut self, cx: &mut Cx<'_>) {
+        match self.overwrite.take() {
+            Some((m, dir)) if Some(m) == self.month && self.packet.is_none() => {
+                self.export_packet(dir, true, cx)
+            }
+            Some(offer) => {
+                self.overwrite = Some(offer);
+                cx.toast_error(
+                    "nothing to overwrite for the month on screen: export its close packet first",
+                );
+            }
+            None => cx.toast_error(
+                "nothing to overwrite: export the close packet first; an existing one is only replaced after that export finds it",
+            ),
+        }
+    }
+
+    /// The end of an export: the path and the manifest's count, or why not.
+    fn packet_done(&mut self, req: RequestId, result: PacketResult, cx: &mut Cx<'_>) {
+        let Some((_, month)) = self.packet.take_if(|(r, _)| *r == req) else {
+            return;
+        };
+        match result {
+            PacketResult::Written { dir, files } => {
+                cx.toast(format!(
+                    "wrote close packet {} ({files} files + manifest)",
+                    dir.display()
+                ));
+                self.packet_line = Some((
+                    format!(
+                        "Close packet {month}: {} · {files} files listed in MANIFEST.json (check: tieout close --verify)",
+                        dir.display()
+                    ),
+                    Role::Ok,
+                ));
+            }
+            PacketResult::Exists(dir) => {
+                let key = &self.overwrite_key;
+                cx.toast_error(format!(
+                    "a packet already exists; press {key} to overwrite {}",
+                    dir.display()
+                ));
+                self.packet_line = Some((
+                    format!(
+                        "A close packet for {month} already exists at {}: nothing was changed. {key} overwrites it.",
+                        dir.display()
+                    ),
+                    Role::Error,
+                ));
+                // Overwriting writes to the folder as typed (the same place).
+                if let Some(typed) = self.typed_dir.take() {
+                    self.overwrite = Some((month, typed));
+                }
+            }
+            PacketResult::Failed(e) => {
+                self.packet_line = Some((
+                    format!("Close packet {month} not written: {e}"),
+                    Role::Error,
+                ));
+                cx.toast_error(e);
+            }
+        }
+    }
+
     fn open(&mut self, cx: &mut Cx<'_>) {
         let (Some(t), Some(data)) = (&self.result, &self.data) else {
             return;
@@ -294,6 +430,7 @@ impl TieOutPane {
             }
             Some(t) => {
                 let c = &t.counts;
+                let count = |v: Verdict| t.payouts.iter().filter(|p| p.verdict == v).count();
                 counts.push(Span::styled(
                     format!("{} payouts: ", c.payouts),
                     theme.style(Role::Text),
@@ -303,8 +440,14 @@ impl TieOutPane {
                     (c.differences, "difference", Role::Difference),
                     (c.not_itemisable, "not itemisable", Role::Muted),
                     (c.in_progress, "in progress", Role::Pending),
+                    (count(Verdict::Failed), "failed", Role::Failed),
+                    (count(Verdict::Canceled), "canceled", Role::Failed),
                 ];
-                for (i, (n, label, role)) in parts.into_iter().enumerate() {
+                // "0 failed" and "0 canceled" are noise: shown only when there is one.
+                let parts = parts
+                    .into_iter()
+                    .filter(|(n, _, role)| *n > 0 || *role != Role::Failed);
+                for (i, (n, label, role)) in parts.enumerate() {
                     if i > 0 {
                         counts.push(Span::styled(" · ", theme.style(Role::Muted)));
                     }
@@ -364,6 +507,9 @@ impl TieOutPane {
                 }
             }
         }
+        if let Some((text, role)) = &self.packet_line {
+            lines.push(Line::styled(text.clone(), theme.style(*role)));
+        }
         let one = Line::from(selector.clone());
         let both = one.width() + 3 + Line::from(counts.clone()).width();
         if both <= usize::from(width) {
@@ -394,6 +540,10 @@ impl Pane for TieOutPane {
     }
 
     fn on_computed(&mut self, req: RequestId, output: JobOutput, cx: &mut Cx<'_>) {
+        let output = match output.downcast::<PacketResult>() {
+            Ok(result) => return self.packet_done(req, *result, cx),
+            Err(other) => other,
+        };
         if self.pending != Some(req) {
             return;
         }
@@ -408,10 +558,24 @@ impl Pane for TieOutPane {
             Action::PrevMonth => self.shift_month(false, cx),
             Action::NextMonth => self.shift_month(true, cx),
             Action::Export => self.export(cx),
+            Action::ExportPacket => self.ask_packet_dir(cx),
+            Action::OverwritePacket => self.overwrite_packet(cx),
             Action::Open => self.open(cx),
             _ => return Handled::No,
         }
         Handled::Yes
+    }
+
+    fn on_prompt(&mut self, kind: PromptKind, text: &str, cx: &mut Cx<'_>) {
+        if kind != PromptKind::PacketDir {
+            return;
+        }
+        let dir = text.trim();
+        if dir.is_empty() {
+            cx.toast_error("no folder given: nothing was written");
+            return;
+        }
+        self.export_packet(PathBuf::from(dir), false, cx);
     }
 
     fn table(&self) -> Option<&DataTable> {
@@ -423,6 +587,9 @@ impl Pane for TieOutPane {
     }
 
     fn render(&mut self, area: Rect, buf: &mut Buffer, cx: &ViewCx<'_>) {
+        if let Some(k) = cx.keymap.key_for(Action::OverwritePacket) {
+            self.overwrite_key = k;
+        }
         let inset = Rect {
             x: area.x + 1,
             width: area.width.saturating_sub(2),
@@ -450,7 +617,8 @@ impl Pane for TieOutPane {
             Action::PrevMonth,
             Action::NextMonth,
             Action::Export,
-            Action::Filter,
+            // Filter is in the help overlay; the line keeps room for tab, help and quit.
+            Action::ExportPacket,
         ]
     }
 }

@@ -3,6 +3,7 @@
 //! rule for its tie-out jobs, and an export that matches the command's files byte for byte.
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 use super::*;
 use crate::domain::tieout::testdata::sample_rows;
@@ -11,7 +12,7 @@ use crate::source::rows::{ChargeRow, CustomerRow, DisputeRow, RefundRow};
 use crate::source::{AccountData, Origin};
 use crate::stripe::models::{ChargeStatus, DisputeStatus, RefundStatus};
 use crate::tui::harness::{Harness, test_settings};
-use crate::tui::msg::{Effect, Msg};
+use crate::tui::msg::{Effect, Msg, PacketResult};
 use crate::tui::sample;
 use crate::tui::state::Startup;
 use crate::tui::workspace::{LoadError, Workspace};
@@ -322,4 +323,164 @@ fn export_writes_the_commands_files_for_the_month_on_screen() {
         let cli = std::fs::read(dir.path().join(name)).expect("command's file");
         assert_eq!(&cli, bytes, "{name} differs between pane and command");
     }
+}
+
+/// The close packet exports asked for so far: (req, month, dir, force).
+fn packet_effects(h: &Harness) -> Vec<(crate::tui::RequestId, Month, PathBuf, bool)> {
+    h.log
+        .iter()
+        .filter_map(|e| match e {
+            Effect::ExportPacket {
+                req,
+                month,
+                dir,
+                force,
+                ..
+            } => Some((*req, *month, dir.clone(), *force)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn export_packet_offers_the_months_folder_then_asks_the_runtime() {
+    use crate::tui::state::{Mode, PromptKind};
+    let mut h = harness(account(), (80, 24));
+    h.keys("P");
+    match &h.state.mode {
+        Mode::Prompt(p) => {
+            assert_eq!(p.kind, PromptKind::PacketDir);
+            assert_eq!(p.text, "close-2026-10", "the month on screen");
+        }
+        other => panic!("no prompt: {other:?}"),
+    }
+    let frame = h.frame();
+    assert!(
+        frame.contains("close packet folder: close-2026-10"),
+        "{frame}"
+    );
+    insta::assert_snapshot!("tieout_packet_prompt_80x24", frame);
+    assert!(packet_effects(&h).is_empty(), "nothing before Enter");
+
+    // Esc writes nothing.
+    h.keys("esc");
+    assert_eq!(h.state.mode, Mode::Normal);
+    assert!(packet_effects(&h).is_empty());
+
+    // Another month, an edited folder, Enter: one export, not forced.
+    h.keys("[ P ctrl-u");
+    h.type_text("/srv/books/sep");
+    h.keys("enter");
+    let asked = packet_effects(&h);
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    let (req, month, dir, force) = &asked[0];
+    assert_eq!(month.to_string(), "2026-09");
+    assert_eq!(dir, &PathBuf::from("/srv/books/sep"));
+    assert!(!force, "never forced on the first try");
+    assert!(h.state.core.pending.contains_key(req), "shown as running");
+    // The effect carries the account on screen, the run's clock and zone.
+    let input = h
+        .log
+        .iter()
+        .find_map(|e| match e {
+            Effect::ExportPacket { input, .. } => Some(input.clone()),
+            _ => None,
+        })
+        .expect("input");
+    assert_eq!(input.now, sample::NOW);
+    assert_eq!(input.tz, TimeZone::UTC);
+    assert_eq!(input.data.payouts, account().payouts);
+
+    // While it runs, a second export is refused.
+    h.keys("P");
+    assert_eq!(h.state.mode, Mode::Normal);
+    assert_eq!(packet_effects(&h).len(), 1);
+
+    // An empty folder is refused.
+    h.step(Msg::PacketExported {
+        req: *req,
+        result: PacketResult::Failed("disk full".into()),
+    });
+    assert!(h.frame().contains("disk full"));
+    h.keys("P ctrl-u enter");
+    assert_eq!(packet_effects(&h).len(), 1, "no export without a folder");
+    assert!(h.frame().contains("no folder given"));
+}
+
+#[test]
+fn overwriting_a_packet_needs_the_second_confirmation() {
+    let mut h = harness(account(), (120, 40));
+    // Nothing found yet: F does nothing.
+    h.keys("F");
+    assert!(packet_effects(&h).is_empty());
+    assert!(h.frame().contains("nothing to overwrite"), "{}", h.frame());
+
+    h.keys("P enter");
+    let (req, _, dir, force) = packet_effects(&h).remove(0);
+    assert!(!force);
+    let abs = PathBuf::from("/books/close-2026-10");
+    assert_eq!(dir, PathBuf::from("close-2026-10"));
+    h.step(Msg::PacketExported {
+        req,
+        result: PacketResult::Exists(abs.clone()),
+    });
+    let frame = h.frame();
+    assert!(
+        frame.contains("a packet already exists; press F to overwrite /books/close-2026"),
+        "{frame}"
+    );
+    assert!(
+        frame.contains("A close packet for 2026-10 already exists at /books/close-2026-10: nothing was changed. F overwrites it."),
+        "{frame}"
+    );
+    assert_eq!(packet_effects(&h).len(), 1, "the refusal forces nothing");
+
+    // The offer is for the month on screen only.
+    h.keys("] F");
+    assert_eq!(packet_effects(&h).len(), 1, "another month: no overwrite");
+    h.keys("[");
+
+    // F: the same folder again, forced this time, once.
+    h.keys("F");
+    let asked = packet_effects(&h);
+    assert_eq!(asked.len(), 2, "{asked:?}");
+    let (req2, month, dir2, force2) = asked[1].clone();
+    assert_eq!(month.to_string(), "2026-10");
+    assert_eq!(dir2, PathBuf::from("close-2026-10"));
+    assert!(force2);
+
+    // Progress and the result in the status line.
+    h.step(Msg::Progress {
+        req: req2,
+        text: "writing reconciliation.json (7/10 files)".into(),
+    });
+    let frame = h.frame();
+    assert!(
+        frame.contains("writing reconciliation.json (7/10 files)…"),
+        "{frame}"
+    );
+    insta::assert_snapshot!("tieout_packet_progress_120x40", frame);
+    h.step(Msg::PacketExported {
+        req: req2,
+        result: PacketResult::Written { dir: abs, files: 9 },
+    });
+    let frame = h.frame();
+    assert!(
+        frame.contains("wrote close packet /books/close-2026-10 (9 files + manifest)"),
+        "{frame}"
+    );
+    assert!(
+        frame.contains(
+            "Close packet 2026-10: /books/close-2026-10 · 9 files listed in MANIFEST.json"
+        ),
+        "{frame}"
+    );
+    assert!(!h.state.core.pending.contains_key(&req2));
+    insta::assert_snapshot!("tieout_packet_done_120x40", frame);
+    h.keys("F");
+    assert_eq!(
+        packet_effects(&h).len(),
+        2,
+        "one confirmation, one overwrite"
+    );
 }

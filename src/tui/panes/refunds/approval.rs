@@ -1,0 +1,349 @@
+//! The Refunds pane's approval overlay (DESIGN.md §4 "Refund execution"): a frozen
+//! preview of the refund a suggestion proposes (ticket, charge, amount and currency,
+//! Stripe reason, evidence ids, rule, and the digest the approval will be bound to), a
+//! deliberate typed confirmation ([`CONFIRM_WORD`] then Enter; no single key sends), then
+//! the gate's outcome.
+//!
+//! The overlay only decides *whether* to ask; the gate (`refund_exec::Gate`, run by the
+//! runtime for `Effect::ExecuteRefund`) re-reads the charge and re-checks every rule, and
+//! refuses any key that is not test-mode before a request is made.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph, Widget};
+
+use crate::domain::refund_gate::Proposal;
+use crate::domain::refunds::{Assessment, Recommendation};
+use crate::refund_exec::Outcome;
+use crate::source::{AccountData, Mode, Origin};
+use crate::tui::keymap::Key;
+use crate::tui::msg::{RefundDone, RequestId};
+use crate::tui::pane::{Cx, ViewCx};
+use crate::tui::theme::Role;
+
+/// What the operator types (then Enter) to send the refund.
+pub const CONFIRM_WORD: &str = "yes";
+
+/// The Stripe refund reason tieout sends for a policy-approved ticket.
+pub const STRIPE_REASON: &str = "requested_by_customer";
+
+/// The ticket's key in the audit log and on the queue: its id, else email/order.
+pub fn ticket_key(a: &Assessment) -> String {
+    match a.suggestion.ticket_id.as_deref().map(str::trim) {
+        Some(id) if !id.is_empty() => id.to_string(),
+        _ => format!("{}/{}", a.ticket.email.trim(), a.ticket.order_id.trim()),
+    }
+}
+
+/// The refund a suggestion proposes, or why it proposes none.
+pub fn proposal_for(a: &Assessment) -> Result<Proposal, String> {
+    let s = &a.suggestion;
+    let ticket = ticket_key(a);
+    if !matches!(
+        s.recommendation,
+        Recommendation::Approve | Recommendation::Partial
+    ) {
+        return Err(format!(
+            "nothing to refund: {ticket} is {} (only approve and partial are)",
+            s.recommendation.as_str()
+        ));
+    }
+    let (Some(charge), Some(currency)) = (a.matched.charge(), s.currency) else {
+        return Err(format!(
+            "{ticket}: no single charge matched; nothing to refund"
+        ));
+    };
+    if s.amount <= 0 {
+        return Err(format!(
+            "{ticket}: the suggested amount is 0; nothing to refund"
+        ));
+    }
+    Ok(Proposal {
+        ticket,
+        charge: charge.id.clone(),
+        amount: s.amount,
+        currency,
+        reason: STRIPE_REASON.to_string(),
+        evidence: s.evidence.clone(),
+        rule: s.rule.clone(),
+    })
+}
+
+/// Why this account cannot take a refund from tieout at all (shown instead of the
+/// confirmation; nothing is sent).
+pub fn blocked_reason(data: &AccountData) -> Option<String> {
+    if data.meta.origin == Origin::Demo {
+        return Some(
+            "This is the demo account: no Stripe account is behind it, so nothing can be \
+             sent. Refund execution needs a test-mode key (sk_test_/rk_test_) against a \
+             Stripe test account or the fake server (cargo run --bin fake_stripe)."
+                .into(),
+        );
+    }
+    if data.meta.mode == Mode::Live {
+        return Some(
+            "This account was read with a live key: tieout creates refunds only in test \
+             mode (sk_test_/rk_test_ keys) and refuses live keys. Nothing is sent."
+                .into(),
+        );
+    }
+    None
+}
+
+/// Where the overlay is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stage {
+    /// The frozen preview, waiting for the typed confirmation.
+    Preview { typed: String, nudge: bool },
+    /// Sent to the gate; waiting for its outcome.
+    Sending { req: RequestId },
+    /// The gate's answer.
+    Done(Result<Outcome, String>),
+}
+
+/// What a key did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyOutcome {
+    Stay,
+    Close,
+}
+
+/// The open overlay.
+#[derive(Debug, Clone)]
+pub struct ApprovalOverlay {
+    /// Frozen when the overlay opened; exactly what is approved and sent.
+    pub proposal: Proposal,
+    pub recommendation: Recommendation,
+    pub blocked: Option<String>,
+    pub stage: Stage,
+    /// What an earlier execution of this ticket in this session ended with.
+    pub earlier: Option<String>,
+}
+
+impl ApprovalOverlay {
+    pub fn new(
+        proposal: Proposal,
+        recommendation: Recommendation,
+        blocked: Option<String>,
+        earlier: Option<String>,
+    ) -> Self {
+        Self {
+            proposal,
+            recommendation,
+            blocked,
+            stage: Stage::Preview {
+                typed: String::new(),
+                nudge: false,
+            },
+            earlier,
+        }
+    }
+
+    /// A raw key. Only [`CONFIRM_WORD`] followed by Enter sends the refund.
+    pub fn key(&mut self, key: Key, cx: &mut Cx<'_>) -> KeyOutcome {
+        let cancel = key.is_named("esc") || Key::parse("ctrl-c") == Some(key);
+        match &mut self.stage {
+            Stage::Preview { typed, nudge } => {
+                if cancel {
+                    return KeyOutcome::Close;
+                }
+                if self.blocked.is_some() {
+                    return if key.is_named("enter") {
+                        KeyOutcome::Close
+                    } else {
+                        KeyOutcome::Stay
+                    };
+                }
+                if key.is_named("enter") {
+                    if typed.as_str() == CONFIRM_WORD {
+                        let req = cx.execute_refund(self.proposal.clone());
+                        self.stage = Stage::Sending { req };
+                    } else {
+                        typed.clear();
+                        *nudge = true;
+                    }
+                } else if key.is_named("backspace") {
+                    typed.pop();
+                } else if let Some(c) = key.text_char()
+                    && typed.chars().count() < 12
+                {
+                    typed.push(c);
+                }
+                KeyOutcome::Stay
+            }
+            // Closing while it runs is fine: the outcome still marks the row.
+            Stage::Sending { .. } => {
+                if cancel {
+                    KeyOutcome::Close
+                } else {
+                    KeyOutcome::Stay
+                }
+            }
+            Stage::Done(_) => {
+                if cancel || key.is_named("enter") {
+                    KeyOutcome::Close
+                } else {
+                    KeyOutcome::Stay
+                }
+            }
+        }
+    }
+
+    /// The gate answered; true when it was this overlay's request.
+    pub fn answered(&mut self, req: RequestId, done: &RefundDone) -> bool {
+        if self.stage == (Stage::Sending { req }) {
+            self.stage = Stage::Done(done.outcome.clone());
+            true
+        } else {
+            false
+        }
+    }
+
+    pub fn render(&self, area: Rect, buf: &mut Buffer, cx: &ViewCx<'_>) {
+        let w = area.width.saturating_sub(4).min(84);
+        let inner_w = usize::from(w.saturating_sub(2));
+        let lines = self.lines(cx, inner_w);
+        let want = u16::try_from(lines.len() + 2).unwrap_or(u16::MAX);
+        let h = want.min(area.height);
+        let rect = Rect {
+            x: area.x + (area.width - w) / 2,
+            y: area.y + (area.height - h) / 2,
+            width: w,
+            height: h,
+        };
+        Clear.render(rect, buf);
+        let title = format!(
+            " Refund {} · {} ",
+            self.proposal.ticket,
+            self.recommendation.as_str()
+        );
+        let block = Block::bordered()
+            .title(Span::styled(title, cx.theme.style(Role::Title)))
+            .border_style(cx.theme.style(Role::Title))
+            .style(cx.theme.style(Role::Text));
+        Paragraph::new(lines).block(block).render(rect, buf);
+    }
+
+    fn lines(&self, cx: &ViewCx<'_>, width: usize) -> Vec<Line<'static>> {
+        let p = &self.proposal;
+        let mut out: Vec<Line<'static>> = Vec::new();
+        let field = |out: &mut Vec<Line<'static>>, label: &str, value: &str, role: Role| {
+            super::push_field(out, label, value, width, cx, role);
+        };
+        field(&mut out, "Ticket", &p.ticket, Role::Text);
+        field(&mut out, "Charge", &p.charge, Role::Text);
+        field(
+            &mut out,
+            "Amount",
+            &p.amount_display(),
+            Role::AmountPositive,
+        );
+        field(&mut out, "Reason", &p.reason, Role::Text);
+        field(&mut out, "Evidence", &p.evidence.join(" "), Role::Muted);
+        field(&mut out, "Rule", &p.rule, Role::Text);
+        field(
+            &mut out,
+            "Approval",
+            &format!("bound to sha256 {}…", &p.digest()[..16]),
+            Role::Muted,
+        );
+        if let Some(e) = &self.earlier {
+            field(&mut out, "Earlier", e, Role::Warning);
+        }
+        out.push(Line::default());
+        let say = |out: &mut Vec<Line<'static>>, text: &str, role: Role| {
+            for part in super::wrap(text, width) {
+                out.push(Line::from(Span::styled(part, cx.theme.style(role))));
+            }
+        };
+        match (&self.stage, &self.blocked) {
+            (Stage::Preview { .. }, Some(why)) => {
+                say(&mut out, why, Role::Warning);
+                say(&mut out, "Esc closes.", Role::Muted);
+            }
+            (Stage::Preview { typed, nudge }, None) => {
+                say(
+                    &mut out,
+                    "Sends POST /v1/refunds (test mode only) with exactly these arguments. \
+                     The gate first re-reads the charge and re-checks the amount left, \
+                     disputes, currency and today's budget; then it reads the refund back.",
+                    Role::Text,
+                );
+                out.push(Line::from(vec![
+                    Span::styled("Type ", cx.theme.style(Role::Text)),
+                    Span::styled(CONFIRM_WORD, cx.theme.style(Role::Title)),
+                    Span::styled(" then press ", cx.theme.style(Role::Text)),
+                    Span::styled("Enter", cx.theme.style(Role::Title)),
+                    Span::styled(" to send it · ", cx.theme.style(Role::Text)),
+                    Span::styled("Esc", cx.theme.style(Role::Title)),
+                    Span::styled(" cancels", cx.theme.style(Role::Text)),
+                ]));
+                out.push(Line::from(vec![
+                    Span::styled("> ", cx.theme.style(Role::Muted)),
+                    Span::styled(typed.clone(), cx.theme.style(Role::Title)),
+                    Span::styled("_", cx.theme.style(Role::Muted)),
+                ]));
+                if *nudge {
+                    say(
+                        &mut out,
+                        &format!("Not sent: type {CONFIRM_WORD} exactly, then Enter."),
+                        Role::Warning,
+                    );
+                }
+            }
+            (Stage::Sending { .. }, _) => {
+                say(
+                    &mut out,
+                    "Sending: checking the charge, POST /v1/refunds, reading it back…",
+                    Role::Pending,
+                );
+                say(
+                    &mut out,
+                    "Esc hides this; the outcome still marks the ticket.",
+                    Role::Muted,
+                );
+            }
+            (Stage::Done(result), _) => {
+                let (text, role) = outcome_text(result);
+                say(&mut out, &text, role);
+                say(
+                    &mut out,
+                    "Every step is in the audit log (tieout audit). Enter or Esc closes.",
+                    Role::Muted,
+                );
+            }
+        }
+        out
+    }
+}
+
+/// The outcome in words, and how it is coloured.
+pub fn outcome_text(result: &Result<Outcome, String>) -> (String, Role) {
+    match result {
+        Ok(o @ Outcome::Verified { .. }) => (capitalised(&o.summary()), Role::Ok),
+        Ok(o @ Outcome::Unverifiable { .. }) => (capitalised(&o.summary()), Role::Pending),
+        Ok(o @ Outcome::Failed { .. }) => (capitalised(&o.summary()), Role::Failed),
+        Ok(o @ Outcome::Refused(_)) => (capitalised(&o.summary()), Role::Warning),
+        Err(e) => (format!("Not sent: {e}"), Role::Failed),
+    }
+}
+
+/// The short mark the queue shows for a ticket after execution.
+pub fn mark(result: &Result<Outcome, String>) -> (&'static str, Role) {
+    match result {
+        Ok(Outcome::Verified { .. }) => ("refunded", Role::Ok),
+        Ok(Outcome::Unverifiable { .. }) => ("pending", Role::Pending),
+        Ok(Outcome::Failed { .. }) => ("failed", Role::Failed),
+        Ok(Outcome::Refused(_)) => ("refused", Role::Warning),
+        Err(_) => ("not sent", Role::Failed),
+    }
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}

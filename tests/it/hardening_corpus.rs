@@ -1,0 +1,276 @@
+//! Hardening, bad input (issue 10 item 2): every hand-written malformed file under
+//! `tests/corpus/<kind>/` goes through the real parser or command, and what tieout says is
+//! compared with `<file>.expected` next to it (run with `UPDATE_GOLDEN=1` to rewrite them,
+//! then review the diff). Beyond the golden text, each refusal must be a clean exit (never
+//! a panic) that names the file and the place of the fault (line/column or field path).
+//!
+//! - `json/<endpoint>.<case>.json`: the body of a 200 answer to `GET /v1/<endpoint>`,
+//!   read by `stripe::Client` (one attempt) from a loopback server;
+//! - `tickets/*.{csv,jsonl}`: `tieout --demo suggest --tickets FILE`;
+//! - `policy/*.toml`: `tieout --demo suggest --policy FILE --email .. --order ..`;
+//! - `keymap/*.toml`: `keymap.toml` in `TIEOUT_CONFIG_DIR`, then `tieout --demo demo`;
+//! - `theme/*.toml`: `tieout --demo --theme FILE demo`.
+
+use std::path::{Path, PathBuf};
+
+use axum::body::Body;
+use axum::response::Response;
+use serde::de::DeserializeOwned;
+
+use tieout::secrets::ApiKey;
+use tieout::stripe::models::{
+    Account, Balance, BalanceTransaction, Charge, Customer, Dispute, Invoice, InvoicePayment, List,
+    PaymentIntent, Payout, Refund, Subscription,
+};
+use tieout::stripe::{Client, ClientConfig, RateConfig};
+
+use crate::support::{RunOutput, Tieout};
+
+fn corpus_dir(kind: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/corpus")
+        .join(kind)
+}
+
+/// The inputs of a corpus kind (every file but the `.expected` ones), sorted.
+fn inputs(kind: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(corpus_dir(kind))
+        .expect("read the corpus folder")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e != "expected"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 5, "too few {kind} inputs: {files:?}");
+    files
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .expect("a file name")
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Compares `actual` with `<input>.expected`, or writes it with `UPDATE_GOLDEN=1`.
+/// Returns the mismatch instead of panicking, so one run lists every differing file.
+fn check_expected(input: &Path, actual: &str) -> Option<String> {
+    let path = PathBuf::from(format!("{}.expected", input.display()));
+    if std::env::var("UPDATE_GOLDEN").is_ok_and(|v| v == "1") {
+        std::fs::write(&path, actual).expect("write the expected file");
+        return None;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_default();
+    (expected != actual).then(|| {
+        format!(
+            "{} differs (UPDATE_GOLDEN=1 rewrites it):\n{}",
+            path.display(),
+            similar::TextDiff::from_lines(expected.as_str(), actual)
+                .unified_diff()
+                .header("expected", "actual")
+        )
+    })
+}
+
+#[track_caller]
+fn assert_no_mismatch(kind: &str, mismatches: Vec<String>, checked: usize) {
+    eprintln!("corpus {kind}: {checked} inputs checked");
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+}
+
+/// What a run printed, as the expected files keep it: the exit code and stderr, with the
+/// run's temp folders replaced by placeholders.
+fn transcript(out: &RunOutput, t: &Tieout) -> String {
+    let root = t.root().display().to_string();
+    format!(
+        "exit {}\n{}",
+        out.code.map_or("signal".to_string(), |c| c.to_string()),
+        out.stderr.replace(&root, "<tmp>")
+    )
+}
+
+/// A refusal must be a clean exit naming the file and a place in it.
+fn check_refusal(kind: &str, name: &str, out: &RunOutput, place: &[&str]) -> Option<String> {
+    let problem = if out.stderr.contains("panicked") || out.code == Some(101) {
+        "panicked"
+    } else if out.code.is_none() {
+        "was killed by a signal"
+    } else if out.code != Some(0) && !out.stderr.contains(name) {
+        "refused it without naming the file"
+    } else if out.code != Some(0) && !place.iter().any(|p| out.stderr.contains(p)) {
+        "refused it without naming the place (line/column or field)"
+    } else {
+        return None;
+    };
+    Some(format!("{kind}/{name}: tieout {problem}:\n{}", out.stderr))
+}
+
+// ---- Stripe JSON, through the client ----------------------------------------------------
+
+/// Serves `body` as the 200 answer to every request.
+async fn serve(body: Vec<u8>) -> String {
+    let app = axum::Router::new().fallback(move || {
+        let body = body.clone();
+        async move {
+            Response::builder()
+                .status(200)
+                .header("content-type", "application/json")
+                .header("request-id", "req_corpus")
+                .body(Body::from(body))
+                .expect("response")
+        }
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind loopback");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    format!("http://{addr}")
+}
+
+async fn get<T: DeserializeOwned>(client: &Client, path: &str, count: fn(&T) -> usize) -> String {
+    match client.get::<T>(path, &[]).await {
+        Ok(v) => format!("ok: {} object(s)\n", count(&v)),
+        Err(e) => format!("error: {e}\n"),
+    }
+}
+
+/// Reads the answer as the model of its endpoint; `ok: N object(s)` or `error: ...`.
+async fn read_as_client(endpoint: &str, base: &str) -> String {
+    let key = ApiKey::parse("rk_test_51CorpusKey000000000000WXYZ").expect("key");
+    let mut cfg = ClientConfig::new(base, key);
+    cfg.rate = RateConfig::unthrottled();
+    cfg.max_attempts = 1;
+    let client = Client::new(cfg).expect("client");
+    let path = format!("/v1/{endpoint}");
+    fn n<T>(l: &List<T>) -> usize {
+        l.data.len()
+    }
+    match endpoint {
+        "account" => get::<Account>(&client, &path, |_| 1).await,
+        "balance" => get::<Balance>(&client, &path, |_| 1).await,
+        "payouts" => get::<List<Payout>>(&client, &path, n).await,
+        "balance_transactions" => get::<List<BalanceTransaction>>(&client, &path, n).await,
+        "invoices" => get::<List<Invoice>>(&client, &path, n).await,
+        "invoice_payments" => get::<List<InvoicePayment>>(&client, &path, n).await,
+        "payment_intents" => get::<List<PaymentIntent>>(&client, &path, n).await,
+        "charges" => get::<List<Charge>>(&client, &path, n).await,
+        "refunds" => get::<List<Refund>>(&client, &path, n).await,
+        "disputes" => get::<List<Dispute>>(&client, &path, n).await,
+        "customers" => get::<List<Customer>>(&client, &path, n).await,
+        "subscriptions" => get::<List<Subscription>>(&client, &path, n).await,
+        other => panic!("corpus file for an unknown endpoint '{other}'"),
+    }
+}
+
+#[tokio::test]
+async fn corpus_stripe_json_is_refused_naming_the_field_or_line() {
+    let mut mismatches = Vec::new();
+    let files = inputs("json");
+    for input in &files {
+        let name = file_name(input);
+        let endpoint = name.split('.').next().expect("endpoint prefix");
+        let body = std::fs::read(input).expect("read the corpus file");
+        let base = serve(body).await;
+        let said = read_as_client(endpoint, &base).await;
+        if said.starts_with("error: ") {
+            let names_place = said.contains("could not be understood at '")
+                || (said.contains(" line ") && said.contains(" column "));
+            if !names_place {
+                mismatches.push(format!("json/{name}: no field path or line/column: {said}"));
+            }
+            if !said.contains("req_corpus") {
+                mismatches.push(format!("json/{name}: the request id is missing: {said}"));
+            }
+        }
+        mismatches.extend(check_expected(input, &said));
+    }
+    assert_no_mismatch("json", mismatches, files.len());
+}
+
+// ---- Files a user writes, through the binary ---------------------------------------------
+
+/// Copies a corpus input into the run's work folder under its own name.
+fn stage(t: &Tieout, input: &Path) -> String {
+    let name = file_name(input);
+    std::fs::copy(input, t.work_dir().join(&name)).expect("copy the corpus file");
+    name
+}
+
+#[test]
+fn corpus_tickets_files_name_the_broken_lines() {
+    let mut mismatches = Vec::new();
+    let files = inputs("tickets");
+    for input in &files {
+        let t = Tieout::demo();
+        let name = stage(&t, input);
+        let out = t.run(&["suggest", "--tickets", &name, "--out", "out"]);
+        mismatches.extend(check_refusal("tickets", &name, &out, &[" line "]));
+        mismatches.extend(check_expected(input, &transcript(&out, &t)));
+    }
+    assert_no_mismatch("tickets", mismatches, files.len());
+}
+
+#[test]
+fn corpus_policy_files_name_the_line_and_column() {
+    let mut mismatches = Vec::new();
+    let files = inputs("policy");
+    for input in &files {
+        let t = Tieout::demo();
+        let name = stage(&t, input);
+        let out = t.run(&[
+            "suggest",
+            "--policy",
+            &name,
+            "--email",
+            "nobody@example.invalid",
+            "--order",
+            "ORD-0",
+        ]);
+        mismatches.extend(check_refusal("policy", &name, &out, &[", line "]));
+        mismatches.extend(check_expected(input, &transcript(&out, &t)));
+    }
+    assert_no_mismatch("policy", mismatches, files.len());
+}
+
+#[test]
+fn corpus_keymap_files_name_the_line_or_the_entry() {
+    let mut mismatches = Vec::new();
+    let files = inputs("keymap");
+    for input in &files {
+        let config = tempfile::tempdir().expect("a config folder");
+        std::fs::copy(input, config.path().join("keymap.toml")).expect("copy");
+        let t = Tieout::demo().env("TIEOUT_CONFIG_DIR", &config.path().display().to_string());
+        let out = t.run(&["demo"]);
+        let said = transcript(&out, &t).replace(&config.path().display().to_string(), "<config>");
+        // Accepted keymaps get as far as the terminal check (exit 2, "needs a terminal").
+        if !out.stderr.contains("needs a terminal") {
+            mismatches.extend(check_refusal(
+                "keymap",
+                "keymap.toml",
+                &out,
+                &["line ", "'"],
+            ));
+        }
+        mismatches.extend(check_expected(input, &said));
+    }
+    assert_no_mismatch("keymap", mismatches, files.len());
+}
+
+#[test]
+fn corpus_theme_files_name_the_line_or_the_role() {
+    let mut mismatches = Vec::new();
+    let files = inputs("theme");
+    for input in &files {
+        let t = Tieout::demo();
+        let name = stage(&t, input);
+        let out = t.run(&["--theme", &name, "demo"]);
+        if !out.stderr.contains("needs a terminal") {
+            mismatches.extend(check_refusal("theme", &name, &out, &["line ", "roles."]));
+        }
+        mismatches.extend(check_expected(input, &transcript(&out, &t)));
+    }
+    assert_no_mismatch("theme", mismatches, files.len());
+}
