@@ -175,12 +175,19 @@ impl fmt::Display for Money {
 
 /// Formats minor units as decimal major units (see [`Money::major`]).
 pub fn format_major(minor: i64, currency: Currency) -> String {
-    let mut d = Decimal::from(minor);
-    // `set_scale` divides by 10^scale exactly; exponents are 0..=3 so this cannot fail.
-    if d.set_scale(currency.exponent()).is_err() {
+    // Integer arithmetic (exports format millions of amounts): the same text as
+    // `Decimal::from(minor)` scaled by the exponent, e.g. `-0.05`, `1234`, `5.120`.
+    let exp = currency.exponent();
+    let Some(unit) = 10u64.checked_pow(exp) else {
+        return minor.to_string();
+    };
+    if exp == 0 {
         return minor.to_string();
     }
-    d.to_string()
+    let abs = minor.unsigned_abs();
+    let sign = if minor < 0 { "-" } else { "" };
+    let width = exp as usize;
+    format!("{sign}{}.{:0width$}", abs / unit, abs % unit)
 }
 
 /// Formats with thousands separators for the screen: `-1,234.50`.
@@ -285,6 +292,47 @@ impl Totals {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    fn decimal_text(minor: i64, currency: Currency) -> String {
+        let mut d = Decimal::from(minor);
+        d.set_scale(currency.exponent()).expect("scale");
+        d.to_string()
+    }
+
+    proptest! {
+        #[test]
+        fn format_major_writes_what_decimal_writes(minor in any::<i64>(), which in 0usize..3) {
+            let c = [Currency::USD, Currency::JPY, Currency::parse("kwd").expect("kwd")][which];
+            prop_assert_eq!(format_major(minor, c), decimal_text(minor, c));
+        }
+    }
+
+    #[test]
+    fn format_major_edges_match_decimal() {
+        for c in [
+            Currency::USD,
+            Currency::JPY,
+            Currency::parse("kwd").expect("kwd"),
+        ] {
+            for m in [
+                0,
+                1,
+                -1,
+                5,
+                -5,
+                99,
+                -99,
+                100,
+                -100,
+                1000,
+                -1001,
+                i64::MIN,
+                i64::MAX,
+            ] {
+                assert_eq!(format_major(m, c), decimal_text(m, c), "{m} {c}");
+            }
+        }
+    }
 
     fn c(code: &str) -> Currency {
         Currency::parse(code).expect("valid code")

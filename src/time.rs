@@ -3,6 +3,7 @@
 //! calendar and time-zone work.
 
 use std::fmt;
+use std::fmt::Write as _;
 use std::str::FromStr;
 
 use jiff::civil::Date;
@@ -145,9 +146,41 @@ fn to_zoned(ts: i64, tz: &TimeZone) -> Zoned {
 
 /// ISO 8601 in UTC, to the second: `2026-10-31T23:00:00Z` (the `_utc` export columns).
 pub fn iso_utc(ts: i64) -> String {
-    Timestamp::from_second(ts)
-        .map(|t| t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string())
-        .unwrap_or_default()
+    // Years 0000-9999 by arithmetic (exports write millions of these); the rest as jiff
+    // formats them.
+    let days = ts.div_euclid(86_400);
+    let secs = ts.rem_euclid(86_400);
+    let (y, m, d) = civil_from_days(days);
+    if !(0..=9999).contains(&y) {
+        return Timestamp::from_second(ts)
+            .map(|t| t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string())
+            .unwrap_or_default();
+    }
+    let mut out = String::with_capacity(20);
+    let _ = write!(
+        out,
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}",
+        secs / 3600,
+        secs % 3600 / 60,
+        secs % 60
+    );
+    out.push('Z');
+    out
+}
+
+/// The proleptic Gregorian (year, month, day) of a day count from 1970-01-01 (Howard
+/// Hinnant's `civil_from_days`).
+fn civil_from_days(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
 }
 
 /// An optional instant as ISO UTC, empty when absent.
@@ -186,6 +219,33 @@ pub fn whole_months_between(from: i64, to: i64, tz: &TimeZone) -> i64 {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn iso_utc_agrees_with_jiff_across_the_range() {
+        let jiff = |ts: i64| {
+            Timestamp::from_second(ts)
+                .map(|t| t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string())
+                .unwrap_or_default()
+        };
+        let mut ts: i64 = -62_167_219_200 - 86_400 * 3; // before 0000-01-01, then on
+        let mut step: i64 = 1;
+        while ts < 253_402_300_799 + 86_400 * 3 {
+            assert_eq!(super::iso_utc(ts), jiff(ts), "{ts}");
+            ts += step;
+            step = (step * 7 + 13) % 9_999_991 + 1;
+        }
+        for ts in [
+            0,
+            -1,
+            1_796_040_000,
+            951_782_400,
+            4_107_542_399,
+            i64::MIN,
+            i64::MAX,
+        ] {
+            assert_eq!(super::iso_utc(ts), jiff(ts), "{ts}");
+        }
+    }
+
     use super::*;
 
     #[test]

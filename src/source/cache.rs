@@ -24,10 +24,11 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use polars::prelude::{DataFrame, ParquetCompression, ParquetReader, ParquetWriter, SerReader};
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::source::tables::{Snapshot, TABLES};
-use crate::source::{Mode, Origin, SnapshotMeta};
+use crate::source::tables::{Snapshot, TABLES, TableError, data_from_tables};
+use crate::source::{AccountData, Mode, Origin, SnapshotMeta};
 
 /// Bumped when the layout or the tables' columns change incompatibly; a cache of
 /// another format is refused with advice to sync again.
@@ -299,6 +300,54 @@ impl Cache {
 
     /// Loads an account's cached snapshot (its meta says `Origin::Cache`).
     pub fn load(&self, account_id: &str, mode: Mode) -> Result<Snapshot, CacheError> {
+        self.load_tables(account_id, mode, &|_| true)
+    }
+
+    /// [`Self::load`] reading only the tables `wanted` names (the others are left as
+    /// empty frames without columns, which read back as no rows). The files are read in
+    /// parallel.
+    pub fn load_tables(
+        &self,
+        account_id: &str,
+        mode: Mode,
+        wanted: &(dyn Fn(&str) -> bool + Sync),
+    ) -> Result<Snapshot, CacheError> {
+        let (manifest, gen_dir) = self.current(account_id, mode)?;
+        // The biggest tables first, so the two cores finish together.
+        let mut order: Vec<&'static str> = TABLES.to_vec();
+        order.sort_by_key(|name| std::cmp::Reverse(manifest.row_counts.get(*name).copied()));
+        let tables: BTreeMap<String, DataFrame> = order
+            .into_par_iter()
+            .map(|name| {
+                read_table(&manifest, &gen_dir, name, wanted).map(|df| (name.to_string(), df))
+            })
+            .collect::<Result<_, _>>()?;
+        Snapshot::from_tables(manifest.meta(), tables)
+            .map_err(|e| CacheError::unreadable(&gen_dir, e))
+    }
+
+    /// The rows of the tables `wanted` names (the others empty), each table read from
+    /// Parquet, turned into rows and dropped in turn (see
+    /// [`crate::source::tables::data_from_tables`]): faster than [`Self::load_tables`]
+    /// then `into_data`, and the account is never in memory twice.
+    pub fn load_data(
+        &self,
+        account_id: &str,
+        mode: Mode,
+        wanted: &(dyn Fn(&str) -> bool + Sync),
+    ) -> Result<AccountData, CacheError> {
+        let (manifest, gen_dir) = self.current(account_id, mode)?;
+        data_from_tables(manifest.meta(), &|name| {
+            read_table(&manifest, &gen_dir, name, wanted).map_err(ReadError::Cache)
+        })
+        .map_err(|e| match e {
+            ReadError::Cache(e) => e,
+            ReadError::Table(e) => CacheError::unreadable(&gen_dir, e),
+        })
+    }
+
+    /// The manifest and the folder of the current generation.
+    fn current(&self, account_id: &str, mode: Mode) -> Result<(Manifest, PathBuf), CacheError> {
         let dir = self.account_dir(account_id, mode);
         let manifest =
             self.read_manifest(account_id, mode)?
@@ -308,28 +357,7 @@ impl Cache {
                     dir: dir.clone(),
                 })?;
         let gen_dir = dir.join(manifest.generation_dir());
-        let mut tables = BTreeMap::new();
-        for name in TABLES {
-            let path = gen_dir.join(format!("{name}.parquet"));
-            let file = File::open(&path).map_err(|e| CacheError::unreadable(&path, e))?;
-            let df: DataFrame = ParquetReader::new(file)
-                .finish()
-                .map_err(|e| CacheError::unreadable(&path, e))?;
-            let expected = manifest.row_counts.get(name).copied();
-            if expected != Some(df.height()) {
-                return Err(CacheError::unreadable(
-                    &path,
-                    format!(
-                        "it holds {} rows, the manifest says {}",
-                        df.height(),
-                        expected.map_or("none".to_string(), |n| n.to_string())
-                    ),
-                ));
-            }
-            tables.insert(name.to_string(), df);
-        }
-        Snapshot::from_tables(manifest.meta(), tables)
-            .map_err(|e| CacheError::unreadable(&gen_dir, e))
+        Ok((manifest, gen_dir))
     }
 
     /// Saves a snapshot as the account's new cache generation, atomically.
@@ -433,6 +461,48 @@ impl Cache {
             .map_err(|e| CacheError::write(&path, e))?;
         Ok(())
     }
+}
+
+/// A table that could not be read, or not turned into rows.
+enum ReadError {
+    Cache(CacheError),
+    Table(TableError),
+}
+
+impl From<TableError> for ReadError {
+    fn from(e: TableError) -> Self {
+        ReadError::Table(e)
+    }
+}
+
+/// Reads one table of a generation, checking its row count against the manifest; a
+/// table not `wanted` is an empty frame without columns.
+fn read_table(
+    manifest: &Manifest,
+    gen_dir: &Path,
+    name: &str,
+    wanted: &(dyn Fn(&str) -> bool + Sync),
+) -> Result<DataFrame, CacheError> {
+    if !wanted(name) {
+        return Ok(DataFrame::empty());
+    }
+    let path = gen_dir.join(format!("{name}.parquet"));
+    let file = File::open(&path).map_err(|e| CacheError::unreadable(&path, e))?;
+    let df: DataFrame = ParquetReader::new(file)
+        .finish()
+        .map_err(|e| CacheError::unreadable(&path, e))?;
+    let expected = manifest.row_counts.get(name).copied();
+    if expected != Some(df.height()) {
+        return Err(CacheError::unreadable(
+            &path,
+            format!(
+                "it holds {} rows, the manifest says {}",
+                df.height(),
+                expected.map_or("none".to_string(), |n| n.to_string())
+            ),
+        ));
+    }
+    Ok(df)
 }
 
 /// Writes one table as zstd-compressed Parquet and fsyncs it; returns its size.

@@ -206,6 +206,30 @@ pub fn load_dir(path: &Path) -> Result<AccountData, DemoError> {
     load(&Src::Dir(path))
 }
 
+/// Writes a generated account folder (`tieout gen-demo --out DIR`) into the cache under
+/// `cache` as if `profile` had synced it (origin `cache`, the generated account's id, test
+/// mode), so `--cached` commands, the TUI and the benches can open it without a key. A
+/// developer tool for the large benchmark accounts (`benches/`); returns what was saved.
+pub fn cache_from_dir(
+    dir: &Path,
+    cache: &super::cache::Cache,
+    profile: &str,
+) -> Result<super::cache::Saved, String> {
+    let data = load_dir(dir).map_err(|e| e.to_string())?;
+    let snapshot = super::tables::Snapshot::from_data(&data).map_err(|e| e.to_string())?;
+    drop(data);
+    let saved = cache.save(&snapshot).map_err(|e| e.to_string())?;
+    let pointer = super::cache::ProfilePointer {
+        account_id: snapshot.meta.account_id.clone(),
+        mode: snapshot.meta.mode,
+        updated_at: snapshot.meta.fetched_at,
+    };
+    cache
+        .set_last_used(profile, &pointer)
+        .map_err(|e| e.to_string())?;
+    Ok(saved)
+}
+
 /// The tickets file of a generated account folder.
 pub fn tickets_csv_in(path: &Path) -> Result<String, DemoError> {
     Src::Dir(path).text("tickets.csv")

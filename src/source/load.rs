@@ -35,6 +35,24 @@ pub enum Need {
 }
 
 impl Need {
+    /// Whether a cached load for this need reads the table `name` (see
+    /// `source::tables::TABLES`); the others stay empty.
+    pub fn reads_table(&self, name: &str) -> bool {
+        match self {
+            Need::Month(_) => matches!(name, "payouts" | "balance_transactions"),
+            Need::Dunning => matches!(
+                name,
+                "invoices"
+                    | "invoice_payments"
+                    | "payment_intents"
+                    | "charges"
+                    | "customers"
+                    | "subscriptions"
+            ),
+            Need::Refunds | Need::All => true,
+        }
+    }
+
     /// The reads a fresh load makes for this need.
     pub fn options(&self, now: i64, tz: &TimeZone) -> SyncOptions {
         match self {
@@ -96,16 +114,9 @@ pub fn load_cached(
             cache.root().display()
         ))
     })?;
-    let snapshot = cache
-        .load(&pointer.account_id, pointer.mode)
+    let data = cache
+        .load_data(&pointer.account_id, pointer.mode, &|t| need.reads_table(t))
         .map_err(cache_failure)?;
-    let data = snapshot.to_data().map_err(|e| {
-        Failure::data(format!(
-            "the cache of {} ({} mode) is unreadable ({e}); run `tieout sync` to rebuild it",
-            pointer.account_id,
-            pointer.mode.as_str()
-        ))
-    })?;
     if let Need::Month(m) = need {
         let (start, end) = m.range(tz);
         let (have_start, have_end) = (data.meta.window_start, data.meta.window_end);
@@ -237,6 +248,17 @@ mod tests {
         let got = load_cached(&cache, "default", Need::Month(m), &tz).expect("cached");
         assert_eq!(got.meta.origin, Origin::Cache);
         assert_eq!(got.payouts, data.payouts);
+        assert_eq!(got.balance_transactions, data.balance_transactions);
+        // A month reads only the payouts and their lines.
+        assert!(got.invoices.is_empty() && got.charges.is_empty());
+        assert!(!data.invoices.is_empty() && !data.charges.is_empty());
+        let all = load_cached(&cache, "default", Need::All, &tz).expect("all");
+        let mut expected = data.clone();
+        expected.meta.origin = Origin::Cache;
+        assert_eq!(all, expected);
+        let dunning = load_cached(&cache, "default", Need::Dunning, &tz).expect("dunning");
+        assert_eq!(dunning.invoices, data.invoices);
+        assert!(dunning.balance_transactions.is_empty());
 
         let err = load_cached(&cache, "default", Need::Month(m.next()), &tz)
             .expect_err("outside the window");

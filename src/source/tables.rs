@@ -107,45 +107,28 @@ impl Snapshot {
 
     /// Reads the rows back from the tables (tables and rows in parallel).
     pub fn to_data(&self) -> Result<AccountData, TableError> {
-        let mut data = AccountData::empty(self.meta.clone());
-        let AccountData {
-            meta: _,
-            payouts,
-            balance_transactions,
-            invoices,
-            invoice_payments,
-            payment_intents,
-            charges,
-            refunds,
-            disputes,
-            customers,
-            subscriptions,
-        } = &mut data;
-        type Job<'a> = Box<dyn FnOnce() -> Result<(), TableError> + Send + 'a>;
-        let jobs: Vec<Job<'_>> = vec![
-            Box::new(move || fill(payouts, payouts_rows(&self.payouts))),
-            Box::new(move || {
-                fill(
-                    balance_transactions,
-                    balance_transactions_rows(&self.balance_transactions),
-                )
-            }),
-            Box::new(move || fill(invoices, invoices_rows(&self.invoices))),
-            Box::new(move || {
-                fill(
-                    invoice_payments,
-                    invoice_payments_rows(&self.invoice_payments),
-                )
-            }),
-            Box::new(move || fill(payment_intents, payment_intents_rows(&self.payment_intents))),
-            Box::new(move || fill(charges, charges_rows(&self.charges))),
-            Box::new(move || fill(refunds, refunds_rows(&self.refunds))),
-            Box::new(move || fill(disputes, disputes_rows(&self.disputes))),
-            Box::new(move || fill(customers, customers_rows(&self.customers))),
-            Box::new(move || fill(subscriptions, subscriptions_rows(&self.subscriptions))),
-        ];
-        jobs.into_par_iter().try_for_each(|job| job())?;
-        Ok(data)
+        self.clone().into_data()
+    }
+
+    /// [`Self::to_data`], dropping each table as soon as its rows are built, so the
+    /// account is never held twice in full. A table without columns gives no rows.
+    pub fn into_data(self) -> Result<AccountData, TableError> {
+        let meta = self.meta.clone();
+        let tables: std::sync::Mutex<BTreeMap<&'static str, DataFrame>> = std::sync::Mutex::new(
+            TABLES
+                .iter()
+                .copied()
+                .zip(self.tables().map(|(_, df)| df.clone()))
+                .collect(),
+        );
+        drop(self);
+        data_from_tables(meta, &|name| {
+            Ok(tables
+                .lock()
+                .ok()
+                .and_then(|mut t| t.remove(name))
+                .unwrap_or_default())
+        })
     }
 
     /// The tables with their names, in [`TABLES`] order.
@@ -199,8 +182,85 @@ impl Snapshot {
     }
 }
 
-fn fill<T>(slot: &mut Vec<T>, rows: Result<Vec<T>, TableError>) -> Result<(), TableError> {
-    *slot = rows?;
+/// Builds the account's rows table by table: `read` gives each table's frame (by its
+/// name in [`TABLES`]; a frame without columns gives no rows), which is turned into rows
+/// and dropped before the next is read on that core. Tables are read and converted in
+/// parallel, the biggest first, so at most one frame per core is held next to the rows
+/// (the cache's load path: a million balance transactions never sit in memory twice).
+pub fn data_from_tables<E: From<TableError> + Send>(
+    meta: SnapshotMeta,
+    read: &(dyn Fn(&'static str) -> Result<DataFrame, E> + Sync),
+) -> Result<AccountData, E> {
+    let mut data = AccountData::empty(meta);
+    let AccountData {
+        meta: _,
+        payouts,
+        balance_transactions,
+        invoices,
+        invoice_payments,
+        payment_intents,
+        charges,
+        refunds,
+        disputes,
+        customers,
+        subscriptions,
+    } = &mut data;
+    type Job<'a, E> = Box<dyn FnOnce() -> Result<(), E> + Send + 'a>;
+    fn job<'a, T: Send, E: From<TableError> + Send>(
+        slot: &'a mut Vec<T>,
+        name: &'static str,
+        read: &'a (dyn Fn(&'static str) -> Result<DataFrame, E> + Sync),
+        rows: fn(&DataFrame) -> Result<Vec<T>, TableError>,
+    ) -> Job<'a, E> {
+        Box::new(move || {
+            let df = read(name)?;
+            fill(slot, df, rows).map_err(E::from)
+        })
+    }
+    let jobs: Vec<Job<'_, E>> = vec![
+        job(
+            balance_transactions,
+            "balance_transactions",
+            read,
+            balance_transactions_rows,
+        ),
+        job(charges, "charges", read, charges_rows),
+        job(
+            payment_intents,
+            "payment_intents",
+            read,
+            payment_intents_rows,
+        ),
+        job(invoices, "invoices", read, invoices_rows),
+        job(
+            invoice_payments,
+            "invoice_payments",
+            read,
+            invoice_payments_rows,
+        ),
+        job(customers, "customers", read, customers_rows),
+        job(payouts, "payouts", read, payouts_rows),
+        job(subscriptions, "subscriptions", read, subscriptions_rows),
+        job(refunds, "refunds", read, refunds_rows),
+        job(disputes, "disputes", read, disputes_rows),
+    ];
+    // One job at a time per core, in order: the biggest tables start first.
+    jobs.into_par_iter()
+        .with_max_len(1)
+        .try_for_each(|job| job())?;
+    Ok(data)
+}
+
+/// Reads `df`'s rows into `slot` and drops the frame.
+fn fill<T>(
+    slot: &mut Vec<T>,
+    df: DataFrame,
+    rows: fn(&DataFrame) -> Result<Vec<T>, TableError>,
+) -> Result<(), TableError> {
+    if df.width() == 0 && df.height() == 0 {
+        return Ok(());
+    }
+    *slot = rows(&df)?;
     Ok(())
 }
 

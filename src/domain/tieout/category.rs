@@ -34,16 +34,21 @@ const ORDER: &[&str] = &[
 /// The subtotal group of a line: `payout_minimum_balance_hold`/`_release` by their type,
 /// otherwise the `reporting_category`, falling back to the type when Stripe sent none.
 pub fn category_of(txn: &BalanceTxnRow) -> String {
+    category_str(txn).to_string()
+}
+
+/// [`category_of`] without allocating.
+pub fn category_str(txn: &BalanceTxnRow) -> &str {
     if txn.kind.starts_with("payout_minimum_balance_") {
-        return txn.kind.clone();
+        return &txn.kind;
     }
     if txn.reporting_category.trim().is_empty() {
         if txn.kind.trim().is_empty() {
-            return "uncategorised".to_string();
+            return "uncategorised";
         }
-        return txn.kind.clone();
+        return &txn.kind;
     }
-    txn.reporting_category.clone()
+    &txn.reporting_category
 }
 
 /// Orders two categories: the known ones in [`ORDER`], then the rest alphabetically.

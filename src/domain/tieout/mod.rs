@@ -17,7 +17,7 @@ pub(crate) mod testdata;
 #[cfg(test)]
 mod tests;
 
-pub use month::{Counts, CurrencyTotals, EMPTY_MONTH, MonthTieOut, tie_out_month};
+pub use month::{Counts, CurrencyTotals, EMPTY_MONTH, MonthTieOut, tie_out_month, tie_out_months};
 pub use payout::{
     CategorySubtotal, INSTANT_REASON, Itemisation, MANUAL_REASON, PayoutKind, PayoutTieOut,
     Problem, Verdict, status_label,

@@ -2,12 +2,12 @@
 //! time zone), each tied out, with counts and per-currency totals. Currencies are never
 //! added together.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use jiff::tz::TimeZone;
 use serde::Serialize;
 
-use super::payout::{PayoutTieOut, Verdict, tie_out};
+use super::payout::{PayoutTieOut, Related, Verdict, tie_out_with};
 use crate::money::Currency;
 use crate::source::rows::{BalanceTxnRow, PayoutRow};
 use crate::time::Month;
@@ -128,22 +128,46 @@ pub fn tie_out_month(
     month: Month,
     tz: &TimeZone,
 ) -> MonthTieOut {
-    let (start, end) = month.range(tz);
-    let mut chosen: Vec<&PayoutRow> = payouts
-        .iter()
-        .filter(|p| p.arrival_date >= start && p.arrival_date < end)
-        .collect();
-    chosen.sort_by(|a, b| {
-        a.arrival_date
-            .cmp(&b.arrival_date)
-            .then_with(|| a.id.cmp(&b.id))
-    });
-    chosen.dedup_by(|a, b| a.id == b.id);
+    tie_out_months(payouts, txns, &[month], tz)
+        .pop()
+        .unwrap_or_else(|| month_of(month, tz, Vec::new()))
+}
 
-    let mut by_payout: BTreeMap<&str, Vec<&BalanceTxnRow>> = BTreeMap::new();
+/// [`tie_out_month`] for several months at once (e.g. every month of a cache), reading
+/// the transactions once rather than once per month. One result per month, in order.
+pub fn tie_out_months(
+    payouts: &[PayoutRow],
+    txns: &[BalanceTxnRow],
+    months: &[Month],
+    tz: &TimeZone,
+) -> Vec<MonthTieOut> {
+    let chosen: Vec<Vec<&PayoutRow>> = months
+        .iter()
+        .map(|m| {
+            let (start, end) = m.range(tz);
+            let mut chosen: Vec<&PayoutRow> = payouts
+                .iter()
+                .filter(|p| p.arrival_date >= start && p.arrival_date < end)
+                .collect();
+            chosen.sort_by(|a, b| {
+                a.arrival_date
+                    .cmp(&b.arrival_date)
+                    .then_with(|| a.id.cmp(&b.id))
+            });
+            chosen.dedup_by(|a, b| a.id == b.id);
+            chosen
+        })
+        .collect();
+
+    // Only the chosen payouts' listings are gathered (one pass, hashed).
+    let mut by_payout: HashMap<&str, Vec<&BalanceTxnRow>> = chosen
+        .iter()
+        .flatten()
+        .map(|p| (p.id.as_str(), Vec::new()))
+        .collect();
     for t in txns {
-        if let Some(p) = t.payout.as_deref() {
-            by_payout.entry(p).or_default().push(t);
+        if let Some(list) = t.payout.as_deref().and_then(|p| by_payout.get_mut(p)) {
+            list.push(t);
         }
     }
     // The same transaction listed twice (e.g. two overlapping pages) counts once.
@@ -152,17 +176,29 @@ pub fn tie_out_month(
         list.dedup_by(|a, b| a.id == b.id);
     }
 
-    let results: Vec<PayoutTieOut> = chosen
-        .into_iter()
-        .map(|p| {
-            let listed = by_payout
-                .get(p.id.as_str())
-                .map(Vec::as_slice)
-                .unwrap_or(&[]);
-            tie_out(p, listed, txns)
+    let related = Related::new(chosen.iter().flatten().copied(), txns);
+    months
+        .iter()
+        .zip(chosen)
+        .map(|(month, chosen)| {
+            let results: Vec<PayoutTieOut> = chosen
+                .into_iter()
+                .map(|p| {
+                    let listed = by_payout
+                        .get(p.id.as_str())
+                        .map(Vec::as_slice)
+                        .unwrap_or(&[]);
+                    tie_out_with(p, listed, &related)
+                })
+                .collect();
+            month_of(*month, tz, results)
         })
-        .collect();
+        .collect()
+}
 
+/// A month's tie-out from its payouts' results: counts and per-currency totals.
+fn month_of(month: Month, tz: &TimeZone, results: Vec<PayoutTieOut>) -> MonthTieOut {
+    let (start, end) = month.range(tz);
     let mut counts = Counts::default();
     let mut totals: BTreeMap<Currency, CurrencyTotals> = BTreeMap::new();
     for r in &results {

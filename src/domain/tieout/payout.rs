@@ -2,7 +2,7 @@
 //! balance transactions its `?payout=` listing returned, minus its own `type=payout`
 //! transaction), the checks, the subtotals by category, and the notes a bookkeeper needs.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::Serialize;
 
@@ -246,6 +246,60 @@ pub fn tie_out(
     listed: &[&BalanceTxnRow],
     all: &[BalanceTxnRow],
 ) -> PayoutTieOut {
+    tie_out_with(
+        payout,
+        listed,
+        &Related::new(std::slice::from_ref(payout), all),
+    )
+}
+
+/// The transactions outside a payout's listing that its notes name: its failure
+/// transaction (by id) and those that gave its funds back (by source). Found in one pass
+/// over all transactions for many payouts at once, so a month (or every month) of payouts
+/// does not scan a million transactions per payout.
+pub struct Related<'a> {
+    by_id: HashMap<&'a str, &'a BalanceTxnRow>,
+    returning: HashMap<&'a str, Vec<&'a BalanceTxnRow>>,
+}
+
+impl<'a> Related<'a> {
+    /// The related transactions of `payouts` among `all`.
+    pub fn new<'p>(
+        payouts: impl IntoIterator<Item = &'p PayoutRow>,
+        all: &'a [BalanceTxnRow],
+    ) -> Self {
+        let mut failure_ids: HashSet<&str> = HashSet::new();
+        let mut payout_ids: HashSet<&str> = HashSet::new();
+        for p in payouts {
+            payout_ids.insert(p.id.as_str());
+            if let Some(f) = p.failure_balance_transaction.as_deref() {
+                failure_ids.insert(f);
+            }
+        }
+        let mut by_id: HashMap<&'a str, &'a BalanceTxnRow> = HashMap::new();
+        let mut returning: HashMap<&'a str, Vec<&'a BalanceTxnRow>> = HashMap::new();
+        for t in all {
+            if !failure_ids.is_empty() && failure_ids.contains(t.id.as_str()) {
+                // The first with the id wins, as a linear search would find it.
+                by_id.entry(t.id.as_str()).or_insert(t);
+            }
+            if returns_a_payout(t)
+                && let Some(src) = t.source.as_deref()
+                && payout_ids.contains(src)
+            {
+                returning.entry(src).or_default().push(t);
+            }
+        }
+        Self { by_id, returning }
+    }
+}
+
+/// [`tie_out`] with the related transactions found beforehand ([`Related`]).
+pub fn tie_out_with(
+    payout: &PayoutRow,
+    listed: &[&BalanceTxnRow],
+    related: &Related<'_>,
+) -> PayoutTieOut {
     let kind = PayoutKind::of(payout);
     let mut notes = Vec::new();
     let (verdict, itemisation) = match kind {
@@ -319,7 +373,7 @@ pub fn tie_out(
         (PayoutStatus::Canceled, _) => Verdict::Canceled,
         (_, v) => v,
     };
-    notes.extend(status_notes(payout, all));
+    notes.extend(status_notes(payout, related));
     if let Some(it) = &itemisation {
         notes.extend(hold_notes(it, payout.currency));
     }
@@ -391,16 +445,23 @@ fn itemise(payout: &PayoutRow, listed: &[&BalanceTxnRow]) -> Itemisation {
         net = net.saturating_add(l.net);
         gross = gross.saturating_add(l.amount);
         fee = fee.saturating_add(l.fee);
-        let cat = category::category_of(l);
-        let g = groups
-            .entry(cat.clone())
-            .or_insert_with(|| CategorySubtotal {
-                reporting_category: cat,
-                count: 0,
-                gross: 0,
-                fee: 0,
-                net: 0,
-            });
+        // A new String only per new group, not per line.
+        let cat = category::category_str(l);
+        if !groups.contains_key(cat) {
+            groups.insert(
+                cat.to_string(),
+                CategorySubtotal {
+                    reporting_category: cat.to_string(),
+                    count: 0,
+                    gross: 0,
+                    fee: 0,
+                    net: 0,
+                },
+            );
+        }
+        let Some(g) = groups.get_mut(cat) else {
+            continue;
+        };
         g.count += 1;
         g.gross = g.gross.saturating_add(l.amount);
         g.fee = g.fee.saturating_add(l.fee);
@@ -421,7 +482,7 @@ fn itemise(payout: &PayoutRow, listed: &[&BalanceTxnRow]) -> Itemisation {
 }
 
 /// Notes on failed, canceled, pending payouts and on transactions that returned funds.
-fn status_notes(payout: &PayoutRow, all: &[BalanceTxnRow]) -> Vec<String> {
+fn status_notes(payout: &PayoutRow, related: &Related<'_>) -> Vec<String> {
     let mut notes = Vec::new();
     let why = match (&payout.failure_code, &payout.failure_message) {
         (Some(c), Some(m)) => format!(" ({c}: {m})"),
@@ -432,7 +493,7 @@ fn status_notes(payout: &PayoutRow, all: &[BalanceTxnRow]) -> Vec<String> {
     let failure_txn = payout
         .failure_balance_transaction
         .as_deref()
-        .and_then(|id| all.iter().find(|t| t.id == id));
+        .and_then(|id| related.by_id.get(id).copied());
     match &payout.status {
         PayoutStatus::Failed => {
             let via = match (failure_txn, &payout.failure_balance_transaction) {
@@ -459,11 +520,12 @@ fn status_notes(payout: &PayoutRow, all: &[BalanceTxnRow]) -> Vec<String> {
     }
     // A reversal, failure or cancellation recorded against this payout (its source is the
     // payout), other than the failure transaction named above.
-    for t in all.iter().filter(|t| {
-        t.source.as_deref() == Some(payout.id.as_str())
-            && returns_a_payout(t)
-            && failure_txn.is_none_or(|f| f.id != t.id)
-    }) {
+    let returned = related
+        .returning
+        .get(payout.id.as_str())
+        .into_iter()
+        .flatten();
+    for t in returned.filter(|t| failure_txn.is_none_or(|f| f.id != t.id)) {
         notes.push(format!(
             "Balance transaction {} ({}, {}) moved this payout's funds back to the Stripe balance.",
             t.id,
