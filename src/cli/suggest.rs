@@ -19,7 +19,6 @@ use crate::domain::refunds::tickets::{TicketsFormat, read_tickets_bytes};
 use crate::domain::refunds::{
     Facts, Policy, Recommendation, Suggestion, Ticket, assess, policy::load_policy_bytes,
 };
-use crate::report::files::write_atomic;
 use crate::report::refunds::{CSV_FILE, JSONL_FILE, csv, json_line, jsonl};
 use crate::source::AccountData;
 
@@ -137,20 +136,16 @@ pub fn suggest_all(
         .collect()
 }
 
-/// Writes `refund-suggestions.jsonl` and `.csv` into `dir`; returns their paths.
+/// Writes `refund-suggestions.jsonl` and `.csv` into `dir` as a set (a different earlier
+/// file refuses both, exit 2, unless `force`); returns their paths.
 pub fn write_outputs(
     dir: &Path,
     rows: &[(Ticket, Suggestion)],
     force: bool,
 ) -> Result<Vec<PathBuf>, Failure> {
     let files = [(JSONL_FILE, jsonl(rows)), (CSV_FILE, csv(rows))];
-    let mut written = Vec::new();
-    for (name, bytes) in files {
-        let path = dir.join(name);
-        write_atomic(&path, &bytes, force).map_err(|e| Failure::other(e.to_string()))?;
-        written.push(path);
-    }
-    Ok(written)
+    let written = super::write_exports(dir, &files, force)?;
+    Ok(written.into_iter().map(|(path, _)| path).collect())
 }
 
 /// `20 tickets: 6 approve (214.00 USD), 2 partial, 7 decline, 5 review`.
