@@ -238,7 +238,7 @@ pub struct SuggestArgs {
     /// Folder for refund-suggestions.jsonl/.csv (with --tickets).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Replace files written by an earlier, different run.
+    /// Replace files written by an earlier, different run (with --tickets).
     #[arg(long)]
     pub force: bool,
 }
