@@ -202,7 +202,14 @@ fn totals(o: &mut String, t: &MonthTieOut) {
         o,
         "\n\"Itemised payouts\" are the automatic payouts Stripe finished reconciling; \"Lines' net\" and \"Difference\" cover only those. Refunds and disputes are the net of those categories' lines (negative: money out)."
     );
+    if t.totals.iter().any(|c| c.failed_or_canceled_amount != 0) {
+        let _ = writeln!(o, "\n{FAILED_IN_ALL_PAYOUTS}");
+    }
 }
+
+/// Said under the totals when a payout failed or was canceled: "All payouts" counts it,
+/// but its money never reached the bank, so the bank's deposits are the difference.
+pub(super) const FAILED_IN_ALL_PAYOUTS: &str = "\"All payouts\" includes the failed or canceled ones (last column): their funds went back to the Stripe balance, not to the bank, and a later payout may pay them out again, so what was sent to the bank is \"All payouts\" minus \"Failed or canceled\".";
 
 fn payout_section(o: &mut String, p: &PayoutTieOut, tz: &jiff::tz::TimeZone) {
     let cur = p.currency();

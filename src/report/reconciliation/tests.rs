@@ -230,3 +230,19 @@ fn a_month_not_over_at_read_time_is_flagged() {
         "{before}"
     );
 }
+
+/// "All payouts" counts a failed payout whose money never reached the bank (and may be
+/// paid out again later): the report says so when there is one, and only then.
+#[test]
+fn all_payouts_is_explained_when_a_payout_failed() {
+    let t = sample_month();
+    assert!(t.totals.iter().any(|c| c.failed_or_canceled_amount != 0));
+    let md = markdown(&t, &header());
+    assert!(md.contains(markdown::FAILED_IN_ALL_PAYOUTS), "{md}");
+    let mut quiet = sample_month();
+    quiet
+        .totals
+        .iter_mut()
+        .for_each(|c| c.failed_or_canceled_amount = 0);
+    assert!(!markdown(&quiet, &header()).contains(markdown::FAILED_IN_ALL_PAYOUTS));
+}
