@@ -8,7 +8,7 @@ pub fn run(ctx: &Ctx, ticket: Option<&str>, day: Option<&str>) -> CmdResult {
     let day = match day {
         Some(d) => Some(
             crate::time::parse_day(d)
-                .map_err(|e| Failure::usage(format!("--day: {e} (use YYYY-MM-DD)")))?
+                .map_err(|e| Failure::usage(format!("--day: {e}")))?
                 .to_string(),
         ),
         None => None,
@@ -85,4 +85,24 @@ pub fn line(e: &Entry) -> String {
         out.push_str(&format!(" — {d}"));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    /// A bad `--day` is a usage error (exit 2) that says the format once, before the
+    /// log is even opened.
+    #[test]
+    fn a_bad_day_is_a_usage_error_that_says_the_format_once() {
+        let cli = crate::cli::Cli::try_parse_from(["tieout", "--demo", "audit"]).expect("parse");
+        let ctx = Ctx::from_args(cli.global).expect("ctx");
+        let f = run(&ctx, None, Some("2026-13-01")).expect_err("refused");
+        assert_eq!(f.kind.code(), 2);
+        assert_eq!(
+            f.message,
+            "--day: '2026-13-01' is not a day: write it as YYYY-MM-DD"
+        );
+    }
 }

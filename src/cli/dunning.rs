@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use super::{CmdResult, Ctx, Failure, Formats, OutArgs};
 use crate::domain::dunning;
 use crate::report::dunning as export;
-use crate::report::files::write_atomic;
 use crate::source::AccountData;
 
 /// How many decline codes the channel post names.
@@ -65,10 +64,9 @@ pub fn write(
         files.push((export::JSON_NAME, export::json(&w, &data.meta)));
     }
     let mut lines = export::summary(&w, &data.meta, TOP_DECLINES);
-    for (name, bytes) in files {
-        let path = dir.join(name);
-        // Identical bytes already on disk count as written: re-running is harmless.
-        write_atomic(&path, &bytes, force).map_err(|e| Failure::other(e.to_string()))?;
+    // All or nothing: a different earlier file refuses the whole set (exit 2) before any
+    // is written. Identical bytes already on disk count as written: re-running is harmless.
+    for (path, _) in super::write_exports(&dir, &files, force)? {
         lines.push(path.display().to_string());
     }
     Ok(lines)

@@ -4,7 +4,7 @@
 //! Exit codes (DESIGN.md §1): 2 usage, 3 key or permission problem, 4 Stripe or network
 //! failure after retries, 5 data that could not be tied out or understood.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
@@ -238,7 +238,7 @@ pub struct SuggestArgs {
     /// Folder for refund-suggestions.jsonl/.csv (with --tickets).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Replace files written by an earlier, different run.
+    /// Replace files written by an earlier, different run (with --tickets).
     #[arg(long)]
     pub force: bool,
 }
@@ -355,6 +355,41 @@ impl Formats {
         }
         Ok(f)
     }
+}
+
+/// Writes one command's export files into `dir` as a set (DESIGN.md §1: an existing file is
+/// never silently overwritten by a different run). Before anything is written, every file
+/// that would replace different content without `force` is refused with exit 2 (a usage
+/// matter: the message says `--force`), so a refused run never leaves a mix of two runs'
+/// files. Identical bytes already on disk count as written. Returns each path and whether
+/// it changed.
+pub fn write_exports(
+    dir: &Path,
+    files: &[(&str, Vec<u8>)],
+    force: bool,
+) -> Result<Vec<(PathBuf, bool)>, Failure> {
+    use crate::report::files::{WriteError, write_atomic};
+    let refuse = |e: WriteError| match e {
+        WriteError::Exists(_) => Failure::usage(e.to_string()),
+        WriteError::Io { .. } => Failure::other(e.to_string()),
+    };
+    if !force {
+        for (name, bytes) in files {
+            let path = dir.join(name);
+            if let Ok(existing) = std::fs::read(&path)
+                && existing != *bytes
+            {
+                return Err(refuse(WriteError::Exists(path)));
+            }
+        }
+    }
+    let mut written = Vec::with_capacity(files.len());
+    for (name, bytes) in files {
+        let path = dir.join(name);
+        let changed = write_atomic(&path, bytes, force).map_err(refuse)?;
+        written.push((path, changed));
+    }
+    Ok(written)
 }
 
 /// Not built yet: a clear message rather than a silent success.

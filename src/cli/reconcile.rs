@@ -11,7 +11,6 @@ use std::path::{Path, PathBuf};
 use super::{CmdResult, Ctx, Failure, Formats, OutArgs};
 use crate::domain::tieout::{EMPTY_MONTH, MonthTieOut, tie_out_month};
 use crate::money::format_major;
-use crate::report::files::{WriteError, write_atomic};
 use crate::report::reconciliation::{ReportHeader, render};
 use crate::source::AccountData;
 use crate::time::Month;
@@ -69,30 +68,7 @@ pub fn write_files(
     force: bool,
 ) -> Result<Vec<(PathBuf, bool)>, Failure> {
     let files = render(tieout, header, formats);
-    if !force {
-        for (name, bytes) in &files {
-            let path = dir.join(name);
-            if let Ok(existing) = std::fs::read(&path)
-                && existing != *bytes
-            {
-                return Err(write_failure(WriteError::Exists(path)));
-            }
-        }
-    }
-    let mut written = Vec::with_capacity(files.len());
-    for (name, bytes) in &files {
-        let path = dir.join(name);
-        let changed = write_atomic(&path, bytes, force).map_err(write_failure)?;
-        written.push((path, changed));
-    }
-    Ok(written)
-}
-
-fn write_failure(e: WriteError) -> Failure {
-    match e {
-        WriteError::Exists(_) => Failure::usage(e.to_string()),
-        WriteError::Io { .. } => Failure::other(e.to_string()),
-    }
+    super::write_exports(dir, &files, force)
 }
 
 /// The short summary printed before the paths: counts, then one line per currency.

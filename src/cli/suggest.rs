@@ -19,18 +19,34 @@ use crate::domain::refunds::tickets::{TicketsFormat, read_tickets_bytes};
 use crate::domain::refunds::{
     Facts, Policy, Recommendation, Suggestion, Ticket, assess, policy::load_policy_bytes,
 };
-use crate::report::files::write_atomic;
 use crate::report::refunds::{CSV_FILE, JSONL_FILE, csv, json_line, jsonl};
 use crate::source::AccountData;
 
 use super::{CmdResult, Ctx, Failure, SuggestArgs};
 
 pub fn run(ctx: &Ctx, args: &SuggestArgs) -> CmdResult {
+    one_ticket_writes_no_file(args)?;
     let policy = read_policy(args.policy.as_deref())?;
     match &args.tickets {
         Some(path) => run_batch(ctx, args, path, &policy),
         None => run_one(ctx, args, &policy),
     }
+}
+
+/// One ticket's suggestion goes to stdout and no file is written, so `--out`/`--force`
+/// without `--tickets` would be silently ignored: refuse them (exit 2) instead.
+fn one_ticket_writes_no_file(args: &SuggestArgs) -> CmdResult {
+    if args.tickets.is_some() {
+        return Ok(());
+    }
+    let flag = match (&args.out, args.force) {
+        (Some(_), _) => "--out",
+        (None, true) => "--force",
+        (None, false) => return Ok(()),
+    };
+    Err(Failure::usage(format!(
+        "{flag} applies to --tickets FILE only: one ticket's suggestion is printed on stdout as JSON (redirect it to keep it)"
+    )))
 }
 
 /// The policy: the file's, over the default; exit 2 with the line and what is wrong.
@@ -137,20 +153,16 @@ pub fn suggest_all(
         .collect()
 }
 
-/// Writes `refund-suggestions.jsonl` and `.csv` into `dir`; returns their paths.
+/// Writes `refund-suggestions.jsonl` and `.csv` into `dir` as a set (a different earlier
+/// file refuses both, exit 2, unless `force`); returns their paths.
 pub fn write_outputs(
     dir: &Path,
     rows: &[(Ticket, Suggestion)],
     force: bool,
 ) -> Result<Vec<PathBuf>, Failure> {
     let files = [(JSONL_FILE, jsonl(rows)), (CSV_FILE, csv(rows))];
-    let mut written = Vec::new();
-    for (name, bytes) in files {
-        let path = dir.join(name);
-        write_atomic(&path, &bytes, force).map_err(|e| Failure::other(e.to_string()))?;
-        written.push(path);
-    }
-    Ok(written)
+    let written = super::write_exports(dir, &files, force)?;
+    Ok(written.into_iter().map(|(path, _)| path).collect())
 }
 
 /// `20 tickets: 6 approve (214.00 USD), 2 partial, 7 decline, 5 review`.
@@ -216,5 +228,44 @@ mod live {
             );
             Ok(data)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(out: Option<&str>, force: bool, tickets: Option<&str>) -> SuggestArgs {
+        SuggestArgs {
+            email: tickets.is_none().then(|| "a@b.c".to_string()),
+            order: tickets.is_none().then(|| "O1".to_string()),
+            message: None,
+            ticket: None,
+            tickets: tickets.map(PathBuf::from),
+            policy: None,
+            out: out.map(PathBuf::from),
+            force,
+        }
+    }
+
+    /// `--out`/`--force` on a one-ticket run were silently ignored (no file is written
+    /// then); they are a usage error that names `--tickets`.
+    #[test]
+    fn out_and_force_need_a_tickets_file() {
+        for (args, flag) in [
+            (one(Some("d"), false, None), "--out"),
+            (one(None, true, None), "--force"),
+        ] {
+            let f = one_ticket_writes_no_file(&args).expect_err("refused");
+            assert_eq!(f.kind.code(), 2);
+            assert!(
+                f.message
+                    .starts_with(&format!("{flag} applies to --tickets FILE only")),
+                "{}",
+                f.message
+            );
+        }
+        one_ticket_writes_no_file(&one(None, false, None)).expect("plain one ticket");
+        one_ticket_writes_no_file(&one(Some("d"), true, Some("t.csv"))).expect("batch");
     }
 }

@@ -343,12 +343,12 @@ pub fn markdown(w: &Worklist, meta: &SnapshotMeta) -> Vec<u8> {
     if w.rows.is_empty() {
         o.push_str("No open invoice has a failed payment or is past due.\n\n");
     } else {
-        o.push_str("Largest first within each currency; currencies by outstanding total.\n\n");
-        o.push_str("| Invoice | Number | Customer | Email | Amount | Attempts | Next retry (UTC) | Retries left | Days past due | Subscription | Decline | Action | Invoice URL |\n");
-        o.push_str("|---|---|---|---|---:|---:|---|---|---:|---|---|---|---|\n");
+        o.push_str("Largest first within each currency; currencies by outstanding total. Days past due count from the due date; an invoice charged automatically has none, so its count runs from its first payment attempt.\n\n");
+        o.push_str("| Invoice | Number | Customer | Email | Amount | Attempts | Next retry (UTC) | Retries left | Due (UTC) | Days past due | Subscription | Decline | Action | Invoice URL |\n");
+        o.push_str("|---|---|---|---|---:|---:|---|---|---|---:|---|---|---|---|\n");
         for r in &w.rows {
             o.push_str(&format!(
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
                 cell(&r.invoice_id),
                 cell(opt(&r.invoice_number)),
                 cell(
@@ -364,6 +364,7 @@ pub fn markdown(w: &Worklist, meta: &SnapshotMeta) -> Vec<u8> {
                     .map(iso_utc)
                     .unwrap_or_else(|| "none".to_string()),
                 if r.retries_left { "yes" } else { "no" },
+                r.due_date.map(iso_utc).unwrap_or_default(),
                 r.days_past_due.map(|d| d.to_string()).unwrap_or_default(),
                 cell(opt(&r.subscription_id)),
                 cell(&decline_cell(r)),
@@ -627,6 +628,25 @@ mod tests {
         );
         let table_rows = md.lines().filter(|l| l.starts_with("| in_")).count();
         assert_eq!(table_rows, 2);
+    }
+
+    /// DESIGN §4 lists the due date among a row's fields, and a reader of "Days past due"
+    /// must see what it counts from: the due date when there is one, else the first attempt.
+    #[test]
+    fn markdown_rows_show_the_due_date_and_say_what_days_past_due_count_from() {
+        let mut w = worklist();
+        w.rows[0].due_date = Some(1_795_000_000);
+        let md = String::from_utf8(markdown(&w, &meta())).expect("utf8");
+        assert!(
+            md.contains("| Retries left | Due (UTC) | Days past due |"),
+            "{md}"
+        );
+        assert!(md.contains("| yes | 2026-11-18T11:06:40Z | 3 |"), "{md}");
+        assert!(md.contains("| no |  | 3 |"), "{md}");
+        assert!(
+            md.contains("an invoice charged automatically has none, so its count runs from its first payment attempt"),
+            "{md}"
+        );
     }
 
     #[test]

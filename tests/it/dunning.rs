@@ -1,7 +1,7 @@
 //! `tieout dunning` end to end through the binary on the demo account: golden files of the
 //! three exports and the channel post, the worklist agreeing through the fake Stripe
 //! server, every decline code in the demo mapping to the action Stripe's guidance gives,
-//! and the exit codes (2 for a bad format, 1 for a refused overwrite).
+//! and the exit codes (2 for a bad format or a refused overwrite).
 //!
 //! Regenerate the goldens after an intended change with `UPDATE_GOLDEN=1 cargo test --test
 //! it dunning` and review the diff.
@@ -302,6 +302,34 @@ fn every_demo_decline_code_maps_to_stripes_guidance() {
     );
 }
 
+/// A refused overwrite is all or nothing: when one file of the set would replace a
+/// different earlier file, none of the set is written (no mix of two runs' files), and
+/// the exit is 2 (usage: pass --force), as for `reconcile`.
+#[test]
+fn a_refused_overwrite_writes_none_of_the_files() {
+    let first = Tieout::demo();
+    let dir = first.root().join("shared-out");
+    let d = dir.to_str().expect("utf8");
+    dunning(&first, &["--out", d]).success();
+    std::fs::write(dir.join("failed-payments.csv"), "mine\n").expect("write");
+    let md_before = std::fs::read(dir.join("failed-payments.md")).expect("md");
+    // A later run (another clock, so every file's content differs).
+    let later = Tieout::demo().now(Some("2026-12-01T12:00:00Z"));
+    let run = dunning(&later, &["--out", d]);
+    run.code(2);
+    assert!(run.stderr.contains("--force"), "{}", run.stderr);
+    assert_eq!(
+        std::fs::read(dir.join("failed-payments.md")).expect("md"),
+        md_before,
+        "the md file of the earlier run was replaced although the run was refused"
+    );
+    dunning(&later, &["--out", d, "--force"]).success();
+    assert_ne!(
+        std::fs::read(dir.join("failed-payments.md")).expect("md"),
+        md_before
+    );
+}
+
 #[test]
 fn formats_and_overwrites() {
     let t = Tieout::demo();
@@ -317,7 +345,7 @@ fn formats_and_overwrites() {
     // A different earlier file is not replaced without --force.
     std::fs::write(dir.join("failed-payments.csv"), "mine\n").expect("write");
     let run = dunning(&t, &["--format", "csv"]);
-    assert_ne!(run.code, Some(0));
+    run.code(2);
     assert!(run.stderr.contains("--force"), "{}", run.stderr);
     assert_eq!(
         std::fs::read_to_string(dir.join("failed-payments.csv")).expect("read"),

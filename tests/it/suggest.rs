@@ -466,9 +466,18 @@ fn a_second_different_run_does_not_overwrite_without_force() {
         "ticket_id,email,order_id,message\nT-2,ivy@example.com,ORD-9001,x\n",
     )
     .expect("write");
+    // Only the csv was edited by hand: the whole set is refused (exit 2, usage) and the
+    // jsonl of the earlier run is not replaced either.
+    std::fs::write(t.work_dir().join("refund-suggestions.csv"), "mine\n").expect("write");
     let run = t.run(&["suggest", "--tickets", tickets]);
-    run.code(1);
+    run.code(2);
     assert!(run.stderr.contains("--force"), "{}", run.stderr);
+    let jsonl =
+        std::fs::read_to_string(t.work_dir().join("refund-suggestions.jsonl")).expect("read");
+    assert!(
+        jsonl.contains("\"T-1\"") && !jsonl.contains("\"T-2\""),
+        "{jsonl}"
+    );
     t.run(&["suggest", "--tickets", tickets, "--force"])
         .success();
     let jsonl =

@@ -111,6 +111,9 @@ pub fn markdown(t: &MonthTieOut, h: &ReportHeader) -> String {
         iso_utc(t.start),
         iso_utc(t.end),
     );
+    if let Some(note) = unfinished_month_note(t, h) {
+        let _ = writeln!(o, "- **Note:** {note}");
+    }
     if t.is_empty() {
         let _ = writeln!(o, "\n{EMPTY_MONTH}");
         return o;
@@ -130,6 +133,25 @@ A payout ties out when the net of the balance transactions it paid out equals it
         payout_section(&mut o, p, &tz);
     }
     o
+}
+
+/// When the data was read before the month ended, the report cannot be the month's
+/// final word: a payout arriving later in the month is not in it. Says so, so a month
+/// "closed" on its last morning (or a future month's empty report) is not taken as final.
+fn unfinished_month_note(t: &MonthTieOut, h: &ReportHeader) -> Option<String> {
+    if h.read_at >= t.end {
+        return None;
+    }
+    let when = iso_utc(h.read_at);
+    Some(if h.read_at < t.start {
+        format!(
+            "this month had not begun when the data was read ({when}); no payout can have arrived in it yet."
+        )
+    } else {
+        format!(
+            "this month was not over when the data was read ({when}); payouts arriving after that are not in this report. Run it again once the month is over."
+        )
+    })
 }
 
 fn totals(o: &mut String, t: &MonthTieOut) {
@@ -180,7 +202,14 @@ fn totals(o: &mut String, t: &MonthTieOut) {
         o,
         "\n\"Itemised payouts\" are the automatic payouts Stripe finished reconciling; \"Lines' net\" and \"Difference\" cover only those. Refunds and disputes are the net of those categories' lines (negative: money out)."
     );
+    if t.totals.iter().any(|c| c.failed_or_canceled_amount != 0) {
+        let _ = writeln!(o, "\n{FAILED_IN_ALL_PAYOUTS}");
+    }
 }
+
+/// Said under the totals when a payout failed or was canceled: "All payouts" counts it,
+/// but its money never reached the bank, so the bank's deposits are the difference.
+pub(super) const FAILED_IN_ALL_PAYOUTS: &str = "\"All payouts\" includes the failed or canceled ones (last column): their funds went back to the Stripe balance, not to the bank, and a later payout may pay them out again, so what was sent to the bank is \"All payouts\" minus \"Failed or canceled\".";
 
 fn payout_section(o: &mut String, p: &PayoutTieOut, tz: &jiff::tz::TimeZone) {
     let cur = p.currency();

@@ -205,3 +205,44 @@ fn rendering_is_byte_deterministic() {
         [CSV_FILE, MD_FILE, JSON_FILE]
     );
 }
+
+/// Data read before the month ended cannot be the month's final word: the report says so
+/// (and says nothing when the read came after the month).
+#[test]
+fn a_month_not_over_at_read_time_is_flagged() {
+    let t = sample_month();
+    let after = markdown(&t, &header());
+    assert!(!after.contains("**Note:**"), "{after}");
+    let mut h = header();
+    h.read_at = t.end - 3600;
+    let during = markdown(&t, &h);
+    assert!(
+        during.contains(&format!(
+            "- **Note:** this month was not over when the data was read ({}); payouts arriving after that are not in this report.",
+            crate::time::iso_utc(t.end - 3600)
+        )),
+        "{during}"
+    );
+    h.read_at = t.start - 1;
+    let before = markdown(&t, &h);
+    assert!(
+        before.contains("this month had not begun when the data was read"),
+        "{before}"
+    );
+}
+
+/// "All payouts" counts a failed payout whose money never reached the bank (and may be
+/// paid out again later): the report says so when there is one, and only then.
+#[test]
+fn all_payouts_is_explained_when_a_payout_failed() {
+    let t = sample_month();
+    assert!(t.totals.iter().any(|c| c.failed_or_canceled_amount != 0));
+    let md = markdown(&t, &header());
+    assert!(md.contains(markdown::FAILED_IN_ALL_PAYOUTS), "{md}");
+    let mut quiet = sample_month();
+    quiet
+        .totals
+        .iter_mut()
+        .for_each(|c| c.failed_or_canceled_amount = 0);
+    assert!(!markdown(&quiet, &header()).contains(markdown::FAILED_IN_ALL_PAYOUTS));
+}
