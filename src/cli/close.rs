@@ -50,6 +50,8 @@ pub fn run(
 fn failure(e: PacketError) -> Failure {
     match e {
         PacketError::Data(m) => Failure::data(m),
+        // Like any export refused because files are there: a usage problem (2).
+        e @ (PacketError::Exists(_) | PacketError::NotEmpty(_)) => Failure::usage(e.to_string()),
         other => Failure::other(other.to_string()),
     }
 }

@@ -87,10 +87,12 @@ fn load_demo() -> Result<AccountData, Failure> {
         .map_err(|e| Failure::data(format!("the bundled demo account could not be read: {e}")))
 }
 
-/// A cache problem as a command failure (unreadable data: 5; anything else: 1).
+/// A cache problem as a command failure (unreadable data: 5; `--cached` with no cache
+/// yet: 2, the user asked for something to run `tieout sync` for first; anything else: 1).
 pub fn cache_failure(e: CacheError) -> Failure {
     let kind = match e {
         CacheError::Unreadable { .. } => FailKind::Data,
+        CacheError::Missing { .. } => FailKind::Usage,
         _ => FailKind::Other,
     };
     Failure::new(kind, e.to_string())
@@ -109,7 +111,7 @@ pub fn load_cached(
     tz: &TimeZone,
 ) -> Result<AccountData, Failure> {
     let pointer = cache.last_used(profile).map_err(cache_failure)?.ok_or_else(|| {
-        Failure::other(format!(
+        Failure::usage(format!(
             "there is no cache for profile '{profile}' in {}: run `tieout sync` first, or drop --cached to read Stripe directly",
             cache.root().display()
         ))

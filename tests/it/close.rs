@@ -77,7 +77,8 @@ fn an_existing_packet_is_kept_without_force_and_replaced_with_it() {
     fs::write(dir.join("reconciliation.md"), "edited by hand\n").expect("tamper");
 
     let refused = t.run(&["close", "--month", "2026-10", "--out", d]);
-    assert_ne!(refused.code, Some(0));
+    // Exit 2, as for any export refused because files are already there.
+    assert_eq!(refused.code, Some(2), "{}", refused.stderr);
     assert!(refused.stderr.contains("--force"), "{}", refused.stderr);
     assert_eq!(
         fs::read_to_string(dir.join("reconciliation.md")).expect("kept"),

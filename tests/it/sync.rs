@@ -918,3 +918,16 @@ async fn a_paced_sync_under_a_rate_limit_stores_the_same_cache_with_no_needless_
         lines_per_payout.values().map(|n| pages(*n)).sum::<usize>()
     );
 }
+
+/// `--cached` before any sync is a usage problem (exit 2) that says what to run, not an
+/// unexplained failure.
+#[test]
+fn cached_before_any_sync_exits_2_and_says_to_sync() {
+    let fake = start_fake(FakeConfig::mini());
+    let t = Tieout::against(&fake);
+    let data = t.root().join("data").display().to_string();
+    let t = t.env("TIEOUT_DATA_DIR", &data);
+    let out = t.run(&["--cached", "dunning"]);
+    out.code(2);
+    assert!(out.stderr.contains("tieout sync"), "{}", out.stderr);
+}
