@@ -13,7 +13,7 @@ use crate::source::progress::{SyncEvent, grouped};
 use crate::source::sync;
 use crate::tui::config;
 use crate::tui::runtime::refunds::GateSession;
-use crate::tui::runtime::{self, Loader};
+use crate::tui::runtime::{self, LoadEnd, Loader};
 use crate::tui::state::{Settings, Startup, State};
 use crate::tui::workspace::{LoadError, LoadKind, Workspace, parse_tickets_csv};
 
@@ -88,6 +88,18 @@ impl Loader for CliLoader {
         }
     }
 
+    fn load_in_parts(
+        &self,
+        kind: LoadKind,
+        progress: &(dyn Fn(String) + Send + Sync),
+        first: &dyn Fn(Workspace),
+    ) -> Result<LoadEnd, LoadError> {
+        match kind {
+            LoadKind::Cache => self.cached_in_parts(first),
+            _ => self.load(kind, progress).map(LoadEnd::Whole),
+        }
+    }
+
     fn refund_gate(&self) -> Result<GateSession, String> {
         self.gate.get_or_init(|| self.build_gate()).clone()
     }
@@ -158,6 +170,26 @@ impl CliLoader {
     }
 
     fn cached(&self) -> Result<Workspace, LoadError> {
+        let cache = self.cache()?;
+        load::load_cached(&cache, &self.ctx.global.profile, Need::All, &self.ctx.tz)
+            .map_err(|f| LoadError::new(f.message))
+            .and_then(|data| Ok(Workspace::new(data, self.tickets()?)))
+    }
+
+    /// The cache in two parts (see `source::load::load_cached_in_parts`): the Worklist's
+    /// tables (with the tickets) first, then the payouts, their lines, refunds, disputes.
+    fn cached_in_parts(&self, first: &dyn Fn(Workspace)) -> Result<LoadEnd, LoadError> {
+        let cache = self.cache()?;
+        let tickets = self.tickets()?;
+        load::load_cached_in_parts(&cache, &self.ctx.global.profile, |part| {
+            first(Workspace::new(part, tickets));
+        })
+        .map(|rest| LoadEnd::Rest(Box::new(rest)))
+        .map_err(|f| LoadError::new(f.message))
+    }
+
+    /// The cache, if the profile has synced into it.
+    fn cache(&self) -> Result<Cache, LoadError> {
         let profile = &self.ctx.global.profile;
         let missing = |message: String| LoadError {
             message,
@@ -165,17 +197,12 @@ impl CliLoader {
         };
         let cache = Cache::open_default().map_err(|e| missing(e.to_string()))?;
         match cache.last_used(profile) {
-            Ok(Some(_)) => {}
-            Ok(None) => {
-                return Err(missing(format!(
-                    "there is no cache for profile '{profile}' yet"
-                )));
-            }
-            Err(e) => return Err(LoadError::new(e.to_string())),
+            Ok(Some(_)) => Ok(cache),
+            Ok(None) => Err(missing(format!(
+                "there is no cache for profile '{profile}' yet"
+            ))),
+            Err(e) => Err(LoadError::new(e.to_string())),
         }
-        load::load_cached(&cache, profile, Need::All, &self.ctx.tz)
-            .map_err(|f| LoadError::new(f.message))
-            .and_then(|data| Ok(Workspace::new(data, self.tickets()?)))
     }
 
     /// A full read from Stripe, saved to the cache like `tieout sync`.

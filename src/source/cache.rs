@@ -336,14 +336,15 @@ impl Cache {
         mode: Mode,
         wanted: &(dyn Fn(&str) -> bool + Sync),
     ) -> Result<AccountData, CacheError> {
-        let (manifest, gen_dir) = self.current(account_id, mode)?;
-        data_from_tables(manifest.meta(), &|name| {
-            read_table(&manifest, &gen_dir, name, wanted).map_err(ReadError::Cache)
-        })
-        .map_err(|e| match e {
-            ReadError::Cache(e) => e,
-            ReadError::Table(e) => CacheError::unreadable(&gen_dir, e),
-        })
+        self.generation(account_id, mode)?.load_data(wanted)
+    }
+
+    /// The account's current cache generation, to read in several parts that all come
+    /// from the same sync (a sync saving meanwhile does not mix generations: reading the
+    /// old one then fails, and the new one is what the caller is about to get anyway).
+    pub fn generation(&self, account_id: &str, mode: Mode) -> Result<Generation, CacheError> {
+        let (manifest, dir) = self.current(account_id, mode)?;
+        Ok(Generation { manifest, dir })
     }
 
     /// The manifest and the folder of the current generation.
@@ -472,6 +473,30 @@ enum ReadError {
 impl From<TableError> for ReadError {
     fn from(e: TableError) -> Self {
         ReadError::Table(e)
+    }
+}
+
+/// One generation of an account's cache (see [`Cache::generation`]).
+#[derive(Debug, Clone)]
+pub struct Generation {
+    manifest: Manifest,
+    dir: PathBuf,
+}
+
+impl Generation {
+    /// The rows of the tables `wanted` names (the others empty), as [`Cache::load_data`].
+    pub fn load_data(
+        &self,
+        wanted: &(dyn Fn(&str) -> bool + Sync),
+    ) -> Result<AccountData, CacheError> {
+        let Generation { manifest, dir } = self;
+        data_from_tables(manifest.meta(), &|name| {
+            read_table(manifest, dir, name, wanted).map_err(ReadError::Cache)
+        })
+        .map_err(|e| match e {
+            ReadError::Cache(e) => e,
+            ReadError::Table(e) => CacheError::unreadable(dir, e),
+        })
     }
 }
 

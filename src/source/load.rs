@@ -11,7 +11,7 @@ use jiff::tz::TimeZone;
 
 use crate::cli::{Ctx, FailKind, Failure};
 use crate::source::AccountData;
-use crate::source::cache::{Cache, CacheError};
+use crate::source::cache::{Cache, CacheError, Generation};
 use crate::source::progress::StderrProgress;
 use crate::source::sync::{self, Parts, SyncOptions};
 use crate::stripe::{Client, ClientConfig, StripeError};
@@ -110,14 +110,8 @@ pub fn load_cached(
     need: Need,
     tz: &TimeZone,
 ) -> Result<AccountData, Failure> {
-    let pointer = cache.last_used(profile).map_err(cache_failure)?.ok_or_else(|| {
-        Failure::usage(format!(
-            "there is no cache for profile '{profile}' in {}: run `tieout sync` first, or drop --cached to read Stripe directly",
-            cache.root().display()
-        ))
-    })?;
-    let data = cache
-        .load_data(&pointer.account_id, pointer.mode, &|t| need.reads_table(t))
+    let data = generation(cache, profile)?
+        .load_data(&|t| need.reads_table(t))
         .map_err(cache_failure)?;
     if let Need::Month(m) = need {
         let (start, end) = m.range(tz);
@@ -132,6 +126,88 @@ pub fn load_cached(
         }
     }
     Ok(data)
+}
+
+/// The current cache generation of the account `profile` last synced.
+fn generation(cache: &Cache, profile: &str) -> Result<Generation, Failure> {
+    let pointer = cache.last_used(profile).map_err(cache_failure)?.ok_or_else(|| {
+        Failure::usage(format!(
+            "there is no cache for profile '{profile}' in {}: run `tieout sync` first, or drop --cached to read Stripe directly",
+            cache.root().display()
+        ))
+    })?;
+    cache
+        .generation(&pointer.account_id, pointer.mode)
+        .map_err(cache_failure)
+}
+
+/// The tables the first part of a staged open reads: what the Worklist (the TUI's first
+/// tab) needs. The rest (payouts, balance transactions, refunds, disputes) follows.
+pub const FIRST_PART: Need = Need::Dunning;
+
+/// The whole cache of the account `profile` last synced, read in two parts from the same
+/// generation: `first` gets the tables [`FIRST_PART`] reads as soon as they are read
+/// (everything else empty), and the rest is returned (the first part's tables empty) for
+/// [`merge_rest`] to complete it. The TUI shows its Worklist from the first part while
+/// the million balance transactions of a large account are still being read.
+pub fn load_cached_in_parts(
+    cache: &Cache,
+    profile: &str,
+    first: impl FnOnce(AccountData),
+) -> Result<AccountData, Failure> {
+    let generation = generation(cache, profile)?;
+    let part = generation
+        .load_data(&|t| FIRST_PART.reads_table(t))
+        .map_err(cache_failure)?;
+    first(part);
+    generation
+        .load_data(&|t| !FIRST_PART.reads_table(t))
+        .map_err(cache_failure)
+}
+
+/// Completes the first part of a staged load (see [`load_cached_in_parts`]) with the rest:
+/// every table [`FIRST_PART`] does not read is moved over from `rest`.
+pub fn merge_rest(first: &mut AccountData, rest: AccountData) {
+    let AccountData {
+        meta: _,
+        payouts,
+        balance_transactions,
+        invoices,
+        invoice_payments,
+        payment_intents,
+        charges,
+        refunds,
+        disputes,
+        customers,
+        subscriptions,
+    } = rest;
+    fn take<T>(name: &str, into: &mut Vec<T>, from: Vec<T>) {
+        if !FIRST_PART.reads_table(name) {
+            *into = from;
+        }
+    }
+    take("payouts", &mut first.payouts, payouts);
+    take(
+        "balance_transactions",
+        &mut first.balance_transactions,
+        balance_transactions,
+    );
+    take("invoices", &mut first.invoices, invoices);
+    take(
+        "invoice_payments",
+        &mut first.invoice_payments,
+        invoice_payments,
+    );
+    take(
+        "payment_intents",
+        &mut first.payment_intents,
+        payment_intents,
+    );
+    take("charges", &mut first.charges, charges);
+    take("refunds", &mut first.refunds, refunds);
+    take("disputes", &mut first.disputes, disputes);
+    take("customers", &mut first.customers, customers);
+    take("subscriptions", &mut first.subscriptions, subscriptions);
 }
 
 /// A client for the profile's key (env `STRIPE_API_KEY`, else the keychain). Call it
@@ -226,7 +302,7 @@ mod tests {
             "{}",
             err.message
         );
-        assert_eq!(err.kind, FailKind::Other);
+        assert_eq!(err.kind, FailKind::Usage);
 
         let mut data = random_data(9, 3);
         data.meta.account_id = "acct_9".into();
@@ -271,5 +347,48 @@ mod tests {
             "{}",
             err.message
         );
+    }
+
+    /// The demo account saved as the cache of profile `default`.
+    fn demo_cache(root: &std::path::Path) -> Cache {
+        let cache = Cache::at(root);
+        let mut data = crate::source::demo::load_demo().expect("demo");
+        data.meta.mode = Mode::Test;
+        cache
+            .save(&Snapshot::from_data(&data).expect("frames"))
+            .expect("save");
+        cache
+            .set_last_used(
+                "default",
+                &ProfilePointer {
+                    account_id: data.meta.account_id.clone(),
+                    mode: Mode::Test,
+                    updated_at: 0,
+                },
+            )
+            .expect("pointer");
+        cache
+    }
+
+    #[test]
+    fn a_load_in_parts_ends_with_exactly_the_one_shot_load() {
+        let root = tempfile::tempdir().expect("tmp");
+        let cache = demo_cache(root.path());
+        let whole = load_cached(&cache, "default", Need::All, &TimeZone::UTC).expect("whole");
+        let mut first = None;
+        let rest =
+            load_cached_in_parts(&cache, "default", |part| first = Some(part)).expect("in parts");
+        let mut first = first.expect("the first part came before the rest");
+        // The first part holds what the Worklist reads, and nothing of the rest.
+        let worklist = load_cached(&cache, "default", FIRST_PART, &TimeZone::UTC).expect("wl");
+        assert_eq!(first, worklist);
+        assert!(!first.invoices.is_empty() && !first.charges.is_empty());
+        assert!(first.payouts.is_empty() && first.balance_transactions.is_empty());
+        assert!(!rest.payouts.is_empty() && !rest.balance_transactions.is_empty());
+        assert!(!rest.refunds.is_empty() && !rest.disputes.is_empty());
+        assert!(rest.invoices.is_empty() && rest.customers.is_empty());
+        merge_rest(&mut first, rest);
+        assert_eq!(first, whole);
+        assert_eq!(whole.meta.origin, Origin::Cache);
     }
 }

@@ -124,6 +124,20 @@ pub enum Msg {
         kind: LoadKind,
         result: Result<Workspace, LoadError>,
     },
+    /// The first part of a load in two parts (the cache): the tables the first tab reads
+    /// (tabs that say [`super::pane::Pane::shows_first_part`] get it; the others show
+    /// that the rest is loading). The request stays pending until `LoadedRest`.
+    LoadedFirst {
+        req: RequestId,
+        kind: LoadKind,
+        ws: Workspace,
+    },
+    /// The rest of a load in two parts: the tables its first part lacked (merged into
+    /// it, see `source::load::merge_rest`), or why they could not be read.
+    LoadedRest {
+        req: RequestId,
+        result: Result<Box<AccountData>, LoadError>,
+    },
     /// A load or job reports how far it got.
     Progress {
         req: RequestId,
@@ -171,6 +185,12 @@ impl fmt::Debug for Msg {
             Msg::Loaded { req, kind, result } => write!(
                 f,
                 "Loaded({req:?}, {kind:?}, {})",
+                if result.is_ok() { "ok" } else { "err" }
+            ),
+            Msg::LoadedFirst { req, kind, .. } => write!(f, "LoadedFirst({req:?}, {kind:?})"),
+            Msg::LoadedRest { req, result } => write!(
+                f,
+                "LoadedRest({req:?}, {})",
                 if result.is_ok() { "ok" } else { "err" }
             ),
             Msg::Progress { req, text } => write!(f, "Progress({req:?}, {text})"),

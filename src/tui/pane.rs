@@ -35,6 +35,13 @@ pub trait Pane {
     /// returning `false` when what they showed is gone).
     fn on_data(&mut self, ws: &Workspace, cx: &mut Cx<'_>) -> bool;
 
+    /// Whether this tab is shown from the first part of a load in two parts (the tables
+    /// `source::load::FIRST_PART` reads: the Worklist's). Tabs that need more (payouts,
+    /// balance transactions, refunds) get `on_data` once the rest has arrived.
+    fn shows_first_part(&self) -> bool {
+        false
+    }
+
     /// An action while this pane has focus. Return `Handled::No` to let the shell apply
     /// its default (most panes only handle `Open`).
     fn handle(&mut self, _action: Action, _cx: &mut Cx<'_>) -> Handled {

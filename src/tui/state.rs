@@ -44,6 +44,14 @@ pub struct Prompt {
     pub before: String,
 }
 
+/// The rest of a load shown from its first part (see `Msg::LoadedFirst`): until it
+/// arrives, tabs that need it show that it is loading, or why it could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Rest {
+    Loading(RequestId),
+    Failed(String),
+}
+
 /// What keys currently do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Mode {
@@ -79,6 +87,8 @@ pub struct State {
     pub load: LoadState,
     /// The load whose data is shown (newer loads replace it; older ones are dropped).
     pub shown: Option<RequestId>,
+    /// Set while the data shown is the first part of a load (see [`Rest`]).
+    pub rest: Option<Rest>,
     pub keymap: Keymap,
     pub theme: Theme,
     pub themes: Vec<Theme>,
@@ -117,6 +127,7 @@ impl State {
             mode: Mode::Normal,
             load: LoadState::Idle,
             shown: None,
+            rest: None,
             keymap: settings.keymap,
             theme: settings.theme,
             themes: settings.themes,
@@ -166,6 +177,17 @@ impl State {
         }
         self.dirty = true;
         std::mem::take(&mut self.core.effects)
+    }
+
+    /// What the active tab shows instead of itself: the rest of the load it needs is
+    /// still on its way (or failed).
+    pub fn waiting_for_rest(&self) -> Option<&Rest> {
+        let waits = self.screens.is_empty()
+            && self
+                .tabs
+                .get(self.active)
+                .is_some_and(|p| !p.shows_first_part());
+        self.rest.as_ref().filter(|_| waits)
     }
 
     /// Who has focus: the innermost screen, else the active tab.

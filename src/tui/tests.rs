@@ -768,3 +768,159 @@ fn a_started_key_sequence_lapses_after_about_a_second() {
     assert!(h.state.pending_keys.is_empty());
     assert!(!h.state.animating());
 }
+
+/// A workspace split as a load in two parts splits it (see `source::load::FIRST_PART`):
+/// the Worklist's tables first, then the payouts, their lines, refunds and disputes.
+fn in_parts(ws: &Workspace) -> (Workspace, AccountData) {
+    let mut first = (*ws.data).clone();
+    let mut rest = AccountData::empty(first.meta.clone());
+    rest.payouts = std::mem::take(&mut first.payouts);
+    rest.balance_transactions = std::mem::take(&mut first.balance_transactions);
+    rest.refunds = std::mem::take(&mut first.refunds);
+    rest.disputes = std::mem::take(&mut first.disputes);
+    let first = Workspace {
+        data: Arc::new(first),
+        tickets: Arc::clone(&ws.tickets),
+    };
+    (first, rest)
+}
+
+/// The body of a frame: without the status and hint lines (the spinner of a pending
+/// refresh shows there).
+fn body(frame: &str) -> String {
+    let lines: Vec<&str> = frame.lines().collect();
+    lines[..lines.len() - 2].join("\n")
+}
+
+#[test]
+fn a_cache_loaded_in_parts_shows_the_worklist_first_and_the_rest_when_it_arrives() {
+    let whole = sample::workspace(Origin::Cache);
+    let (first, rest) = in_parts(&whole);
+    // The same account loaded in one go, for comparison.
+    let mut one = Harness::loaded(whole.clone(), 120, 40);
+    let worklist = one.frame();
+    one.action(Action::Tab2);
+    let tieout = one.frame();
+    one.action(Action::Tab3);
+    let refunds = one.frame();
+
+    let mut h = Harness::new(
+        test_settings(Startup::CacheThenFresh),
+        Box::new(|_| Err(LoadError::new("not asked: the test sends the loads"))),
+        120,
+        40,
+    );
+    h.auto = false;
+    h.start();
+    h.queued.clear(); // the cache (1) and the refresh (2): answered below, or not at all
+    h.auto = true;
+    h.step(Msg::LoadedFirst {
+        req: RequestId(1),
+        kind: LoadKind::Cache,
+        ws: first,
+    });
+    assert_eq!(h.state.load, LoadState::Loaded);
+    assert!(h.state.animating(), "the spinner runs while the rest loads");
+    assert_eq!(
+        body(&h.frame()),
+        body(&worklist),
+        "the Worklist is whole at once"
+    );
+    for tab in [Action::Tab2, Action::Tab3] {
+        h.action(tab);
+        let frame = h.frame();
+        assert!(frame.contains("Loading the payouts…"), "{frame}");
+        assert!(frame.contains(h.state.spinner_glyph()), "{frame}");
+    }
+    // A refresh meanwhile does not cancel the rest (only older refreshes).
+    h.auto = false;
+    h.action(Action::Refresh);
+    assert_eq!(h.log, vec![Effect::Cancel(RequestId(2))]);
+    h.queued.clear();
+    h.auto = true;
+
+    h.step(Msg::LoadedRest {
+        req: RequestId(1),
+        result: Ok(Box::new(rest)),
+    });
+    assert_eq!(
+        h.state.core.workspace.as_ref().map(|w| &*w.data),
+        Some(&*whole.data),
+        "the account ends as the one-shot load's"
+    );
+    assert_eq!(h.state.rest, None);
+    assert_eq!(body(&h.frame()), body(&refunds));
+    h.action(Action::Tab2);
+    assert_eq!(body(&h.frame()), body(&tieout));
+    h.action(Action::Tab1);
+    assert_eq!(body(&h.frame()), body(&worklist));
+}
+
+#[test]
+fn the_rest_of_a_load_in_parts_is_dropped_after_newer_data_and_its_failure_shows() {
+    let whole = sample::workspace(Origin::Cache);
+    let (first, rest) = in_parts(&whole);
+    let mut state = super::state::State::new(test_settings(Startup::CacheThenFresh));
+    state.start();
+    update(
+        &mut state,
+        Msg::LoadedFirst {
+            req: RequestId(1),
+            kind: LoadKind::Cache,
+            ws: first.clone(),
+        },
+    );
+    // The refresh arrives first: it replaces the first part and the rest is not wanted.
+    let mut fresh = sample::account(Origin::Live);
+    fresh.invoices.truncate(2);
+    let effects = update(
+        &mut state,
+        Msg::Loaded {
+            req: RequestId(2),
+            kind: LoadKind::Fresh,
+            result: Ok(Workspace::new(fresh.clone(), Vec::new())),
+        },
+    );
+    assert!(
+        effects.contains(&Effect::Cancel(RequestId(1))),
+        "{effects:?}"
+    );
+    assert_eq!(state.rest, None);
+    update(
+        &mut state,
+        Msg::LoadedRest {
+            req: RequestId(1),
+            result: Ok(Box::new(rest)),
+        },
+    );
+    let ws = state.core.workspace.as_ref().expect("data");
+    assert_eq!(*ws.data, fresh);
+
+    // A rest that cannot be read: the tabs that need it say so; the Worklist stays.
+    let mut h = Harness::new(
+        test_settings(Startup::CacheThenFresh),
+        Box::new(|_| Err(LoadError::new("not asked"))),
+        80,
+        24,
+    );
+    h.auto = false;
+    h.start();
+    h.queued.clear();
+    h.auto = true;
+    h.step(Msg::LoadedFirst {
+        req: RequestId(1),
+        kind: LoadKind::Cache,
+        ws: first,
+    });
+    h.step(Msg::LoadedRest {
+        req: RequestId(1),
+        result: Err(LoadError::new("payouts.parquet: unexpected end of file")),
+    });
+    assert!(h.frame().contains("Worklist"));
+    h.action(Action::Tab2);
+    let frame = h.frame();
+    assert!(
+        frame.contains("Could not load the payouts.") && frame.contains("unexpected end of file"),
+        "{frame}"
+    );
+}

@@ -12,7 +12,7 @@ use super::keymap::{Key, Resolved};
 use super::msg::{Effect, JobFailed, MouseInput, Msg, Owner};
 use super::pane::{Handled, Toast};
 use super::panes::detail::RowDetail;
-use super::state::{CHORD_TIMEOUT_TICKS, Mode, Prompt, PromptKind, Startup, State};
+use super::state::{CHORD_TIMEOUT_TICKS, Mode, Prompt, PromptKind, Rest, Startup, State};
 use super::workspace::{LoadKind, LoadState};
 
 /// Applies one message; returns the effects to perform.
@@ -45,6 +45,8 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             changed
         }
         Msg::Loaded { req, kind, result } => on_loaded(state, req, kind, result),
+        Msg::LoadedFirst { req, kind: _, ws } => on_loaded_first(state, req, ws),
+        Msg::LoadedRest { req, result } => on_loaded_rest(state, req, result),
         Msg::Progress { req, text } => {
             if let Some(entry) = state.core.pending.get_mut(&req) {
                 entry.1 = text.clone();
@@ -377,11 +379,17 @@ pub fn on_action(state: &mut State, action: Action) {
 /// Reloads the account: the demo again, or fresh from Stripe (data stays on screen).
 fn refresh(state: &mut State) {
     // A newer refresh supersedes an older one.
+    // Except the rest of the load on screen: the tabs waiting for it would wait for
+    // Stripe instead (the refresh replaces it anyway when it arrives).
+    let rest = match &state.rest {
+        Some(Rest::Loading(r)) => Some(*r),
+        _ => None,
+    };
     let old: Vec<_> = state
         .core
         .pending
         .iter()
-        .filter(|(_, (o, _))| *o == Owner::Shell)
+        .filter(|(r, (o, _))| *o == Owner::Shell && Some(**r) != rest)
         .map(|(r, _)| *r)
         .collect();
     for r in old {
@@ -419,6 +427,10 @@ fn on_loaded(
             }
             state.shown = Some(req);
             state.core.workspace = Some(ws.clone());
+            // A whole account replaces a first part shown before; its rest is not wanted.
+            if let Some(Rest::Loading(r)) = state.rest.take() {
+                state.core.cancel(r);
+            }
             for i in 0..state.tabs.len() {
                 state.with_owner(Owner::Tab(i), |pane, cx| pane.on_data(&ws, cx));
             }
@@ -454,6 +466,76 @@ fn on_loaded(
             } else if !other_load_pending {
                 state.load = LoadState::Failed { message: e.message };
             }
+        }
+    }
+    true
+}
+
+/// The first part of a load in two parts: the tabs that show from it get the data now;
+/// the others show that the rest is loading (the request stays pending until it arrives).
+fn on_loaded_first(
+    state: &mut State,
+    req: super::msg::RequestId,
+    ws: super::workspace::Workspace,
+) -> bool {
+    if !state.core.pending.contains_key(&req) {
+        return false; // cancelled or superseded
+    }
+    if state.shown.is_some_and(|s| s > req) {
+        state.core.cancel(req); // newer data is shown: neither part is wanted
+        return false;
+    }
+    state.shown = Some(req);
+    state.core.workspace = Some(ws.clone());
+    state.rest = Some(Rest::Loading(req));
+    if let Some(entry) = state.core.pending.get_mut(&req) {
+        entry.1 = "loading the payouts".into();
+    }
+    for i in 0..state.tabs.len() {
+        if state.tabs[i].shows_first_part() {
+            state.with_owner(Owner::Tab(i), |pane, cx| pane.on_data(&ws, cx));
+        }
+    }
+    state.load = LoadState::Loaded;
+    true
+}
+
+/// The rest of a load in two parts: merged into the first part on screen (its tables are
+/// moved, not copied, unless a job still holds the first part), then given to the tabs
+/// that were waiting for it. The tabs and screens showing the first part keep it: their
+/// tables are the same.
+fn on_loaded_rest(
+    state: &mut State,
+    req: super::msg::RequestId,
+    result: Result<Box<crate::source::AccountData>, super::workspace::LoadError>,
+) -> bool {
+    if state.core.pending.remove(&req).is_none() || state.rest != Some(Rest::Loading(req)) {
+        return false; // cancelled, or newer data replaced the first part
+    }
+    let (rest, shown) = match (result, state.core.workspace.take()) {
+        (Ok(rest), Some(shown)) => (rest, shown),
+        (Err(e), shown) => {
+            state.core.workspace = shown;
+            state.rest = Some(Rest::Failed(e.message));
+            return true;
+        }
+        (Ok(_), None) => {
+            state.rest = None;
+            return true;
+        }
+    };
+    let mut data =
+        std::sync::Arc::try_unwrap(shown.data).unwrap_or_else(|shared| (*shared).clone());
+    crate::source::load::merge_rest(&mut data, *rest);
+    let ws = super::workspace::Workspace {
+        data: std::sync::Arc::new(data),
+        tickets: shown.tickets,
+    };
+    state.core.workspace = Some(ws.clone());
+    state.rest = None;
+    for i in 0..state.tabs.len() {
+        if !state.tabs[i].shows_first_part() {
+            state.with_owner(Owner::Tab(i), |pane, cx| pane.on_data(&ws, cx));
         }
     }
     true

@@ -11,7 +11,7 @@ use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 use super::action::{Action, Group};
 use super::keymap::chord_text;
 use super::pane::ViewCx;
-use super::state::{Mode, PromptKind, State};
+use super::state::{Mode, PromptKind, Rest, State};
 use super::theme::Role;
 use super::widgets::text::{fit, width};
 use super::workspace::LoadState;
@@ -111,7 +111,8 @@ fn draw_tabs(state: &mut State, area: Rect, buf: &mut Buffer) {
 
 fn draw_body(state: &mut State, area: Rect, buf: &mut Buffer) {
     let has_data = state.core.workspace.is_some();
-    if has_data {
+    let rest = state.waiting_for_rest().cloned();
+    if has_data && rest.is_none() {
         let State {
             tabs,
             screens,
@@ -184,6 +185,26 @@ fn draw_body(state: &mut State, area: Rect, buf: &mut Buffer) {
             ),
         ],
         LoadState::Loaded => vec![],
+    };
+    let lines = match rest {
+        Some(Rest::Loading(_)) => vec![Line::from(vec![
+            Span::styled(
+                format!("{} ", state.spinner_glyph()),
+                theme.style(Role::Spinner),
+            ),
+            Span::styled("Loading the payouts…", theme.style(Role::Text)),
+        ])],
+        Some(Rest::Failed(message)) => vec![
+            Line::styled("Could not load the payouts.", theme.style(Role::Error)),
+            Line::raw(""),
+            Line::styled(message, theme.style(Role::Text)),
+            Line::raw(""),
+            Line::styled(
+                format!("Press {} to read the account again.", key(Action::Refresh)),
+                theme.style(Role::Muted),
+            ),
+        ],
+        None => lines,
     };
     let h = u16::try_from(lines.len()).unwrap_or(0) + 2;
     let y = inner.y + inner.height.saturating_sub(h) / 2;

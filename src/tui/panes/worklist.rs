@@ -137,6 +137,10 @@ impl Pane for WorklistPane {
         "Worklist".to_string()
     }
 
+    fn shows_first_part(&self) -> bool {
+        true // it reads what `source::load::FIRST_PART` (Need::Dunning) reads
+    }
+
     fn on_data(&mut self, ws: &Workspace, cx: &mut Cx<'_>) -> bool {
         if let Some(old) = self.req.take() {
             cx.cancel(old);

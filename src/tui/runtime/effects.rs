@@ -11,6 +11,7 @@ use std::sync::Arc;
 use tokio::sync::mpsc::Sender;
 
 use super::clipboard::{self, Tool};
+use crate::source::AccountData;
 use crate::time::Month;
 use crate::tui::msg::{CancelFlag, Effect, JobFailed, Msg, PacketInput, PacketResult, RequestId};
 use crate::tui::workspace::{LoadError, LoadKind, Workspace};
@@ -23,11 +24,32 @@ pub trait Loader: Send + Sync + 'static {
         progress: &(dyn Fn(String) + Send + Sync),
     ) -> Result<Workspace, LoadError>;
 
+    /// Loads in two parts where `kind` allows it (the cache): the tables the first tab
+    /// reads are handed to `first` as soon as they are read (sent as `Msg::LoadedFirst`),
+    /// and the rest is returned as [`LoadEnd::Rest`] (sent as `Msg::LoadedRest`). By
+    /// default a loader loads in one go ([`LoadEnd::Whole`], never calling `first`).
+    fn load_in_parts(
+        &self,
+        kind: LoadKind,
+        progress: &(dyn Fn(String) + Send + Sync),
+        _first: &dyn Fn(Workspace),
+    ) -> Result<LoadEnd, LoadError> {
+        self.load(kind, progress).map(LoadEnd::Whole)
+    }
+
     /// The refund gate for `Effect::ExecuteRefund`, or why refunds cannot be sent in this
     /// run (the demo, no key, a live key). Runs on a worker thread.
     fn refund_gate(&self) -> Result<super::refunds::GateSession, String> {
         Err("refund execution is not available in this run".into())
     }
+}
+
+/// How [`Loader::load_in_parts`] ends.
+pub enum LoadEnd {
+    /// The whole account, in one go.
+    Whole(Workspace),
+    /// The tables the first part (already handed over) did not hold.
+    Rest(Box<AccountData>),
 }
 
 /// Runs effects; owned by the runtime loop.
@@ -76,8 +98,14 @@ impl EffectRunner {
                             let _ = ptx.try_send(Msg::Progress { req, text });
                         }
                     };
+                    let sent_first = std::cell::Cell::new(false);
+                    let first = |ws: Workspace| {
+                        tracing::info!(req = req.0, ?kind, "first part loaded");
+                        sent_first.set(true);
+                        let _ = tx.blocking_send(Msg::LoadedFirst { req, kind, ws });
+                    };
                     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        loader.load(kind, &progress)
+                        loader.load_in_parts(kind, &progress, &first)
                     }))
                     .unwrap_or_else(|panic| {
                         Err(LoadError::new(format!(
@@ -91,7 +119,27 @@ impl EffectRunner {
                             tracing::warn!(req = req.0, ?kind, error = %e.message, "load failed")
                         }
                     }
-                    let _ = tx.blocking_send(Msg::Loaded { req, kind, result });
+                    let msg = match result {
+                        Ok(LoadEnd::Whole(ws)) => Msg::Loaded {
+                            req,
+                            kind,
+                            result: Ok(ws),
+                        },
+                        Ok(LoadEnd::Rest(rest)) => Msg::LoadedRest {
+                            req,
+                            result: Ok(rest),
+                        },
+                        Err(e) if sent_first.get() => Msg::LoadedRest {
+                            req,
+                            result: Err(e),
+                        },
+                        Err(e) => Msg::Loaded {
+                            req,
+                            kind,
+                            result: Err(e),
+                        },
+                    };
+                    let _ = tx.blocking_send(msg);
                 });
             }
             Effect::Compute { req, job } => {

@@ -23,7 +23,7 @@ use super::msg::{MouseInput, Msg};
 use super::state::State;
 use super::update::update;
 use super::view;
-pub use effects::{EffectRunner, Loader};
+pub use effects::{EffectRunner, LoadEnd, Loader};
 
 /// The shortest time between two frames (about 60 per second).
 pub const FRAME: Duration = Duration::from_millis(16);
@@ -79,7 +79,9 @@ async fn main_loop(mut state: State, loader: Arc<dyn Loader>) -> Result<(), Stri
 
     let dispatch = |state: &mut State, runner: &mut EffectRunner, msg: Msg| {
         match &msg {
-            Msg::Loaded { req, .. } | Msg::Computed { req, .. } => runner.finished(*req),
+            Msg::Loaded { req, .. } | Msg::LoadedRest { req, .. } | Msg::Computed { req, .. } => {
+                runner.finished(*req)
+            }
             _ => {}
         }
         let effects = update(state, msg);
