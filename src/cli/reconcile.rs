@@ -91,6 +91,9 @@ pub fn summary(t: &MonthTieOut, zone: &str) -> String {
         c.in_progress,
         c.failed_or_canceled
     );
+    if c.reversed > 0 {
+        let _ = write!(s, ", {} reversed", c.reversed);
+    }
     for x in &t.totals {
         let n = &x.counts;
         let mut parts = Vec::new();
@@ -100,6 +103,7 @@ pub fn summary(t: &MonthTieOut, zone: &str) -> String {
             (n.not_itemisable, "not itemisable"),
             (n.in_progress, "in progress"),
             (n.failed_or_canceled, "failed or canceled"),
+            (n.reversed, "reversed"),
         ] {
             if count > 0 {
                 parts.push(format!("{count} {label}"));
