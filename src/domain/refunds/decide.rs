@@ -11,7 +11,8 @@
 //! 8. `outside-window` -> decline.
 //!
 //! Ids and wording come from the [`Policy`]; the reason is the rule's sentence followed by
-//! one sentence of facts.
+//! one sentence of facts. Text from the ticket (its email, its order id) is quoted inert
+//! ([`quoted`]), so no ticket can add sentences to a reason.
 
 use jiff::tz::TimeZone;
 
@@ -20,7 +21,7 @@ use crate::source::rows::{ChargeRow, RefundRow};
 use crate::stripe::models::RefundStatus;
 use crate::time::{date_in, days_between, whole_months_between};
 
-use super::matching::{Matched, OrderMatch, PeriodLink};
+use super::matching::{MatchVia, Matched, OrderMatch, PeriodLink};
 use super::policy::{Policy, RuleKind};
 use super::{Recommendation, Suggestion, Ticket};
 
@@ -91,6 +92,62 @@ impl Out<'_> {
     }
 }
 
+/// The longest text from outside (a ticket's email or order id, a metadata key) a reason
+/// repeats, in characters; longer text is cut with "…".
+pub const QUOTE_MAX_CHARS: usize = 64;
+
+/// Text from outside made inert for a reason: on one line (control and bidi-override
+/// characters dropped, whitespace runs made one space), at most [`QUOTE_MAX_CHARS`],
+/// curly quotes straightened, and `.`, `!`, `?` before a space replaced by their small
+/// forms (﹒ ﹗ ﹖) so they cannot end a sentence.
+fn inert(text: &str) -> String {
+    let visible: String = text
+        .chars()
+        .filter(|c| {
+            !c.is_control()
+                && !matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+        })
+        .collect();
+    let mut chars: Vec<char> = visible
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .chars()
+        .collect();
+    if chars.len() > QUOTE_MAX_CHARS {
+        chars.truncate(QUOTE_MAX_CHARS - 1);
+        while chars.last() == Some(&' ') {
+            chars.pop();
+        }
+        chars.push('…');
+    }
+    let mut out = String::with_capacity(chars.len() + 8);
+    for (i, c) in chars.iter().enumerate() {
+        let before_space = chars.get(i + 1) == Some(&' ');
+        out.push(match c {
+            '“' | '”' => '"',
+            '.' if before_space => '﹒',
+            '!' if before_space => '﹗',
+            '?' if before_space => '﹖',
+            other => *other,
+        });
+    }
+    out
+}
+
+/// A ticket's value as a reason shows it: [`inert`], within “…”.
+pub fn quoted(text: &str) -> String {
+    format!("“{}”", inert(text))
+}
+
+/// Where the order id was found, in words; a metadata key is the merchant's text.
+fn via_words(via: &MatchVia) -> String {
+    match via {
+        MatchVia::Metadata { key } => format!("metadata.{}", inert(key)),
+        MatchVia::Description => via.describe(),
+    }
+}
+
 fn list(ids: &[&str]) -> String {
     ids.join(", ")
 }
@@ -116,11 +173,11 @@ pub fn decide(
     };
     let customer_ids: Vec<&str> = m.customers.iter().map(|c| c.id.as_str()).collect();
     out.evidence.extend(customer_ids.iter().copied());
-    let order = ticket.order_id.trim();
+    let order = quoted(ticket.order_id.trim());
 
     // 1. no-customer
     if m.customers.is_empty() {
-        let facts = format!("No customer has the email {}.", ticket.email.trim());
+        let facts = format!("No customer has the email {}.", quoted(ticket.email.trim()));
         return out.done(RuleKind::NoCustomer, Recommendation::Review, 0, None, facts);
     }
 
@@ -146,7 +203,7 @@ pub fn decide(
                 "Order {order} is named by {} charges ({}) in their {}.",
                 ids.len(),
                 list(&ids),
-                via.describe()
+                via_words(via)
             );
             return out.done(
                 RuleKind::AmbiguousCharge,
@@ -272,7 +329,7 @@ pub fn decide(
             "{} ({}, {when}, found by {}) is {what}, {} ago",
             charge.id,
             money(charge.amount_captured, cur),
-            via.describe(),
+            via_words(via),
             plural(days, "day", "days"),
         );
         if charge.amount_refunded > 0 {
