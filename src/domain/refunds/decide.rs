@@ -5,7 +5,8 @@
 //! 3. `already-refunded` -> decline;
 //! 4. `disputed` -> decline;
 //! 5. `refund-pattern` -> review;
-//! 6. `first-purchase-window` -> approve what is left to refund;
+//! 6. `first-purchase-window` (at most `window.days` x 24 h after the charge) -> approve
+//!    what is left to refund;
 //! 7. `annual-prorate` -> partial: floor(amount captured x unused whole months / 12),
 //!    capped at what is left and floored to the currency's step;
 //! 8. `outside-window` -> decline.
@@ -308,8 +309,11 @@ pub fn decide(
         );
     }
 
-    // 6. first-purchase-window
+    // 6. first-purchase-window: within the window means at most window_days x 24 h after
+    // the charge's `created`, to the second (30 days and 1 second is outside). A charge
+    // stamped after `now` (clock skew) is inside.
     let days = days_between(charge.created, now).max(0);
+    let inside = now.saturating_sub(charge.created) <= policy.window_days.saturating_mul(DAY);
     let earlier: Vec<&ChargeRow> = m
         .customer_charges
         .iter()
@@ -317,7 +321,7 @@ pub fn decide(
         .collect();
     let first = earlier.is_empty();
     let when = date_in(charge.created, tz);
-    if days <= policy.window_days && (first || !policy.first_purchase_only) {
+    if inside && (first || !policy.first_purchase_only) {
         let amount = cur.floor_to_step(refundable);
         out.evidence.extend(refund_ids.iter().copied());
         let what = if first {
@@ -422,12 +426,17 @@ pub fn decide(
     }
 
     // 8. outside-window
-    let mut facts = if days > policy.window_days {
+    let mut facts = if !inside {
+        // Past the window by less than a day, "30 days ago" would read as inside it.
+        let ago = if days > policy.window_days {
+            plural(days, "day", "days")
+        } else {
+            format!("more than {}", plural(policy.window_days, "day", "days"))
+        };
         format!(
-            "{} ({}) was charged on {when}, {} ago",
+            "{} ({}) was charged on {when}, {ago} ago",
             charge.id,
             money(charge.amount_captured, cur),
-            plural(days, "day", "days")
         )
     } else {
         let first_charge = earlier.first().map(|c| (c.id.as_str(), c.created));

@@ -247,7 +247,7 @@ fn a_refund_pattern_goes_to_review_within_the_lookback_only() {
 }
 
 #[test]
-fn the_first_purchase_window_includes_day_30_not_day_31() {
+fn the_first_purchase_window_is_30_days_to_the_second() {
     let w = one_purchase(30, "usd", 4900);
     let a = run(&w, &ticket("ann@example.com", "ORD-1"));
     expect(
@@ -261,9 +261,29 @@ fn the_first_purchase_window_includes_day_30_not_day_31() {
         a.suggestion.reason,
         "Full refund within 30 days of the charge on a first purchase. ch_1 (49.00 USD, 2026-10-31, found by metadata.order_id) is the customer's first purchase, 30 days ago; refund 49.00 USD."
     );
-    // 30 days and 23 hours is still day 30.
+    // The window is elapsed time from the charge: 30 x 24 h exactly is inside, one
+    // second more is not (it used to be "day 30" until 30 days and 23 hours).
+    let mut w = one_purchase(30, "usd", 4900);
+    w.charges[0].created -= 1;
+    let a = run(&w, &ticket("ann@example.com", "ORD-1"));
+    expect(
+        &a,
+        "outside-window",
+        Recommendation::Decline,
+        0,
+        &["cus_a", "ch_1"],
+    );
+    assert_eq!(
+        a.suggestion.reason,
+        "Full refund only within 30 days of the charge on a first purchase. ch_1 (49.00 USD) was charged on 2026-10-31, more than 30 days ago."
+    );
     let mut w = one_purchase(30, "usd", 4900);
     w.charges[0].created -= 23 * 3600;
+    let a = run(&w, &ticket("ann@example.com", "ORD-1"));
+    assert_eq!(a.suggestion.rule, "outside-window");
+    // A charge stamped a little after now (clock skew) is inside.
+    let mut w = one_purchase(0, "usd", 4900);
+    w.charges[0].created += 60;
     let a = run(&w, &ticket("ann@example.com", "ORD-1"));
     assert_eq!(a.suggestion.rule, "first-purchase-window");
     let w = one_purchase(31, "usd", 4900);
