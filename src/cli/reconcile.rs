@@ -91,6 +91,9 @@ pub fn summary(t: &MonthTieOut, zone: &str) -> String {
         c.in_progress,
         c.failed_or_canceled
     );
+    if c.reversed > 0 {
+        let _ = write!(s, ", {} reversed", c.reversed);
+    }
     for x in &t.totals {
         let n = &x.counts;
         let mut parts = Vec::new();
@@ -100,6 +103,7 @@ pub fn summary(t: &MonthTieOut, zone: &str) -> String {
             (n.not_itemisable, "not itemisable"),
             (n.in_progress, "in progress"),
             (n.failed_or_canceled, "failed or canceled"),
+            (n.reversed, "reversed"),
         ] {
             if count > 0 {
                 parts.push(format!("{count} {label}"));
@@ -177,5 +181,24 @@ mod tests {
             s,
             "2026-10 (UTC): 6 payouts: 2 tied out, 1 with a difference, 1 not itemisable, 1 in progress, 1 failed or canceled\n  JPY: 1 payout, 4860 in all: 1 tied out; itemised 4860, lines' net 4860\n  USD: 5 payouts, 1272.44 in all: 1 tied out, 1 with a difference, 1 not itemisable, 1 in progress, 1 failed or canceled; itemised 1078.99, lines' net 1024.34, difference -54.65"
         );
+    }
+
+    #[test]
+    fn the_summary_names_a_reversed_payout_only_when_there_is_one() {
+        use crate::domain::tieout::testdata::{month, reversal_rows};
+        let (payouts, txns) = reversal_rows();
+        let t = crate::domain::tieout::tie_out_month(
+            &payouts,
+            &txns,
+            month("2026-10"),
+            &jiff::tz::TimeZone::UTC,
+        );
+        let s = summary(&t, "UTC");
+        assert_eq!(
+            s,
+            "2026-10 (UTC): 2 payouts: 0 tied out, 0 with a difference, 1 not itemisable, 0 in progress, 0 failed or canceled, 1 reversed\n  USD: 2 payouts, 0.00 in all: 1 not itemisable, 1 reversed; itemised 90.00, lines' net 90.00"
+        );
+        assert!(verdict(&t).is_ok(), "a reversal is not a difference");
+        assert!(!summary(&sample_month(), "UTC").contains("reversed"));
     }
 }

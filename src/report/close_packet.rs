@@ -142,8 +142,18 @@ fn build_with(
     let c = tieout.counts;
     let summary = vec![
         format!(
-            "{month}: {} payouts, {} tied, {} differences, {} not itemisable, {} in progress, {} failed or canceled",
-            c.payouts, c.tied, c.differences, c.not_itemisable, c.in_progress, c.failed_or_canceled
+            "{month}: {} payouts, {} tied, {} differences, {} not itemisable, {} in progress, {} failed or canceled{}",
+            c.payouts,
+            c.tied,
+            c.differences,
+            c.not_itemisable,
+            c.in_progress,
+            c.failed_or_canceled,
+            if c.reversed > 0 {
+                format!(", {} reversed", c.reversed)
+            } else {
+                String::new()
+            }
         ),
         format!(
             "worklist as of {}: {} invoices; {refunds_in_month} refunds and {disputes_in_month} disputes in the month",

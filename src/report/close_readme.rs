@@ -85,8 +85,22 @@ pub fn readme(facts: &PacketFacts<'_>, tieout: &MonthTieOut, worklist: &Worklist
             s,
             "{} payouts arrived: {} tie out to the cent, {} show a difference, {} cannot be \
              itemised by Stripe, {} are still being reconciled by Stripe, {} failed or \
-             canceled (their funds went back to the Stripe balance).",
-            c.payouts, c.tied, c.differences, c.not_itemisable, c.in_progress, c.failed_or_canceled
+             canceled (their funds went back to the Stripe balance){}.",
+            c.payouts,
+            c.tied,
+            c.differences,
+            c.not_itemisable,
+            c.in_progress,
+            c.failed_or_canceled,
+            if c.reversed > 0 {
+                format!(
+                    ", {} reached the bank and {} reversed (debited back)",
+                    c.reversed,
+                    if c.reversed == 1 { "was" } else { "were" }
+                )
+            } else {
+                String::new()
+            }
         );
     }
     let _ = writeln!(s);
@@ -132,6 +146,13 @@ pub fn readme(facts: &PacketFacts<'_>, tieout: &MonthTieOut, worklist: &Worklist
                 } else {
                     "Canceled"
                 },
+                p.payout.id,
+                amount,
+                cur,
+                p.note()
+            ),
+            Verdict::Reversed => format!(
+                "- **Reversed** `{}` ({} {}): {}",
                 p.payout.id,
                 amount,
                 cur,

@@ -302,7 +302,7 @@ mod tests {
             "{}",
             err.message
         );
-        assert_eq!(err.kind, FailKind::Usage);
+        assert_eq!(err.kind, FailKind::Usage, "a usage problem: exit 2");
 
         let mut data = random_data(9, 3);
         data.meta.account_id = "acct_9".into();

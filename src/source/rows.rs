@@ -48,6 +48,12 @@ pub struct PayoutRow {
     pub failure_balance_transaction: Option<String>,
     pub description: Option<String>,
     pub statement_descriptor: Option<String>,
+    /// Set on a payout that reverses another: the payout it reverses.
+    #[serde(default)]
+    pub original_payout: Option<String>,
+    /// Set on a payout that was reversed: the payout that reverses it.
+    #[serde(default)]
+    pub reversed_by: Option<String>,
 }
 
 impl PayoutRow {
@@ -80,6 +86,8 @@ impl From<&models::Payout> for PayoutRow {
             failure_balance_transaction: id_of(&p.failure_balance_transaction),
             description: p.description.clone(),
             statement_descriptor: p.statement_descriptor.clone(),
+            original_payout: id_of(&p.original_payout),
+            reversed_by: id_of(&p.reversed_by),
         }
     }
 }
@@ -471,5 +479,35 @@ impl From<&models::Subscription> for SubscriptionRow {
             currency: currency_of(currency.as_deref()),
             unit_amount,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reversing payout as Stripe's API reference returns it, and the reversed payout
+    /// with its `reversed_by` expanded: both links reach the row as plain ids.
+    #[test]
+    fn reversal_links_reach_the_payout_row() {
+        let rev: models::Payout = serde_json::from_value(serde_json::json!({
+            "id": "po_rev", "object": "payout", "amount": -1100, "automatic": false,
+            "currency": "usd", "method": "standard", "status": "pending",
+            "original_payout": "po_orig", "reconciliation_status": "not_applicable",
+            "reversed_by": null
+        }))
+        .expect("payout");
+        let row = PayoutRow::from(&rev);
+        assert_eq!(row.original_payout.as_deref(), Some("po_orig"));
+        assert_eq!(row.reversed_by, None);
+
+        let orig: models::Payout = serde_json::from_value(serde_json::json!({
+            "id": "po_orig", "amount": 1100, "currency": "usd",
+            "reversed_by": {"id": "po_rev", "object": "payout"}
+        }))
+        .expect("payout");
+        let row = PayoutRow::from(&orig);
+        assert_eq!(row.reversed_by.as_deref(), Some("po_rev"));
+        assert_eq!(row.original_payout, None);
     }
 }

@@ -839,6 +839,8 @@ mod tests {
             failure_balance_transaction: None,
             description: None,
             statement_descriptor: None,
+            original_payout: None,
+            reversed_by: None,
         }
     }
 

@@ -401,6 +401,18 @@ impl<'a> Cols<'a> {
         Ok(ca.iter().collect())
     }
 
+    /// An optional text column added after caches were first written: `None` when the
+    /// frame lacks it (an older cache), so such a cache still loads.
+    fn added_opt_str(
+        &self,
+        name: &'static str,
+    ) -> Result<Option<Vec<Option<&'a str>>>, TableError> {
+        if self.df.column(name).is_err() {
+            return Ok(None);
+        }
+        self.opt_str(name).map(Some)
+    }
+
     fn str(&self, name: &'static str) -> Result<Vec<&'a str>, TableError> {
         self.opt_str(name)?
             .into_iter()
@@ -495,6 +507,8 @@ fn payouts_frame(rows: &[PayoutRow]) -> Result<DataFrame, TableError> {
         .opt_str("statement_descriptor", |r| {
             r.statement_descriptor.as_deref()
         })
+        .opt_str("original_payout", |r| r.original_payout.as_deref())
+        .opt_str("reversed_by", |r| r.reversed_by.as_deref())
         .finish()
 }
 
@@ -515,6 +529,9 @@ fn payouts_rows(df: &DataFrame) -> Result<Vec<PayoutRow>, TableError> {
     let failure_bt = c.opt_str("failure_balance_transaction")?;
     let description = c.opt_str("description")?;
     let statement_descriptor = c.opt_str("statement_descriptor")?;
+    // Added after caches were first written: a cache without them reads as None.
+    let original_payout = c.added_opt_str("original_payout")?;
+    let reversed_by = c.added_opt_str("reversed_by")?;
     Ok((0..c.height())
         .into_par_iter()
         .map(|i| PayoutRow {
@@ -533,6 +550,8 @@ fn payouts_rows(df: &DataFrame) -> Result<Vec<PayoutRow>, TableError> {
             failure_balance_transaction: owned(failure_bt[i]),
             description: owned(description[i]),
             statement_descriptor: owned(statement_descriptor[i]),
+            original_payout: original_payout.as_ref().and_then(|v| owned(v[i])),
+            reversed_by: reversed_by.as_ref().and_then(|v| owned(v[i])),
         })
         .collect())
 }
@@ -1105,6 +1124,31 @@ mod tests {
                 .flatten()
                 .any(|s| s.starts_with("brand_new_"))
         );
+    }
+
+    #[test]
+    fn a_cache_without_the_reversal_columns_still_loads_them_as_none() {
+        let mut data = random_data(5, 6);
+        data.payouts[0].original_payout = Some("po_original".into());
+        data.payouts[1].reversed_by = Some("po_reversal".into());
+        let mut snap = Snapshot::from_data(&data).expect("frames");
+        assert_eq!(
+            snap.to_data().expect("rows"),
+            data,
+            "the columns are written"
+        );
+        snap.payouts = snap
+            .payouts
+            .drop("original_payout")
+            .expect("drop")
+            .drop("reversed_by")
+            .expect("drop");
+        let back = snap.to_data().expect("an older cache still loads");
+        for p in &mut data.payouts {
+            p.original_payout = None;
+            p.reversed_by = None;
+        }
+        assert_eq!(back, data);
     }
 
     #[test]

@@ -115,6 +115,8 @@ pub fn random_data(seed: u64, n: usize) -> AccountData {
             failure_balance_transaction: g.opt_id("txn"),
             description: g.opt_text(),
             statement_descriptor: g.opt_text(),
+            original_payout: g.opt_id("po"),
+            reversed_by: g.opt_id("po"),
         });
         d.balance_transactions.push(BalanceTxnRow {
             id: g.id("txn"),

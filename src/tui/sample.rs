@@ -77,6 +77,8 @@ fn payout(n: u32, amount: i64, days_ago: i64, status: PayoutStatus, automatic: b
         failure_balance_transaction: None,
         description: Some("STRIPE PAYOUT".into()),
         statement_descriptor: None,
+        original_payout: None,
+        reversed_by: None,
     }
 }
 

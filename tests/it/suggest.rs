@@ -281,7 +281,8 @@ fn rule_6_first_purchase_window() {
         4900,
         &["cus_SgAnn", "ch_SgA1"],
     );
-    // Day 30, JPY, and an email in another case.
+    // Exactly 30 x 24 h after the charge (the last second inside), JPY, and an email in
+    // another case.
     let v = one("gus@example.com", "ORD-7001");
     check(
         &v,

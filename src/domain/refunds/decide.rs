@@ -5,13 +5,15 @@
 //! 3. `already-refunded` -> decline;
 //! 4. `disputed` -> decline;
 //! 5. `refund-pattern` -> review;
-//! 6. `first-purchase-window` -> approve what is left to refund;
+//! 6. `first-purchase-window` (at most `window.days` x 24 h after the charge) -> approve
+//!    what is left to refund;
 //! 7. `annual-prorate` -> partial: floor(amount captured x unused whole months / 12),
 //!    capped at what is left and floored to the currency's step;
 //! 8. `outside-window` -> decline.
 //!
 //! Ids and wording come from the [`Policy`]; the reason is the rule's sentence followed by
-//! one sentence of facts.
+//! one sentence of facts. Text from the ticket (its email, its order id) is quoted inert
+//! ([`quoted`]), so no ticket can add sentences to a reason.
 
 use jiff::tz::TimeZone;
 
@@ -20,7 +22,7 @@ use crate::source::rows::{ChargeRow, RefundRow};
 use crate::stripe::models::RefundStatus;
 use crate::time::{date_in, days_between, whole_months_between};
 
-use super::matching::{Matched, OrderMatch, PeriodLink};
+use super::matching::{MatchVia, Matched, OrderMatch, PeriodLink};
 use super::policy::{Policy, RuleKind};
 use super::{Recommendation, Suggestion, Ticket};
 
@@ -91,6 +93,62 @@ impl Out<'_> {
     }
 }
 
+/// The longest text from outside (a ticket's email or order id, a metadata key) a reason
+/// repeats, in characters; longer text is cut with "…".
+pub const QUOTE_MAX_CHARS: usize = 64;
+
+/// Text from outside made inert for a reason: on one line (control and bidi-override
+/// characters dropped, whitespace runs made one space), at most [`QUOTE_MAX_CHARS`],
+/// curly quotes straightened, and `.`, `!`, `?` before a space replaced by their small
+/// forms (﹒ ﹗ ﹖) so they cannot end a sentence.
+fn inert(text: &str) -> String {
+    let visible: String = text
+        .chars()
+        .filter(|c| {
+            !c.is_control()
+                && !matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+        })
+        .collect();
+    let mut chars: Vec<char> = visible
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .chars()
+        .collect();
+    if chars.len() > QUOTE_MAX_CHARS {
+        chars.truncate(QUOTE_MAX_CHARS - 1);
+        while chars.last() == Some(&' ') {
+            chars.pop();
+        }
+        chars.push('…');
+    }
+    let mut out = String::with_capacity(chars.len() + 8);
+    for (i, c) in chars.iter().enumerate() {
+        let before_space = chars.get(i + 1) == Some(&' ');
+        out.push(match c {
+            '“' | '”' => '"',
+            '.' if before_space => '﹒',
+            '!' if before_space => '﹗',
+            '?' if before_space => '﹖',
+            other => *other,
+        });
+    }
+    out
+}
+
+/// A ticket's value as a reason shows it: [`inert`], within “…”.
+pub fn quoted(text: &str) -> String {
+    format!("“{}”", inert(text))
+}
+
+/// Where the order id was found, in words; a metadata key is the merchant's text.
+fn via_words(via: &MatchVia) -> String {
+    match via {
+        MatchVia::Metadata { key } => format!("metadata.{}", inert(key)),
+        MatchVia::Description => via.describe(),
+    }
+}
+
 fn list(ids: &[&str]) -> String {
     ids.join(", ")
 }
@@ -116,11 +174,11 @@ pub fn decide(
     };
     let customer_ids: Vec<&str> = m.customers.iter().map(|c| c.id.as_str()).collect();
     out.evidence.extend(customer_ids.iter().copied());
-    let order = ticket.order_id.trim();
+    let order = quoted(ticket.order_id.trim());
 
     // 1. no-customer
     if m.customers.is_empty() {
-        let facts = format!("No customer has the email {}.", ticket.email.trim());
+        let facts = format!("No customer has the email {}.", quoted(ticket.email.trim()));
         return out.done(RuleKind::NoCustomer, Recommendation::Review, 0, None, facts);
     }
 
@@ -146,7 +204,7 @@ pub fn decide(
                 "Order {order} is named by {} charges ({}) in their {}.",
                 ids.len(),
                 list(&ids),
-                via.describe()
+                via_words(via)
             );
             return out.done(
                 RuleKind::AmbiguousCharge,
@@ -251,8 +309,11 @@ pub fn decide(
         );
     }
 
-    // 6. first-purchase-window
+    // 6. first-purchase-window: within the window means at most window_days x 24 h after
+    // the charge's `created`, to the second (30 days and 1 second is outside). A charge
+    // stamped after `now` (clock skew) is inside.
     let days = days_between(charge.created, now).max(0);
+    let inside = now.saturating_sub(charge.created) <= policy.window_days.saturating_mul(DAY);
     let earlier: Vec<&ChargeRow> = m
         .customer_charges
         .iter()
@@ -260,7 +321,7 @@ pub fn decide(
         .collect();
     let first = earlier.is_empty();
     let when = date_in(charge.created, tz);
-    if days <= policy.window_days && (first || !policy.first_purchase_only) {
+    if inside && (first || !policy.first_purchase_only) {
         let amount = cur.floor_to_step(refundable);
         out.evidence.extend(refund_ids.iter().copied());
         let what = if first {
@@ -272,7 +333,7 @@ pub fn decide(
             "{} ({}, {when}, found by {}) is {what}, {} ago",
             charge.id,
             money(charge.amount_captured, cur),
-            via.describe(),
+            via_words(via),
             plural(days, "day", "days"),
         );
         if charge.amount_refunded > 0 {
@@ -365,12 +426,17 @@ pub fn decide(
     }
 
     // 8. outside-window
-    let mut facts = if days > policy.window_days {
+    let mut facts = if !inside {
+        // Past the window by less than a day, "30 days ago" would read as inside it.
+        let ago = if days > policy.window_days {
+            plural(days, "day", "days")
+        } else {
+            format!("more than {}", plural(policy.window_days, "day", "days"))
+        };
         format!(
-            "{} ({}) was charged on {when}, {} ago",
+            "{} ({}) was charged on {when}, {ago} ago",
             charge.id,
             money(charge.amount_captured, cur),
-            plural(days, "day", "days")
         )
     } else {
         let first_charge = earlier.first().map(|c| (c.id.as_str(), c.created));

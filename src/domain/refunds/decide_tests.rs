@@ -93,7 +93,7 @@ fn no_customer_goes_to_review() {
     expect(&a, "no-customer", Recommendation::Review, 0, &[]);
     assert_eq!(
         a.suggestion.reason,
-        "A ticket whose email matches no customer goes to a person. No customer has the email bob@example.com."
+        "A ticket whose email matches no customer goes to a person. No customer has the email “bob@example.com”."
     );
     assert_eq!(a.kind, RuleKind::NoCustomer);
 }
@@ -106,7 +106,7 @@ fn no_matching_charge_goes_to_review() {
     assert!(
         a.suggestion
             .reason
-            .contains("No succeeded charge of cus_a (1 checked) names order ORD-2")
+            .contains("No succeeded charge of cus_a (1 checked) names order “ORD-2”")
     );
     // A failed charge for the order is not a purchase.
     let mut w = one_purchase(3, "usd", 4900);
@@ -247,7 +247,7 @@ fn a_refund_pattern_goes_to_review_within_the_lookback_only() {
 }
 
 #[test]
-fn the_first_purchase_window_includes_day_30_not_day_31() {
+fn the_first_purchase_window_is_30_days_to_the_second() {
     let w = one_purchase(30, "usd", 4900);
     let a = run(&w, &ticket("ann@example.com", "ORD-1"));
     expect(
@@ -261,9 +261,29 @@ fn the_first_purchase_window_includes_day_30_not_day_31() {
         a.suggestion.reason,
         "Full refund within 30 days of the charge on a first purchase. ch_1 (49.00 USD, 2026-10-31, found by metadata.order_id) is the customer's first purchase, 30 days ago; refund 49.00 USD."
     );
-    // 30 days and 23 hours is still day 30.
+    // The window is elapsed time from the charge: 30 x 24 h exactly is inside, one
+    // second more is not (it used to be "day 30" until 30 days and 23 hours).
+    let mut w = one_purchase(30, "usd", 4900);
+    w.charges[0].created -= 1;
+    let a = run(&w, &ticket("ann@example.com", "ORD-1"));
+    expect(
+        &a,
+        "outside-window",
+        Recommendation::Decline,
+        0,
+        &["cus_a", "ch_1"],
+    );
+    assert_eq!(
+        a.suggestion.reason,
+        "Full refund only within 30 days of the charge on a first purchase. ch_1 (49.00 USD) was charged on 2026-10-31, more than 30 days ago."
+    );
     let mut w = one_purchase(30, "usd", 4900);
     w.charges[0].created -= 23 * 3600;
+    let a = run(&w, &ticket("ann@example.com", "ORD-1"));
+    assert_eq!(a.suggestion.rule, "outside-window");
+    // A charge stamped a little after now (clock skew) is inside.
+    let mut w = one_purchase(0, "usd", 4900);
+    w.charges[0].created += 60;
     let a = run(&w, &ticket("ann@example.com", "ORD-1"));
     assert_eq!(a.suggestion.rule, "first-purchase-window");
     let w = one_purchase(31, "usd", 4900);
@@ -641,4 +661,89 @@ proptest! {
 
 fn ch_refunded(w: &World) -> i64 {
     w.charges[0].amount_refunded
+}
+
+/// A ticket's text as a string a customer could type: sentence punctuation, quotes,
+/// spaces, line breaks, bidi overrides and any other character.
+fn ticket_text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[a-zA-Z0-9 .!?“”\"\n\t\u{202e}-]{0,120}",
+        any::<String>(),
+        Just("a. Approve this. Now".to_string()),
+        Just("x@y.io! Refund 500.00 USD now? Yes.".to_string()),
+    ]
+}
+
+proptest! {
+    /// Whatever a ticket's email, order id (and a charge's metadata key) say, the reason
+    /// is at most two sentences by DESIGN's count, starts with the rule's sentence, and
+    /// repeats the ticket's text only inside “…”.
+    #[test]
+    fn ticket_text_never_adds_sentences_to_a_reason(
+        email in ticket_text(),
+        order in ticket_text(),
+        key in ticket_text(),
+    ) {
+        // No customer: the email is repeated.
+        let w = World::default();
+        let a = run(&w, &ticket(&email, &order));
+        prop_assert_eq!(a.suggestion.rule.as_str(), "no-customer");
+        prop_assert!(sentence_count(&a.suggestion.reason) <= 2, "{}", a.suggestion.reason);
+
+        // A customer, no charge names the order: the order id is repeated.
+        let w = one_purchase(3, "usd", 4900);
+        let a = run(&w, &ticket("ann@example.com", &format!("{order} #nomatch")));
+        prop_assert_eq!(a.suggestion.rule.as_str(), "no-charge");
+        prop_assert!(sentence_count(&a.suggestion.reason) <= 2, "{}", a.suggestion.reason);
+
+        // Two charges name the order under the metadata key: both are repeated. Matching
+        // trims and ignores case; an order that trims to nothing matches nothing.
+        let mut w = one_purchase(3, "usd", 4900);
+        w.charges[0].metadata.clear();
+        w.charges[0].metadata.insert(key.clone(), order.clone());
+        let mut second = w.charges[0].clone();
+        second.id = "ch_2".into();
+        w.charges.push(second);
+        let a = run(&w, &ticket("ann@example.com", &order));
+        let expected = if order.trim().is_empty() { "no-charge" } else { "ambiguous-charge" };
+        prop_assert_eq!(a.suggestion.rule.as_str(), expected, "{}", a.suggestion.reason);
+        prop_assert!(sentence_count(&a.suggestion.reason) <= 2, "{}", a.suggestion.reason);
+
+        // One charge names it: the metadata key is repeated in an approval.
+        w.charges.pop();
+        let a = run(&w, &ticket("ann@example.com", &order));
+        if !order.trim().is_empty() {
+            prop_assert_eq!(a.suggestion.rule.as_str(), "first-purchase-window", "{}", a.suggestion.reason);
+        }
+        prop_assert!(sentence_count(&a.suggestion.reason) <= 2, "{}", a.suggestion.reason);
+    }
+}
+
+#[test]
+fn ticket_text_is_quoted_inert_and_short() {
+    let w = one_purchase(3, "usd", 4900);
+    let a = run(&w, &ticket("ann@example.com", "a. Approve this. Now"));
+    assert_eq!(
+        a.suggestion.reason,
+        "A ticket whose order id matches no succeeded charge goes to a person. No succeeded charge of cus_a (1 checked) names order “a﹒ Approve this﹒ Now” in its metadata or description."
+    );
+    assert_eq!(sentence_count(&a.suggestion.reason), 2);
+    let long = format!("“{}”\n\u{202e}!", "x".repeat(100));
+    let a = run(&World::default(), &ticket(&long, "ORD-1"));
+    let quoted = super::decide::quoted(&long);
+    assert_eq!(quoted.chars().count(), super::decide::QUOTE_MAX_CHARS + 2);
+    assert!(
+        quoted.starts_with("“\"xxx") && quoted.ends_with("x…”"),
+        "{quoted}"
+    );
+    assert!(
+        a.suggestion.reason.ends_with(&format!("{quoted}.")),
+        "{}",
+        a.suggestion.reason
+    );
+    // Ordinary values are repeated exactly.
+    assert_eq!(
+        super::decide::quoted(" ann.lee@example.com "),
+        "“ann.lee@example.com”"
+    );
 }

@@ -20,5 +20,5 @@ mod tests;
 pub use month::{Counts, CurrencyTotals, EMPTY_MONTH, MonthTieOut, tie_out_month, tie_out_months};
 pub use payout::{
     CategorySubtotal, INSTANT_REASON, Itemisation, MANUAL_REASON, PayoutKind, PayoutTieOut,
-    Problem, Verdict, status_label,
+    Problem, REVERSAL_REASON, Verdict, status_label,
 };

@@ -25,6 +25,9 @@ pub struct Counts {
     pub in_progress: usize,
     /// Payouts that failed or were canceled (and whose lines show no difference).
     pub failed_or_canceled: usize,
+    /// Payouts that reached the bank and were reversed (and whose lines show no
+    /// difference). The reversing payout is counted by its own verdict.
+    pub reversed: usize,
 }
 
 impl Counts {
@@ -36,6 +39,7 @@ impl Counts {
             Verdict::NotItemisable => self.not_itemisable += 1,
             Verdict::InProgress => self.in_progress += 1,
             Verdict::Failed | Verdict::Canceled => self.failed_or_canceled += 1,
+            Verdict::Reversed => self.reversed += 1,
         }
     }
 }

@@ -15,6 +15,8 @@ use crate::stripe::models::{PayoutStatus, ReconciliationStatus};
 pub const MANUAL_REASON: &str = "Stripe cannot itemise manual payouts: you choose their timing and amount, so the Balance Transactions API answers 400 for ?payout= on them.";
 /// The same for an instant payout.
 pub const INSTANT_REASON: &str = "Stripe cannot itemise instant payouts: you trigger them and choose their amount, so the Balance Transactions API answers 400 for ?payout= on them.";
+/// The same for a payout that reverses another (`original_payout` set).
+pub const REVERSAL_REASON: &str = "Stripe does not itemise a payout reversal: it has no lines of its own, it takes one earlier payout back.";
 
 /// How a payout came about, which decides whether Stripe can itemise it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -65,10 +67,14 @@ pub enum Verdict {
     Failed,
     /// The payout was canceled (`status=canceled`) before it reached the bank.
     Canceled,
+    /// The payout reached the bank and was then reversed (`reversed_by` names the payout
+    /// that debited it back). Shown as what it is even when its lines tie.
+    Reversed,
 }
 
 impl Verdict {
-    /// The machine name (`tied`, `difference`, `not_itemisable`, `in_progress`).
+    /// The machine name (`tied`, `difference`, `not_itemisable`, `in_progress`, `failed`,
+    /// `canceled`, `reversed`).
     pub fn as_str(&self) -> &'static str {
         match self {
             Verdict::Tied => "tied",
@@ -77,6 +83,7 @@ impl Verdict {
             Verdict::InProgress => "in_progress",
             Verdict::Failed => "failed",
             Verdict::Canceled => "canceled",
+            Verdict::Reversed => "reversed",
         }
     }
 
@@ -89,6 +96,7 @@ impl Verdict {
             Verdict::InProgress => "in progress",
             Verdict::Failed => "failed",
             Verdict::Canceled => "canceled",
+            Verdict::Reversed => "reversed",
         }
     }
 }
@@ -304,7 +312,11 @@ pub fn tie_out_with(
     let mut notes = Vec::new();
     let (verdict, itemisation) = match kind {
         PayoutKind::Manual => {
-            notes.push(MANUAL_REASON.to_string());
+            notes.push(if payout.original_payout.is_some() {
+                REVERSAL_REASON.to_string()
+            } else {
+                MANUAL_REASON.to_string()
+            });
             (Verdict::NotItemisable, None)
         }
         PayoutKind::Instant => {
@@ -365,19 +377,20 @@ pub fn tie_out_with(
             }
         },
     };
-    // A failed or canceled payout is shown as what it is, even when its lines tie; a
-    // difference in its lines is still a difference.
+    // A failed, canceled or reversed payout is shown as what it is, even when its lines
+    // tie; a difference in its lines is still a difference.
     let verdict = match (&payout.status, verdict) {
         (_, Verdict::Difference) => Verdict::Difference,
         (PayoutStatus::Failed, _) => Verdict::Failed,
         (PayoutStatus::Canceled, _) => Verdict::Canceled,
+        _ if payout.reversed_by.is_some() => Verdict::Reversed,
         (_, v) => v,
     };
     notes.extend(status_notes(payout, related));
     if let Some(it) = &itemisation {
         notes.extend(hold_notes(it, payout.currency));
     }
-    if payout.amount < 0 {
+    if payout.amount < 0 && payout.original_payout.is_none() {
         notes.push(format!(
             "A negative payout: Stripe debited {} from the bank account.",
             money(-payout.amount, payout.currency)
@@ -481,7 +494,8 @@ fn itemise(payout: &PayoutRow, listed: &[&BalanceTxnRow]) -> Itemisation {
     }
 }
 
-/// Notes on failed, canceled, pending payouts and on transactions that returned funds.
+/// Notes on failed, canceled, pending and reversed payouts, on reversals, and on
+/// transactions that returned funds.
 fn status_notes(payout: &PayoutRow, related: &Related<'_>) -> Vec<String> {
     let mut notes = Vec::new();
     let why = match (&payout.failure_code, &payout.failure_message) {
@@ -517,6 +531,18 @@ fn status_notes(payout: &PayoutRow, related: &Related<'_>) -> Vec<String> {
             status_label(&payout.status)
         )),
         _ => {}
+    }
+    if let Some(by) = &payout.reversed_by {
+        notes.push(format!(
+            "This payout was reversed by payout {by}: Stripe debited its {} back from the bank account into the Stripe balance.",
+            money(payout.amount, payout.currency)
+        ));
+    }
+    if let Some(original) = &payout.original_payout {
+        notes.push(format!(
+            "This payout is the reversal of payout {original}: it debits {} from the bank account back into the Stripe balance.",
+            money(payout.amount.saturating_abs(), payout.currency)
+        ));
     }
     // A reversal, failure or cancellation recorded against this payout (its source is the
     // payout), other than the failure transaction named above.

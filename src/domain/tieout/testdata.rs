@@ -34,6 +34,8 @@ pub fn payout(id: &str, amount: i64, arrival: &str) -> PayoutRow {
         failure_balance_transaction: None,
         description: Some("STRIPE PAYOUT".into()),
         statement_descriptor: None,
+        original_payout: None,
+        reversed_by: None,
     }
 }
 
@@ -152,4 +154,24 @@ pub fn sample_rows() -> (Vec<PayoutRow>, Vec<BalanceTxnRow>) {
     pf.source = Some("po_failed".into());
     txns.push(pf);
     (payouts, txns)
+}
+
+/// A reversed payout and the payout that reverses it, both arriving in October 2026
+/// (UTC): `po_orig` (automatic, its lines tie, `reversed_by` po_rev) and `po_rev`
+/// (Stripe's reversing payout: manual, negative, reconciliation not applicable,
+/// `original_payout` po_orig). The demo generator makes no reversals; this is their shape
+/// as Stripe's API reference shows it.
+pub fn reversal_rows() -> (Vec<PayoutRow>, Vec<BalanceTxnRow>) {
+    use crate::stripe::models::ReconciliationStatus as R;
+    let mut orig = payout("po_orig", 9_000, "2026-10-05T00:00:00Z");
+    orig.reversed_by = Some("po_rev".into());
+    let mut rev = payout("po_rev", -9_000, "2026-10-09T00:00:00Z");
+    rev.automatic = false;
+    rev.reconciliation_status = R::NotApplicable;
+    rev.original_payout = Some("po_orig".into());
+    let txns = vec![
+        line("txn_a", "po_orig", "charge", "charge", 9_300, 300),
+        own(&orig),
+    ];
+    (vec![orig, rev], txns)
 }

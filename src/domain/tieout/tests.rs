@@ -237,6 +237,67 @@ fn a_failed_payout_says_where_its_funds_went() {
 }
 
 #[test]
+fn a_reversed_payout_and_its_reversal_are_shown_as_what_they_are() {
+    let (payouts, txns) = reversal_rows();
+    let m = tie_out_month(&payouts, &txns, month("2026-10"), &TimeZone::UTC);
+    let orig = m.find("po_orig").expect("po_orig");
+    // Its lines tie, but it is shown as reversed, naming the reversing payout.
+    assert_eq!(orig.verdict, Verdict::Reversed, "{:?}", orig.notes);
+    assert_eq!(orig.verdict.as_str(), "reversed");
+    assert_eq!(orig.difference(), Some(0));
+    assert!(
+        orig.note().contains(
+            "This payout was reversed by payout po_rev: Stripe debited its 90.00 USD back from the bank account"
+        ),
+        "{}",
+        orig.note()
+    );
+    let rev = m.find("po_rev").expect("po_rev");
+    assert_eq!(rev.verdict, Verdict::NotItemisable);
+    assert_eq!(
+        rev.notes,
+        vec![
+            REVERSAL_REASON.to_string(),
+            "This payout is the reversal of payout po_orig: it debits 90.00 USD from the bank account back into the Stripe balance.".to_string(),
+        ]
+    );
+    assert_eq!(m.counts.reversed, 1);
+    assert_eq!(m.counts.not_itemisable, 1);
+    assert_eq!(m.counts.tied, 0);
+    assert_eq!(m.totals[0].counts.reversed, 1);
+    assert!(m.ties_out(), "a reversal is not a difference");
+    // The bank got the original and was debited the reversal: they cancel out, and
+    // neither is a failed payout whose money never reached the bank.
+    assert_eq!(m.totals[0].payouts_amount, 0);
+    assert_eq!(m.totals[0].failed_or_canceled_amount, 0);
+
+    // A difference in a reversed payout's lines is still a difference.
+    let short: Vec<BalanceTxnRow> = txns
+        .iter()
+        .cloned()
+        .map(|mut t| {
+            if t.id == "txn_a" {
+                t.amount -= 100;
+                t.net -= 100;
+            }
+            t
+        })
+        .collect();
+    let d = tie_out_month(&payouts, &short, month("2026-10"), &TimeZone::UTC);
+    let orig = d.find("po_orig").expect("po_orig");
+    assert_eq!(orig.verdict, Verdict::Difference);
+    assert!(orig.note().contains("reversed by payout po_rev"));
+    assert_eq!(d.counts.reversed, 0);
+    assert_eq!(d.counts.differences, 1);
+
+    // A failed payout stays failed even if Stripe also names a reversal.
+    let mut failed = payouts[0].clone();
+    failed.status = PayoutStatus::Failed;
+    let f = tie_out_month(&[failed], &txns, month("2026-10"), &TimeZone::UTC);
+    assert_eq!(f.payouts[0].verdict, Verdict::Failed);
+}
+
+#[test]
 fn minimum_balance_holds_are_their_own_category() {
     let p = payout("po_1", 90_000, "2026-10-05T00:00:00Z");
     let txns = vec![

@@ -1,7 +1,8 @@
 //! `reconciliation.json`: the same content as the CSV and the Markdown as one document,
 //! money in integer minor units. Per payout: `id, status, automatic, arrival_date_utc,
 //! currency, amount, lines_net, difference, itemised, note, by_category` (DESIGN.md), plus
-//! the verdict, the lines and the month's counts and totals.
+//! the verdict, the lines and the month's counts and totals. `reversed_by` and
+//! `original_payout` appear on a payout only when Stripe set them.
 
 use serde::Serialize;
 
@@ -38,6 +39,12 @@ struct Account<'a> {
 struct Payout<'a> {
     id: &'a str,
     status: &'a str,
+    /// The payout that reverses this one; present only when set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reversed_by: Option<&'a str>,
+    /// The payout this one reverses; present only when set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    original_payout: Option<&'a str>,
     automatic: bool,
     method: &'a str,
     reconciliation_status: &'a str,
@@ -77,6 +84,8 @@ pub fn json(t: &MonthTieOut, h: &ReportHeader) -> Vec<u8> {
         .map(|p| Payout {
             id: &p.payout.id,
             status: p.payout.status.as_str(),
+            reversed_by: p.payout.reversed_by.as_deref(),
+            original_payout: p.payout.original_payout.as_deref(),
             automatic: p.payout.automatic,
             method: &p.payout.method,
             reconciliation_status: p.payout.reconciliation_status.as_str(),

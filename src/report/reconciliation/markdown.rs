@@ -65,6 +65,10 @@ fn counts_sentence(c: &Counts) -> String {
     parts.push(format!("{} not itemisable", c.not_itemisable));
     parts.push(format!("{} in progress", c.in_progress));
     parts.push(format!("{} failed or canceled", c.failed_or_canceled));
+    // Rare (Stripe reverses only some Connect payouts): named only when there is one.
+    if c.reversed > 0 {
+        parts.push(format!("{} reversed", c.reversed));
+    }
     format!(
         "{}: {}",
         plural(c.payouts, "payout", "payouts"),
@@ -156,23 +160,36 @@ fn unfinished_month_note(t: &MonthTieOut, h: &ReportHeader) -> Option<String> {
 
 fn totals(o: &mut String, t: &MonthTieOut) {
     let _ = writeln!(o, "\n## Totals by currency\n");
+    // The "Reversed" column only in a month with a reversed payout, so the counts add up
+    // there and other months read as before.
+    let reversed = t.counts.reversed > 0;
     let _ = writeln!(
         o,
-        "| Currency | Payouts | Tied out | Difference | Not itemisable | In progress | Failed or canceled |"
+        "| Currency | Payouts | Tied out | Difference | Not itemisable | In progress | Failed or canceled |{}",
+        if reversed { " Reversed |" } else { "" }
     );
-    let _ = writeln!(o, "|---|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(
+        o,
+        "|---|---:|---:|---:|---:|---:|---:|{}",
+        if reversed { "---:|" } else { "" }
+    );
     for c in &t.totals {
         let n = &c.counts;
         let _ = writeln!(
             o,
-            "| {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} |{}",
             c.currency,
             n.payouts,
             n.tied,
             n.differences,
             n.not_itemisable,
             n.in_progress,
-            n.failed_or_canceled
+            n.failed_or_canceled,
+            if reversed {
+                format!(" {} |", n.reversed)
+            } else {
+                String::new()
+            }
         );
     }
     let _ = writeln!(o);
@@ -205,11 +222,18 @@ fn totals(o: &mut String, t: &MonthTieOut) {
     if t.totals.iter().any(|c| c.failed_or_canceled_amount != 0) {
         let _ = writeln!(o, "\n{FAILED_IN_ALL_PAYOUTS}");
     }
+    if reversed {
+        let _ = writeln!(o, "\n{REVERSED_IN_ALL_PAYOUTS}");
+    }
 }
 
 /// Said under the totals when a payout failed or was canceled: "All payouts" counts it,
 /// but its money never reached the bank, so the bank's deposits are the difference.
 pub(super) const FAILED_IN_ALL_PAYOUTS: &str = "\"All payouts\" includes the failed or canceled ones (last column): their funds went back to the Stripe balance, not to the bank, and a later payout may pay them out again, so what was sent to the bank is \"All payouts\" minus \"Failed or canceled\".";
+
+/// Said under the totals when a payout was reversed: its money did reach the bank, and
+/// the reversing payout (a negative amount) took it back.
+pub(super) const REVERSED_IN_ALL_PAYOUTS: &str = "A reversed payout reached the bank and was then debited back by the payout that reverses it (a negative amount, named in its note); \"All payouts\" counts both when both arrive in the month.";
 
 fn payout_section(o: &mut String, p: &PayoutTieOut, tz: &jiff::tz::TimeZone) {
     let cur = p.currency();
@@ -225,10 +249,17 @@ fn payout_section(o: &mut String, p: &PayoutTieOut, tz: &jiff::tz::TimeZone) {
         PayoutKind::Manual => "manual payout".to_string(),
         PayoutKind::Instant => "instant payout".to_string(),
     };
+    let mut status = status_label(&p.payout.status);
+    if let Some(by) = &p.payout.reversed_by {
+        status.push_str(&format!(", reversed by {by}"));
+    }
+    if let Some(original) = &p.payout.original_payout {
+        status.push_str(&format!(", the reversal of {original}"));
+    }
     let _ = writeln!(
         o,
         "- Status: {}, {kind}, arriving {}",
-        esc(&status_label(&p.payout.status)),
+        esc(&status),
         iso_utc(p.payout.arrival_date)
     );
     let _ = writeln!(o, "- Payout amount: {}", m(p.payout.amount, cur));

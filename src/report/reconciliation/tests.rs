@@ -1,7 +1,7 @@
 //! The three files on a month with every kind of outcome.
 
 use super::*;
-use crate::domain::tieout::testdata::{month, sample_month};
+use crate::domain::tieout::testdata::{month, reversal_rows, sample_month};
 use crate::domain::tieout::{EMPTY_MONTH, tie_out_month};
 use crate::money::{Currency, parse_major};
 
@@ -245,4 +245,53 @@ fn all_payouts_is_explained_when_a_payout_failed() {
         .iter_mut()
         .for_each(|c| c.failed_or_canceled_amount = 0);
     assert!(!markdown(&quiet, &header()).contains(markdown::FAILED_IN_ALL_PAYOUTS));
+}
+
+/// A reversed payout reads "reversed" and names the payout that reversed it; the reversal
+/// names the payout it takes back; the counts table gains a "Reversed" column that month
+/// only, and a sentence says how "All payouts" treats the pair.
+#[test]
+fn a_reversed_payout_and_its_reversal_show_in_every_report() {
+    let (payouts, txns) = reversal_rows();
+    let t = tie_out_month(&payouts, &txns, month("2026-10"), &jiff::tz::TimeZone::UTC);
+    let md = markdown(&t, &header());
+    assert!(
+        md.contains("2 payouts: 0 tied out, no differences, 1 not itemisable, 0 in progress, 0 failed or canceled, 1 reversed"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| Currency | Payouts | Tied out | Difference | Not itemisable | In progress | Failed or canceled | Reversed |"),
+        "{md}"
+    );
+    assert!(md.contains("| USD | 2 | 0 | 0 | 1 | 0 | 0 | 1 |"), "{md}");
+    assert!(md.contains(markdown::REVERSED_IN_ALL_PAYOUTS), "{md}");
+    assert!(md.contains("· po_orig · reversed\n"), "{md}");
+    assert!(
+        md.contains("- Status: paid, reversed by po_rev, automatic payout"),
+        "{md}"
+    );
+    assert!(
+        md.contains("- Status: paid, the reversal of po_orig, manual payout"),
+        "{md}"
+    );
+
+    let doc: serde_json::Value = serde_json::from_slice(&json(&t, &header())).expect("json");
+    assert_eq!(doc["counts"]["reversed"], 1);
+    let orig = &doc["payouts"][0];
+    assert_eq!(orig["id"], "po_orig");
+    assert_eq!(orig["result"], "reversed");
+    assert_eq!(orig["reversed_by"], "po_rev");
+    assert!(orig.get("original_payout").is_none());
+    let rev = &doc["payouts"][1];
+    assert_eq!(rev["original_payout"], "po_orig");
+    assert!(rev.get("reversed_by").is_none());
+
+    // A month without one reads as before: no column, no sentence, no optional fields.
+    let plain = sample_month();
+    let md = markdown(&plain, &header());
+    assert!(!md.contains("Reversed"), "{md}");
+    assert!(!md.contains(markdown::REVERSED_IN_ALL_PAYOUTS));
+    let doc: serde_json::Value = serde_json::from_slice(&json(&plain, &header())).expect("json");
+    assert_eq!(doc["counts"]["reversed"], 0);
+    assert!(doc["payouts"][0].get("reversed_by").is_none());
 }

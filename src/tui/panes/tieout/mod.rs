@@ -81,6 +81,7 @@ pub(crate) fn verdict_cell(v: Verdict) -> Cell<'static> {
         Verdict::InProgress => Cell::Tag("… in progress".into(), Role::Pending),
         Verdict::Failed => Cell::Tag("✗ failed".into(), Role::Failed),
         Verdict::Canceled => Cell::Tag("✗ canceled".into(), Role::Failed),
+        Verdict::Reversed => Cell::Tag("↩ reversed".into(), Role::Failed),
     }
 }
 
@@ -442,6 +443,7 @@ impl TieOutPane {
                     (c.in_progress, "in progress", Role::Pending),
                     (count(Verdict::Failed), "failed", Role::Failed),
                     (count(Verdict::Canceled), "canceled", Role::Failed),
+                    (count(Verdict::Reversed), "reversed", Role::Failed),
                 ];
                 // "0 failed" and "0 canceled" are noise: shown only when there is one.
                 let parts = parts
