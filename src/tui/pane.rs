@@ -62,7 +62,12 @@ pub trait Pane {
     }
 
     /// Draws the pane into `area`. `&mut self` so tables can keep their scroll offset.
-    fn render(&mut self, area: Rect, buf: &mut Buffer, cx: &ViewCx<'_>);
+    /// By default: the pane's table over the whole area (nothing for a pane without one).
+    fn render(&mut self, area: Rect, buf: &mut Buffer, cx: &ViewCx<'_>) {
+        if let Some(table) = self.table_mut() {
+            table.render(area, buf, cx);
+        }
+    }
 
     /// The user answered a prompt this pane opened with [`Cx::prompt`] (Enter).
     fn on_prompt(&mut self, _kind: PromptKind, _text: &str, _cx: &mut Cx<'_>) {}

@@ -3,11 +3,8 @@
 
 use std::sync::Arc;
 
-use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
-
 use crate::tui::action::Action;
-use crate::tui::pane::{Cx, Handled, Pane, ViewCx};
+use crate::tui::pane::{Cx, Handled, Pane};
 use crate::tui::widgets::table::{Cell, DataTable, RowsSource, col};
 use crate::tui::workspace::Workspace;
 
@@ -59,10 +56,6 @@ impl Pane for RowDetail {
 
     fn table_mut(&mut self) -> Option<&mut DataTable> {
         Some(&mut self.table)
-    }
-
-    fn render(&mut self, area: Rect, buf: &mut Buffer, cx: &ViewCx<'_>) {
-        self.table.render(area, buf, cx);
     }
 
     fn hints(&self) -> Vec<Action> {

@@ -840,10 +840,6 @@ impl Pane for EvidenceScreen {
         Some(&mut self.table)
     }
 
-    fn render(&mut self, area: Rect, buf: &mut Buffer, cx: &ViewCx<'_>) {
-        self.table.render(area, buf, cx);
-    }
-
     fn hints(&self) -> Vec<Action> {
         vec![Action::Open, Action::Back, Action::CopyCell]
     }

@@ -4,10 +4,7 @@
 
 use std::sync::Arc;
 
-use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
-
-use crate::tui::pane::{Cx, Pane, ViewCx};
+use crate::tui::pane::{Cx, Pane};
 use crate::tui::widgets::table::{DataTable, RowsSource, TableSource};
 use crate::tui::workspace::Workspace;
 
@@ -55,9 +52,5 @@ impl Pane for TablePane {
 
     fn table_mut(&mut self) -> Option<&mut DataTable> {
         Some(&mut self.table)
-    }
-
-    fn render(&mut self, area: Rect, buf: &mut Buffer, cx: &ViewCx<'_>) {
-        self.table.render(area, buf, cx);
     }
 }

@@ -899,10 +899,6 @@ impl Pane for InvoiceScreen {
         Some(&mut self.table)
     }
 
-    fn render(&mut self, area: Rect, buf: &mut Buffer, cx: &ViewCx<'_>) {
-        self.table.render(area, buf, cx);
-    }
-
     fn hints(&self) -> Vec<Action> {
         vec![Action::Back, Action::Open, Action::CopyCell]
     }
