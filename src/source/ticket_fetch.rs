@@ -200,22 +200,21 @@ impl<R: StripeReads> TicketFetcher<R> {
         calls += (need_charges.len() + need_subs.len()) as u32;
         let need_charges: Vec<String> = need_charges.into_iter().cloned().collect();
         let need_subs: Vec<String> = need_subs.into_iter().cloned().collect();
-        for (id, list) in need_charges.iter().zip(charges) {
-            let list = list?;
-            self.got.charges_of.insert(id.clone());
-            for c in &list {
-                self.got.charges.insert(c.id.clone(), ChargeRow::from(c));
-            }
-        }
-        for (id, list) in need_subs.iter().zip(subs) {
-            let list = list?;
-            self.got.subscriptions_of.insert(id.clone());
-            for s in &list {
-                self.got
-                    .subscriptions
-                    .insert(s.id.clone(), SubscriptionRow::from(s));
-            }
-        }
+        let got = &mut self.got;
+        absorb(
+            &need_charges,
+            charges,
+            &mut got.charges_of,
+            &mut got.charges,
+            |c: &Charge| (c.id.clone(), ChargeRow::from(c)),
+        )?;
+        absorb(
+            &need_subs,
+            subs,
+            &mut got.subscriptions_of,
+            &mut got.subscriptions,
+            |s: &Subscription| (s.id.clone(), SubscriptionRow::from(s)),
+        )?;
 
         // Wave 3: the matched charge's disputes and refunds, and refunds of the customers'
         // other refunded charges.
@@ -261,20 +260,21 @@ impl<R: StripeReads> TicketFetcher<R> {
             .map(|qq| self.reads.list_all::<Dispute>("/v1/disputes", qq));
         let (refunds, disputes) = join(join_all(refund_calls), join_all(dispute_calls)).await;
         calls += (refund_for.len() + dispute_for.len()) as u32;
-        for (id, list) in refund_for.iter().zip(refunds) {
-            let list = list?;
-            self.got.refunds_of.insert(id.clone());
-            for r in &list {
-                self.got.refunds.insert(r.id.clone(), RefundRow::from(r));
-            }
-        }
-        for (id, list) in dispute_for.iter().zip(disputes) {
-            let list = list?;
-            self.got.disputes_of.insert(id.clone());
-            for d in &list {
-                self.got.disputes.insert(d.id.clone(), DisputeRow::from(d));
-            }
-        }
+        let got = &mut self.got;
+        absorb(
+            &refund_for,
+            refunds,
+            &mut got.refunds_of,
+            &mut got.refunds,
+            |r: &Refund| (r.id.clone(), RefundRow::from(r)),
+        )?;
+        absorb(
+            &dispute_for,
+            disputes,
+            &mut got.disputes_of,
+            &mut got.disputes,
+            |d: &Dispute| (d.id.clone(), DisputeRow::from(d)),
+        )?;
 
         // Wave 4: only when no subscription period started just before the charge, the
         // latest invoices' payments (a late or retried payment of the period).
@@ -313,15 +313,14 @@ impl<R: StripeReads> TicketFetcher<R> {
         });
         let payments = join_all(payment_calls).await;
         calls += invoices.len() as u32;
-        for (inv, list) in invoices.iter().zip(payments) {
-            let list = list?;
-            self.got.payments_of.insert(inv.clone());
-            for p in &list {
-                self.got
-                    .invoice_payments
-                    .insert(p.id.clone(), InvoicePaymentRow::from(p));
-            }
-        }
+        let got = &mut self.got;
+        absorb(
+            &invoices,
+            payments,
+            &mut got.payments_of,
+            &mut got.invoice_payments,
+            |p: &InvoicePayment| (p.id.clone(), InvoicePaymentRow::from(p)),
+        )?;
         Ok(calls)
     }
 
@@ -360,6 +359,26 @@ pub async fn fetch_tickets<R: StripeReads>(
         counts.push(fetcher.fetch(t).await?);
     }
     Ok((fetcher.into_account(meta), counts))
+}
+
+/// Files the objects listed for each owner (a customer's charges, a charge's refunds, ...)
+/// under their ids and marks the owner as read, so a later ticket does not list it again.
+/// The first failed listing is the error.
+fn absorb<T, Row, E>(
+    owners: &[String],
+    lists: Vec<Result<Vec<T>, E>>,
+    read: &mut HashSet<String>,
+    rows: &mut BTreeMap<String, Row>,
+    row: impl Fn(&T) -> (String, Row),
+) -> Result<(), E> {
+    for (owner, list) in owners.iter().zip(lists) {
+        for object in &list? {
+            let (id, r) = row(object);
+            rows.insert(id, r);
+        }
+        read.insert(owner.clone());
+    }
+    Ok(())
 }
 
 #[cfg(test)]
