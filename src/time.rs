@@ -30,6 +30,11 @@ pub enum TimeError {
 }
 
 impl Month {
+    /// The month as a reader names it: "October 2026".
+    pub fn title(&self) -> String {
+        self.first_day().strftime("%B %Y").to_string()
+    }
+
     pub fn first_day(&self) -> Date {
         // Constructed only from validated parts.
         Date::new(self.year, self.month, 1).unwrap_or(Date::MIN)
@@ -219,6 +224,14 @@ pub fn whole_months_between(from: i64, to: i64, tz: &TimeZone) -> i64 {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_month_titles_as_a_reader_names_it() {
+        let m: Month = "2026-10".parse().expect("month");
+        assert_eq!(m.title(), "October 2026");
+        let m: Month = "2025-01".parse().expect("month");
+        assert_eq!(m.title(), "January 2025");
+    }
     #[test]
     fn iso_utc_agrees_with_jiff_across_the_range() {
         let jiff = |ts: i64| {

@@ -13,21 +13,6 @@ use crate::money::{Currency, format_major};
 use crate::source::Origin;
 use crate::time::{date_in, iso_utc};
 
-const MONTHS: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
-
 /// Escapes text that came from outside (names, messages) so it cannot break the layout.
 fn esc(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -79,15 +64,7 @@ fn counts_sentence(c: &Counts) -> String {
 /// The Markdown text.
 pub fn markdown(t: &MonthTieOut, h: &ReportHeader) -> String {
     let mut o = String::new();
-    let month_name = MONTHS
-        .get(usize::try_from(t.month.month - 1).unwrap_or(0))
-        .copied()
-        .unwrap_or("?");
-    let _ = writeln!(
-        o,
-        "# Payout reconciliation: {month_name} {}\n",
-        t.month.year
-    );
+    let _ = writeln!(o, "# Payout reconciliation: {}\n", t.month.title());
     let account = match &h.account_name {
         Some(name) if !name.trim().is_empty() => format!("{} ({})", esc(name), esc(&h.account_id)),
         _ => esc(&h.account_id),

@@ -48,30 +48,6 @@ pub fn pane() -> Box<dyn Pane> {
     Box::new(TieOutPane::new())
 }
 
-/// The month names, for titles.
-pub(crate) fn month_title(m: Month) -> String {
-    const NAMES: [&str; 12] = [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ];
-    let name = usize::try_from(m.month - 1)
-        .ok()
-        .and_then(|i| NAMES.get(i))
-        .copied()
-        .unwrap_or("?");
-    format!("{name} {}", m.year)
-}
-
 /// The mark and colour of a verdict.
 pub(crate) fn verdict_cell(v: Verdict) -> Cell<'static> {
     match v {
@@ -227,7 +203,7 @@ impl TieOutPane {
         }
         let tz = cx.tz().clone();
         self.table
-            .set_title(format!("Payouts arriving in {}", month_title(month)));
+            .set_title(format!("Payouts arriving in {}", month.title()));
         if data.payouts.len() + data.balance_transactions.len() <= self.sync_limit {
             let t = tie_out_month(&data.payouts, &data.balance_transactions, month, &tz);
             self.show(t, cx);
@@ -412,10 +388,7 @@ impl TieOutPane {
                 format!("{} ", key(Action::PrevMonth)),
                 theme.style(Role::Muted),
             ),
-            Span::styled(
-                format!("◀ {} ▶", month_title(month)),
-                theme.style(Role::Title),
-            ),
+            Span::styled(format!("◀ {} ▶", month.title()), theme.style(Role::Title)),
             Span::styled(
                 format!(" {}", key(Action::NextMonth)),
                 theme.style(Role::Muted),
