@@ -7,10 +7,10 @@
 //! against the budget, 429s, objects fetched, requests per object, and the naive/sync
 //! wall-time ratio.
 //!
-//! The account: `SYNC_BENCH_DATA` (a `tieout gen-demo` output directory), else
+//! The account: `SYNC_BENCH_DATA` (a `gen-demo` output directory), else
 //! `/work/bench-data/sync-3` when it exists, else the bundled demo (`fixtures/demo`).
 //! Make the default one with
-//! `cargo run --release -- gen-demo --seed 7 --scale 3 --out /work/bench-data/sync-3`.
+//! `cargo run --release -p tieout-testkit --bin gen-demo -- --seed 7 --scale 3 --out /work/bench-data/sync-3`.
 //! `SYNC_BENCH_RUNS` (default 3) sets the number of runs; `SYNC_BENCH_NAIVE=0` skips the
 //! naive fetch. Run with `cargo bench --bench sync`.
 
@@ -23,7 +23,7 @@ use tieout::source::cache::Cache;
 use tieout::source::progress::Quiet;
 use tieout::source::sync::{self, SyncOptions};
 use tieout::stripe::{Client, ClientConfig};
-use tieout::testkit::fake_stripe::{FakeConfig, FakeStripe, TEST_KEY};
+use tieout_testkit::fake_stripe::{FakeConfig, FakeStripe, TEST_KEY};
 
 /// Latency the fake adds to every request.
 const LATENCY: Duration = Duration::from_millis(150);
@@ -40,7 +40,7 @@ fn data_dir() -> PathBuf {
     if shared.join("payouts.json").exists() {
         shared
     } else {
-        tieout::testkit::fake_stripe::demo_fixtures()
+        tieout_testkit::fake_stripe::demo_fixtures()
     }
 }
 

@@ -10,13 +10,13 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use jiff::tz::TimeZone;
 use rayon::prelude::*;
+use tieout::app::load::Need;
 use tieout::cli::Formats;
 use tieout::domain::dunning;
 use tieout::domain::tieout::tie_out_months;
-use tieout::report::files::write_atomic;
+use tieout::files::write_atomic;
 use tieout::report::reconciliation::{ReportHeader, render};
 use tieout::source::AccountData;
-use tieout::source::load::Need;
 use tieout::time::Month;
 
 #[global_allocator]

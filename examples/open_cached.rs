@@ -10,7 +10,7 @@
 //! loads everything in one go first instead (the open before the load in parts).
 //!
 //! ```text
-//! # once: a large account and its cache (a folder written by `tieout gen-demo`)
+//! # once: a large account and its cache (a folder written by `gen-demo`)
 //! tieout gen-demo --seed 7 --scale 100 --out /work/bench-data/scale100
 //! cargo run --release --example open_cached -- --seed-from /work/bench-data/scale100 /work/bench-data/scale100-cache
 //! # then, as often as wanted
@@ -23,8 +23,8 @@ use std::path::PathBuf;
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::time::{Duration, Instant};
 
+use tieout::app::load::{Need, load_cached, load_cached_in_parts};
 use tieout::source::cache::Cache;
-use tieout::source::load::{Need, load_cached, load_cached_in_parts};
 use tieout::tui::Action;
 use tieout::tui::harness::{Harness, test_settings};
 use tieout::tui::msg::{CancelFlag, Effect, Msg};

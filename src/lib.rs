@@ -1,21 +1,17 @@
 //! tieout: a terminal workbench over one Stripe account.
 //!
-//! Data flows one way: `secrets` gives the key, `stripe` reads the API (GET only),
-//! `source` turns what was read (or the bundled demo) into a snapshot, `domain` computes
-//! the three jobs with no IO, `report` writes the exports, and `tui`/`cli` are the shells.
+//! Three floors, each a crate, each importing only from below (see ARCHITECTURE.md):
+//! `tieout-core` holds the vocabulary and the rules with no IO (money, time, the account
+//! model, the three jobs, the report renderers); `tieout-io` reads Stripe (GET only), the
+//! keychain and the cache; this package holds the use cases (`app`) and the two shells on
+//! top of them (`cli`, `tui`). The lower floors are re-exported here under their usual
+//! names so `tieout::money`, `tieout::source`, ... read the same from every test.
 
 #![forbid(unsafe_code)]
 
-pub mod audit;
+pub mod app;
 pub mod cli;
-pub mod domain;
-pub mod generator;
-pub mod money;
-pub mod refund_exec;
-pub mod report;
-pub mod secrets;
-pub mod source;
-pub mod stripe;
-pub mod testkit;
-pub mod time;
 pub mod tui;
+
+pub use tieout_core::{domain, failure, model, money, report, time};
+pub use tieout_io::{files, packet_dir, secrets, source, stripe};

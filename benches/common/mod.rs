@@ -2,7 +2,7 @@
 //!
 //! The large account (10,000 payouts, 1,000,000 balance transactions, 100,000 invoices)
 //! is made once with
-//! `tieout gen-demo --seed 7 --scale 100 --out /work/bench-data/scale100` and cached
+//! `gen-demo --seed 7 --scale 100 --out /work/bench-data/scale100` and cached
 //! (Parquet, as `tieout sync` would) by the first bench that finds no cache. Paths:
 //!
 //! - `TIEOUT_BENCH_CACHE`: the cache's data directory (default
@@ -18,8 +18,8 @@
 
 use std::path::PathBuf;
 
+use tieout::app::load::{Need, load_cached};
 use tieout::source::cache::Cache;
-use tieout::source::load::{Need, load_cached};
 use tieout::source::{AccountData, Mode};
 
 /// The profile the bench cache is recorded under.
@@ -52,7 +52,7 @@ pub fn cache() -> Cache {
                 "generating a scale-{scale} account into {} (once)",
                 data_dir.display()
             );
-            tieout::generator::generate(7, scale, &data_dir).expect("generate the account");
+            tieout_testkit::generator::generate(7, scale, &data_dir).expect("generate the account");
         }
         eprintln!(
             "caching {} into {} (once)",

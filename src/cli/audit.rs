@@ -1,7 +1,7 @@
 //! `tieout audit`: prints the refund audit log, filtered by ticket and day.
 
 use super::{CmdResult, Ctx, Failure};
-use crate::audit::{AuditLog, Entry, Event};
+use crate::app::audit::{AuditLog, Entry, Event};
 use crate::money::format_major;
 
 pub fn run(ctx: &Ctx, ticket: Option<&str>, day: Option<&str>) -> CmdResult {
@@ -90,6 +90,7 @@ pub fn line(e: &Entry) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::ExitStatus;
     use clap::Parser;
 
     /// A bad `--day` is a usage error (exit 2) that says the format once, before the

@@ -10,9 +10,9 @@ use std::path::Path;
 
 use super::reconcile::zone_name;
 use super::{CmdResult, Ctx, Failure};
-use crate::report::close_packet::{self, PacketSpec};
-use crate::report::packet::{self, PacketError};
-use crate::source::load::{Need, load};
+use crate::app::load::{Need, load};
+use crate::report::close_packet::PacketSpec;
+use crate::report::packet::PacketError;
 use crate::time::Month;
 
 pub fn run(
@@ -30,7 +30,7 @@ pub fn run(
         .parse()
         .map_err(|e: crate::time::TimeError| Failure::usage(format!("--month: {e}")))?;
     let out = out.ok_or_else(|| Failure::usage("--out DIR is required"))?;
-    let data = load(ctx, Need::All)?;
+    let data = load(&ctx.request(), Need::All)?;
     let zone = zone_name(ctx);
     let spec = PacketSpec {
         month,
@@ -39,7 +39,7 @@ pub fn run(
         tz: &ctx.tz,
         zone: &zone,
     };
-    let exported = close_packet::export(&spec, out, force, &mut |_| {}).map_err(failure)?;
+    let exported = crate::packet_dir::export(&spec, out, force, &mut |_| {}).map_err(failure)?;
     for line in exported.summary {
         println!("{line}");
     }
@@ -57,7 +57,8 @@ fn failure(e: PacketError) -> Failure {
 }
 
 fn verify_packet(dir: &Path) -> CmdResult {
-    let (manifest, v) = packet::verify(dir).map_err(|e| Failure::usage(e.to_string()))?;
+    let (manifest, v) =
+        crate::packet_dir::verify(dir).map_err(|e| Failure::usage(e.to_string()))?;
     println!(
         "close packet {} ({} {}, {} files listed)",
         dir.display(),

@@ -32,7 +32,7 @@ fn load(ctx: &Ctx) -> Result<AccountData, Failure> {
             ))
         });
     }
-    crate::source::load::load(ctx, crate::source::load::Need::Dunning)
+    crate::app::load::load(&ctx.request(), crate::app::load::Need::Dunning)
 }
 
 /// Computes the worklist of `data` at `now`, writes the chosen files into `dir` (the

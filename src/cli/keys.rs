@@ -27,6 +27,8 @@ pub(crate) fn config_for(ctx: &Ctx, key: ApiKey) -> ClientConfig {
 }
 
 /// Verifies `key` against Stripe and says which account it reads.
+// StripeError carries the request id and permission for the message; it is returned once.
+#[allow(clippy::result_large_err)]
 pub(crate) fn verify(ctx: &Ctx, key: &ApiKey) -> Result<AccountInfo, StripeError> {
     let client = Client::new(config_for(ctx, key.clone()))?;
     blocking::run(identify(&client))?

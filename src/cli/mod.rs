@@ -4,7 +4,7 @@
 //! Exit codes (DESIGN.md §1): 2 usage, 3 key or permission problem, 4 Stripe or network
 //! failure after retries, 5 data that could not be tied out or understood.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
@@ -13,7 +13,6 @@ use jiff::tz::TimeZone;
 pub mod audit;
 pub mod close;
 pub mod dunning;
-pub mod gen_demo;
 pub mod keys;
 pub mod reconcile;
 pub mod status;
@@ -21,23 +20,17 @@ pub mod suggest;
 pub mod sync;
 pub mod tui_cmd;
 
-/// What kind of failure ended a command; decides the exit code.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FailKind {
-    /// 1: anything else (a file could not be written, ...).
-    Other,
-    /// 2: the command line or an input file was wrong.
-    Usage,
-    /// 3: no key, a refused key, or a missing permission.
-    Key,
-    /// 4: Stripe or the network failed after retries.
-    Stripe,
-    /// 5: data that could not be tied out or understood.
-    Data,
+pub use crate::app::exports::write_exports;
+pub use tieout_core::failure::{FailKind, Failure};
+pub use tieout_core::report::Formats;
+
+/// The exit code of each kind of failure: the one place the numbers live.
+pub trait ExitStatus {
+    fn code(self) -> u8;
 }
 
-impl FailKind {
-    pub fn code(self) -> u8 {
+impl ExitStatus for FailKind {
+    fn code(self) -> u8 {
         match self {
             FailKind::Other => 1,
             FailKind::Usage => 2,
@@ -45,32 +38,6 @@ impl FailKind {
             FailKind::Stripe => 4,
             FailKind::Data => 5,
         }
-    }
-}
-
-/// A failed command: what happened and what to do, and the exit code it maps to.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-pub struct Failure {
-    pub kind: FailKind,
-    pub message: String,
-}
-
-impl Failure {
-    pub fn new(kind: FailKind, message: impl Into<String>) -> Self {
-        Self {
-            kind,
-            message: message.into(),
-        }
-    }
-    pub fn usage(message: impl Into<String>) -> Self {
-        Self::new(FailKind::Usage, message)
-    }
-    pub fn other(message: impl Into<String>) -> Self {
-        Self::new(FailKind::Other, message)
-    }
-    pub fn data(message: impl Into<String>) -> Self {
-        Self::new(FailKind::Data, message)
     }
 }
 
@@ -202,17 +169,6 @@ pub enum Command {
         #[arg(long, value_name = "YYYY-MM-DD")]
         day: Option<String>,
     },
-    /// Write a generated Stripe-shaped account as JSON (the demo, or a large one for benchmarks).
-    #[command(hide = true)]
-    GenDemo {
-        #[arg(long, default_value_t = 7)]
-        seed: u64,
-        /// 1 is the bundled demo; larger values make larger accounts.
-        #[arg(long, default_value_t = 1)]
-        scale: u32,
-        #[arg(long, value_name = "DIR")]
-        out: PathBuf,
-    },
 }
 
 #[derive(Debug, Clone, Args)]
@@ -292,6 +248,20 @@ impl Ctx {
         let tz = crate::time::parse_tz(&global.tz).map_err(|e| Failure::usage(e.to_string()))?;
         Ok(Self { global, now, tz })
     }
+
+    /// What the use cases need of these options to read the account.
+    pub fn request(&self) -> crate::app::ReadRequest {
+        crate::app::ReadRequest {
+            profile: self.global.profile.clone(),
+            allow_secret_key: self.global.allow_secret_key,
+            api_base: self.global.api_base.clone(),
+            stripe_account: self.global.stripe_account.clone(),
+            demo: self.global.demo,
+            cached: self.global.cached,
+            now: self.now,
+            tz: self.tz.clone(),
+        }
+    }
 }
 
 /// Runs a parsed command line.
@@ -320,76 +290,7 @@ pub fn run(cli: Cli) -> CmdResult {
             force,
         ),
         Some(Command::Audit { ticket, day }) => audit::run(&ctx, ticket.as_deref(), day.as_deref()),
-        Some(Command::GenDemo { seed, scale, out }) => gen_demo::run(seed, scale, &out),
     }
-}
-
-/// The formats a `--format` list names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Formats {
-    pub md: bool,
-    pub csv: bool,
-    pub json: bool,
-}
-
-impl Formats {
-    /// Parses `md,csv,json` (any subset, any order).
-    pub fn parse(list: &str) -> Result<Self, Failure> {
-        let mut f = Formats::default();
-        for part in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            match part {
-                "md" | "markdown" => f.md = true,
-                "csv" => f.csv = true,
-                "json" => f.json = true,
-                other => {
-                    return Err(Failure::usage(format!(
-                        "unknown format '{other}' in --format: use a comma list of md, csv, json"
-                    )));
-                }
-            }
-        }
-        if !(f.md || f.csv || f.json) {
-            return Err(Failure::usage(
-                "--format names no format: use a comma list of md, csv, json",
-            ));
-        }
-        Ok(f)
-    }
-}
-
-/// Writes one command's export files into `dir` as a set (DESIGN.md §1: an existing file is
-/// never silently overwritten by a different run). Before anything is written, every file
-/// that would replace different content without `force` is refused with exit 2 (a usage
-/// matter: the message says `--force`), so a refused run never leaves a mix of two runs'
-/// files. Identical bytes already on disk count as written. Returns each path and whether
-/// it changed.
-pub fn write_exports(
-    dir: &Path,
-    files: &[(&str, Vec<u8>)],
-    force: bool,
-) -> Result<Vec<(PathBuf, bool)>, Failure> {
-    use crate::report::files::{WriteError, write_atomic};
-    let refuse = |e: WriteError| match e {
-        WriteError::Exists(_) => Failure::usage(e.to_string()),
-        WriteError::Io { .. } => Failure::other(e.to_string()),
-    };
-    if !force {
-        for (name, bytes) in files {
-            let path = dir.join(name);
-            if let Ok(existing) = std::fs::read(&path)
-                && existing != *bytes
-            {
-                return Err(refuse(WriteError::Exists(path)));
-            }
-        }
-    }
-    let mut written = Vec::with_capacity(files.len());
-    for (name, bytes) in files {
-        let path = dir.join(name);
-        let changed = write_atomic(&path, bytes, force).map_err(refuse)?;
-        written.push((path, changed));
-    }
-    Ok(written)
 }
 
 /// Not built yet: a clear message rather than a silent success.

@@ -27,7 +27,7 @@ pub fn run(ctx: &Ctx, month: &str, out: &OutArgs) -> CmdResult {
 
 /// The data the month needs, from wherever `--demo`/`--cached`/the key say.
 fn load(ctx: &Ctx, month: Month) -> Result<AccountData, Failure> {
-    crate::source::load::load(ctx, crate::source::load::Need::Month(month))
+    crate::app::load::load(&ctx.request(), crate::app::load::Need::Month(month))
 }
 
 /// The time zone's name as the reports show it (the same in the pane's export).
@@ -161,6 +161,7 @@ pub fn verdict(t: &MonthTieOut) -> CmdResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::ExitStatus;
     use crate::domain::tieout::testdata::sample_month;
 
     #[test]

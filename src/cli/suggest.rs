@@ -182,7 +182,7 @@ pub fn summary(rows: &[(Ticket, Suggestion)]) -> String {
 /// just what the tickets need.
 fn account_for(ctx: &Ctx, tickets: &[Ticket]) -> Result<AccountData, Failure> {
     if ctx.global.demo || ctx.global.cached {
-        return crate::source::load::load(ctx, crate::source::load::Need::Refunds);
+        return crate::app::load::load(&ctx.request(), crate::app::load::Need::Refunds);
     }
     live::fetch(ctx, tickets)
 }
@@ -191,12 +191,12 @@ mod live {
     //! The live read: only what the tickets need (see `source::ticket_fetch`).
 
     use super::*;
-    use crate::source::load::stripe_failure;
-    use crate::source::ticket_fetch::fetch_tickets;
+    use crate::app::load::stripe_failure;
+    use crate::app::ticket_fetch::fetch_tickets;
     use crate::source::{Origin, SnapshotMeta};
 
     pub fn fetch(ctx: &Ctx, tickets: &[Ticket]) -> Result<AccountData, Failure> {
-        let client = crate::source::load::connect(ctx)?;
+        let client = crate::app::load::connect(&ctx.request())?;
         let meta = SnapshotMeta {
             account_id: ctx.global.stripe_account.clone().unwrap_or_default(),
             account_name: None,
@@ -257,7 +257,7 @@ mod tests {
             (one(None, true, None), "--force"),
         ] {
             let f = one_ticket_writes_no_file(&args).expect_err("refused");
-            assert_eq!(f.kind.code(), 2);
+            assert_eq!(crate::cli::ExitStatus::code(f.kind), 2);
             assert!(
                 f.message
                     .starts_with(&format!("{flag} applies to --tickets FILE only")),

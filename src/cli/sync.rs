@@ -5,8 +5,8 @@
 use std::fmt::Write as _;
 
 use super::{CmdResult, Ctx, Failure};
+use crate::app::load::{cache_failure, connect};
 use crate::source::cache::Cache;
-use crate::source::load::{cache_failure, connect};
 use crate::source::progress::{StderrProgress, grouped};
 use crate::source::sync::{self, SyncOptions, SyncReport};
 
@@ -26,7 +26,7 @@ pub fn run(ctx: &Ctx, months: u32) -> CmdResult {
             "--months must be at least 1 (the current month counts as one)",
         ));
     }
-    let client = connect(ctx)?;
+    let client = connect(&ctx.request())?;
     let cache = Cache::open_default().map_err(cache_failure)?;
     let opts = SyncOptions::for_months(ctx.now, &ctx.tz, months);
     let progress = StderrProgress::new();

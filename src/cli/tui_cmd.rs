@@ -7,8 +7,8 @@ use std::io::IsTerminal;
 use std::sync::Arc;
 
 use super::{CmdResult, Ctx, Failure};
+use crate::app::load::{self, Need};
 use crate::source::cache::Cache;
-use crate::source::load::{self, Need};
 use crate::source::progress::{SyncEvent, grouped};
 use crate::source::sync;
 use crate::tui::config;
@@ -132,12 +132,13 @@ impl CliLoader {
         let writer =
             crate::stripe::refund_writer::RefundWriter::new(config).map_err(|e| e.to_string())?;
         Ok(GateSession {
-            gate: crate::refund_exec::Gate {
+            gate: crate::app::refund_exec::Gate {
                 writer,
-                audit: crate::audit::AuditLog::default_location().map_err(|e| e.to_string())?,
-                policy: crate::refund_exec::load_policy()?,
+                audit: crate::app::audit::AuditLog::default_location()
+                    .map_err(|e| e.to_string())?,
+                policy: crate::app::refund_exec::load_policy()?,
                 tz: ctx.tz.clone(),
-                user: crate::audit::os_user(),
+                user: crate::app::audit::os_user(),
             },
             now: ctx.global.now.is_some().then_some(ctx.now),
         })
@@ -208,7 +209,7 @@ impl CliLoader {
     /// A full read from Stripe, saved to the cache like `tieout sync`.
     fn fresh(&self, progress: &(dyn Fn(String) + Send + Sync)) -> Result<Workspace, LoadError> {
         let ctx = &self.ctx;
-        let client = load::connect(ctx).map_err(|f| LoadError::new(f.message))?;
+        let client = load::connect(&ctx.request()).map_err(|f| LoadError::new(f.message))?;
         let cache = Cache::open_default().map_err(|e| LoadError::new(e.to_string()))?;
         let opts = Need::All.options(ctx.now, &ctx.tz);
         let report = move |event: SyncEvent| {

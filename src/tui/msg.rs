@@ -170,7 +170,7 @@ pub enum Msg {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RefundDone {
     pub ticket: String,
-    pub outcome: Result<crate::refund_exec::Outcome, String>,
+    pub outcome: Result<crate::app::refund_exec::Outcome, String>,
 }
 
 impl fmt::Debug for Msg {

@@ -526,7 +526,7 @@ fn on_loaded_rest(
     };
     let mut data =
         std::sync::Arc::try_unwrap(shown.data).unwrap_or_else(|shared| (*shared).clone());
-    crate::source::load::merge_rest(&mut data, *rest);
+    crate::app::load::merge_rest(&mut data, *rest);
     let ws = super::workspace::Workspace {
         data: std::sync::Arc::new(data),
         tickets: shown.tickets,

@@ -110,7 +110,7 @@ async fn the_demo_account_reads_back_whole_through_the_client() {
     use tieout::stripe::models::{
         Charge, Dispute, Invoice, InvoicePayment, PaymentIntent, Refund, Subscription,
     };
-    use tieout::testkit::fake_stripe::demo_fixtures;
+    use tieout_testkit::fake_stripe::demo_fixtures;
 
     let dir = demo_fixtures();
     let meta: serde_json::Value = serde_json::from_str(

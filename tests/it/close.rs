@@ -146,7 +146,6 @@ fn bad_month_and_missing_manifest_are_clear_errors() {
 /// explicit `overwrite_packet`.
 #[test]
 fn the_tui_export_writes_the_commands_packet_and_it_verifies() {
-    use tieout::report::packet;
     use tieout::tui::harness::Harness;
     use tieout::tui::msg::{Effect, Msg};
     use tieout::tui::runtime::effects::export_packet;
@@ -227,7 +226,7 @@ fn the_tui_export_writes_the_commands_packet_and_it_verifies() {
         "{frame}"
     );
 
-    let (manifest, v) = packet::verify(&tui).expect("verify");
+    let (manifest, v) = tieout::packet_dir::verify(&tui).expect("verify");
     assert!(v.is_intact(), "{v:?}");
     assert_eq!(manifest.files.len(), 9);
     for name in FILES {
@@ -257,7 +256,12 @@ fn the_tui_export_writes_the_commands_packet_and_it_verifies() {
     );
     h.keys("F");
     run(&mut h);
-    assert!(packet::verify(&tui).expect("verify").1.is_intact());
+    assert!(
+        tieout::packet_dir::verify(&tui)
+            .expect("verify")
+            .1
+            .is_intact()
+    );
     assert_eq!(
         fs::read(tui.join("README.md")).expect("tui"),
         fs::read(cli.join("README.md")).expect("cli")

@@ -12,7 +12,7 @@ use std::path::Path;
 use crate::support::cli::{RunOutput, Tieout};
 use crate::support::fake::start_fake;
 use crate::support::golden::{assert_golden, assert_golden_bytes};
-use tieout::testkit::fake_stripe::FakeConfig;
+use tieout_testkit::fake_stripe::FakeConfig;
 
 const FILES: [&str; 3] = [
     "failed-payments.csv",

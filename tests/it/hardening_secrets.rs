@@ -130,19 +130,6 @@ fn no_command_leaks_the_key_to_output_cache_exports_or_logs() {
             0,
         ),
         ("audit", vec!["audit".into()], 0),
-        (
-            "gen-demo",
-            vec![
-                "gen-demo".into(),
-                "--seed".into(),
-                "7".into(),
-                "--scale".into(),
-                "1".into(),
-                "--out".into(),
-                w("gen"),
-            ],
-            0,
-        ),
         // The workbench refuses to start without a terminal, after reading the key.
         ("tui", vec![], 2),
         // A failing run prints an error: it must not carry the key either.

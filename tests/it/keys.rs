@@ -2,6 +2,7 @@
 //! in-memory mock credential store (the real keychain is tested in `secrets`).
 
 use std::sync::Arc;
+use tieout::cli::ExitStatus;
 
 use clap::Parser;
 use keyring_core::CredentialStore;

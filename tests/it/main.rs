@@ -8,6 +8,7 @@ mod client_fake;
 mod close;
 mod dunning;
 mod fake_stripe;
+mod floors;
 mod fuzz_json;
 mod fuzz_kit;
 mod fuzz_tickets;

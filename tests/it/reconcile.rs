@@ -257,7 +257,7 @@ fn a_line_missing_from_stripes_listing_exits_5_and_still_writes() {
         })
         .expect("a tied payout with a non-zero line");
 
-    let src = tieout::testkit::fake_stripe::demo_fixtures();
+    let src = tieout_testkit::fake_stripe::demo_fixtures();
     let fixtures = tempfile::tempdir().expect("tempdir");
     for entry in std::fs::read_dir(&src).expect("fixtures") {
         let p = entry.expect("entry").path();

@@ -2,10 +2,10 @@
 //! writer, the idempotent call, the read-back and the audit log (issue 8).
 
 use serde_json::json;
-use tieout::audit::{AuditLog, Event};
+use tieout::app::audit::{AuditLog, Event};
+use tieout::app::refund_exec::{Gate, Outcome};
 use tieout::domain::refund_gate::{GatePolicy, Proposal, Rule};
 use tieout::money::Currency;
-use tieout::refund_exec::{Gate, Outcome};
 use tieout::secrets::ApiKey;
 use tieout::stripe::refund_writer::{RefundRequest, RefundWriter, WriterError};
 use tieout::stripe::{ClientConfig, RateConfig};
@@ -355,7 +355,7 @@ fn tieout_audit_prints_the_log_filtered_by_ticket_and_day() {
     let data = t.root().join("data");
     let log = AuditLog::at(data.join("audit/refunds.jsonl"));
     let mut p = proposal("ch_GateOk", 2_000);
-    log.append(&tieout::audit::Entry::about(
+    log.append(&tieout::app::audit::Entry::about(
         Event::Proposal,
         &p,
         NOW,
@@ -363,7 +363,7 @@ fn tieout_audit_prints_the_log_filtered_by_ticket_and_day() {
     ))
     .expect("append");
     p.ticket = "T-9".into();
-    log.append(&tieout::audit::Entry::about(
+    log.append(&tieout::app::audit::Entry::about(
         Event::Proposal,
         &p,
         NOW - 86_400,

@@ -516,7 +516,7 @@ fn the_demo_tickets_get_what_they_were_designed_for() {
         run.stderr
     );
     let rows = parse_jsonl(&jsonl);
-    let expected = tieout::generator::tickets::EXPECTED;
+    let expected = tieout_testkit::generator::tickets::EXPECTED;
     assert_eq!(rows.len(), expected.len());
     for (row, want) in rows.iter().zip(expected) {
         assert_eq!(row["ticket_id"], want.ticket_id, "{row}");

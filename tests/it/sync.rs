@@ -13,14 +13,14 @@ use tieout::secrets::ApiKey;
 use tieout::source::cache::Cache;
 use tieout::source::progress::{Progress, Quiet, SyncEvent};
 use tieout::source::rows::{
-    BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, InvoiceRow,
-    PaymentIntentRow, PayoutRow, RefundRow, SubscriptionRow,
+    ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, InvoiceRow, PaymentIntentRow, PayoutRow,
+    RefundRow, SubscriptionRow,
 };
 use tieout::source::sync::{self, SyncOptions, failing_payment_intent, itemisable};
 use tieout::source::{AccountData, Mode, Origin, SnapshotMeta};
 use tieout::stripe::models;
 use tieout::stripe::{Client, ClientConfig, RateConfig};
-use tieout::testkit::fake_stripe::{LoggedRequest, mini_fixtures};
+use tieout_testkit::fake_stripe::{LoggedRequest, mini_fixtures};
 
 use crate::support::{FakeConfig, FakeStripe, Fault, NOW, TEST_KEY, Tieout, start_fake};
 
@@ -69,7 +69,9 @@ fn fixture_rows(dir: &Path) -> AccountData {
         .collect();
     d.balance_transactions = read::<models::BalanceTransaction>(dir, "balance_transactions")
         .iter()
-        .map(|t| BalanceTxnRow::from_model(t, payout_of.get(t.id.as_str()).copied()))
+        .map(|t| {
+            tieout::source::from_wire::balance_txn_row(t, payout_of.get(t.id.as_str()).copied())
+        })
         .collect();
     d.invoices = read::<models::Invoice>(dir, "invoices")
         .iter()
@@ -505,7 +507,7 @@ fn tieout_sync_prints_what_it_stored_and_a_failed_sync_keeps_the_cache() {
     }
 
     // A refused key: exit 3.
-    fake.set_accepted_keys(tieout::testkit::fake_stripe::AcceptedKeys::Only(
+    fake.set_accepted_keys(tieout_testkit::fake_stripe::AcceptedKeys::Only(
         [TEST_KEY.to_string()].into_iter().collect(),
     ));
     let bad = t.env(
@@ -555,7 +557,7 @@ fn paths(log: &[LoggedRequest]) -> BTreeSet<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fresh_reads_fetch_only_what_the_need_requires() {
-    use tieout::source::load::Need;
+    use tieout::app::load::Need;
     let tz = jiff::tz::TimeZone::UTC;
     let fake = FakeStripe::start(FakeConfig::mini()).await;
     let all = fixture_rows(&mini_fixtures());
@@ -825,7 +827,7 @@ async fn a_paced_sync_under_a_rate_limit_stores_the_same_cache_with_no_needless_
 
     // PaymentIntents: every one with an error behind an open invoice is read; any read
     // without an error belongs to a charge_automatically invoice (Stripe between attempts).
-    let all = fixture_rows(&tieout::testkit::fake_stripe::demo_fixtures());
+    let all = fixture_rows(&tieout_testkit::fake_stripe::demo_fixtures());
     let read: BTreeSet<&str> = answered
         .iter()
         .filter_map(|r| r.path.strip_prefix("/v1/payment_intents/"))

@@ -23,10 +23,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 use serde::Serialize;
 
+use crate::app::refund_exec::Outcome;
 use crate::domain::refunds::matching::{OrderMatch, PeriodLink};
 use crate::domain::refunds::{Assessment, Facts, Policy, Recommendation, Ticket, assess};
 use crate::money::{Money, format_major};
-use crate::refund_exec::Outcome;
 use crate::source::AccountData;
 use crate::time::date_in;
 use crate::tui::action::Action;

@@ -242,7 +242,8 @@ pub fn export_packet(
     force: bool,
     progress: &mut dyn FnMut(String),
 ) -> PacketResult {
-    use crate::report::close_packet::{PacketSpec, export};
+    use crate::packet_dir::export;
+    use crate::report::close_packet::PacketSpec;
     use crate::report::packet::PacketError;
     let dir = if dir.is_absolute() {
         dir.to_path_buf()
@@ -282,7 +283,7 @@ pub fn export_packet(
 /// Writes to `path`, or to `name-2.ext`, `name-3.ext`, ... when an earlier, different
 /// file is there (an export never replaces another).
 fn write_new(path: &Path, bytes: &[u8]) -> Result<PathBuf, String> {
-    use crate::report::files::{WriteError, write_atomic};
+    use crate::files::{WriteError, write_atomic};
     let stem = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())

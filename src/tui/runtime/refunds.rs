@@ -8,8 +8,8 @@ use std::sync::Arc;
 use tokio::sync::mpsc::Sender;
 
 use super::effects::{Loader, spawn};
+use crate::app::refund_exec::{Gate, Outcome};
 use crate::domain::refund_gate::Proposal;
-use crate::refund_exec::{Gate, Outcome};
 use crate::tui::msg::{Msg, RefundDone, RequestId};
 
 /// The gate of this TUI session (one writer, so a `livemode: true` answer disables it for

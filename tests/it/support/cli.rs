@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use tieout::testkit::fake_stripe::{FakeStripe, TEST_KEY};
+use tieout_testkit::fake_stripe::{FakeStripe, TEST_KEY};
 
 /// The demo's clock (TEAM.md "Demo fixtures"); passed as `--now` unless overridden.
 pub const NOW: &str = "2026-11-30T12:00:00Z";

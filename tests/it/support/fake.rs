@@ -7,7 +7,7 @@
 use std::ops::Deref;
 
 use serde_json::Value;
-use tieout::testkit::fake_stripe::{FakeConfig, FakeStripe, TEST_KEY};
+use tieout_testkit::fake_stripe::{FakeConfig, FakeStripe, TEST_KEY};
 
 use super::STRIPE_VERSION;
 

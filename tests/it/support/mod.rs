@@ -15,7 +15,7 @@ pub mod golden;
 pub use cli::{NOW, RunOutput, Tieout};
 pub use fake::{RunningFake, StripeReq, start_fake};
 pub use golden::{assert_golden, assert_golden_bytes, assert_golden_dir, redact};
-pub use tieout::testkit::fake_stripe::{
+pub use tieout_testkit::fake_stripe::{
     FakeConfig, FakeStripe, Fault, ObjectKind, RateLimit, TEST_KEY, VersionCheck,
 };
 

@@ -13,9 +13,9 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 
+use crate::app::refund_exec::Outcome;
 use crate::domain::refund_gate::Proposal;
 use crate::domain::refunds::{Assessment, Recommendation};
-use crate::refund_exec::Outcome;
 use crate::source::{AccountData, Mode, Origin};
 use crate::tui::keymap::Key;
 use crate::tui::msg::{RefundDone, RequestId};

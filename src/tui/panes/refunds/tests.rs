@@ -284,9 +284,9 @@ fn a_large_queue_is_decided_off_the_ui_task() {
 
 // ------------------------------------------------------------------ approval flow
 
+use crate::app::refund_exec::Outcome;
 use crate::domain::refund_gate::{Proposal, Refusal, Rule};
 use crate::money::Currency;
-use crate::refund_exec::Outcome;
 use crate::tui::msg::{Msg, RefundDone};
 
 /// The fixture as if read from a Stripe test account (the demo cannot take refunds).

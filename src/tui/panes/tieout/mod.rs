@@ -26,11 +26,11 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
-use crate::cli::Formats;
 use crate::domain::tieout::{
     EMPTY_MONTH, MonthTieOut, PayoutTieOut, Verdict, status_label, tie_out_month,
 };
 use crate::money::{Money, format_major_grouped};
+use crate::report::Formats;
 use crate::report::reconciliation::{ReportHeader, render};
 use crate::source::AccountData;
 use crate::time::Month;

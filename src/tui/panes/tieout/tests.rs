@@ -318,7 +318,8 @@ fn export_writes_the_commands_files_for_the_month_on_screen() {
     let header = ReportHeader::from_meta(&data.meta, "UTC");
     let dir = tempfile::tempdir().expect("tempdir");
     let all = Formats::parse("md,csv,json").expect("formats");
-    crate::cli::reconcile::write_files(&t, &header, dir.path(), all, false).expect("write");
+    let files = crate::report::reconciliation::render(&t, &header, all);
+    crate::app::exports::write_exports(dir.path(), &files, false).expect("write");
     for (name, bytes) in &written {
         let cli = std::fs::read(dir.path().join(name)).expect("command's file");
         assert_eq!(&cli, bytes, "{name} differs between pane and command");

@@ -1,0 +1,116 @@
+//! Refund suggestions, pure: a support ticket (email, order id, message) and a policy go
+//! in; a recommendation (`approve`, `partial`, `decline`, `review`) with an amount, a reason
+//! that quotes the rule, and the ids of the evidence comes out.
+//!
+//! - [`policy`]: the TOML policy (numbers and wording), default embedded;
+//! - [`matching`]: customers by email, the charge for the order id, its refunds,
+//!   disputes and subscription period;
+//! - [`decide`]: DESIGN.md's rules in order, first match wins;
+//! - [`tickets`]: reading a tickets file (CSV or JSON lines).
+
+pub mod decide;
+#[cfg(test)]
+mod decide_tests;
+pub mod matching;
+pub mod policy;
+/// Rows for tests, shared with the upper floors' tests through the `testdata` feature.
+#[cfg(any(test, feature = "testdata"))]
+pub mod testdata;
+pub mod tickets;
+
+use jiff::tz::TimeZone;
+use serde::{Deserialize, Serialize};
+
+use crate::money::Currency;
+
+pub use decide::decide;
+pub use matching::{Facts, Matched, match_ticket};
+pub use policy::{Policy, PolicyError, RuleKind, load_policy};
+
+/// A support ticket asking for a refund.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Ticket {
+    /// The help desk's id, when it has one.
+    pub ticket_id: Option<String>,
+    pub email: String,
+    pub order_id: String,
+    /// What the customer wrote (shown to the agent; not used by the rules).
+    #[serde(default)]
+    pub message: String,
+    /// The amount the ticket quotes, in major units (`49.00`), if any. Used only to break
+    /// a tie between charges that name the same order id.
+    #[serde(default)]
+    pub amount: Option<String>,
+}
+
+/// What the agent should do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Recommendation {
+    /// Refund the amount in full (what is left of the charge).
+    Approve,
+    /// Refund part of the charge (annual proration).
+    Partial,
+    /// No refund, per the quoted rule.
+    Decline,
+    /// A person must look: no customer, no or several matching charges, a pattern.
+    Review,
+}
+
+impl Recommendation {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Recommendation::Approve => "approve",
+            Recommendation::Partial => "partial",
+            Recommendation::Decline => "decline",
+            Recommendation::Review => "review",
+        }
+    }
+}
+
+/// One ticket's suggestion: exactly the fields the JSON and CSV exports carry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Suggestion {
+    pub ticket_id: Option<String>,
+    pub recommendation: Recommendation,
+    /// Minor units; 0 unless approve/partial; never above `amount_captured - amount_refunded`
+    /// and always a multiple of the currency's step.
+    pub amount: i64,
+    /// The matched charge's currency (none when no single charge matched).
+    pub currency: Option<Currency>,
+    /// At most two sentences: the rule's sentence, then the facts (with the arithmetic of
+    /// a partial refund).
+    pub reason: String,
+    /// Every id relied on, each one present in the data read: `cus_`, `ch_`, `re_`, `dp_`,
+    /// `sub_`, `in_`.
+    pub evidence: Vec<String>,
+    /// The id of the rule that decided.
+    pub rule: String,
+}
+
+/// A ticket with what matching found and what the rules decided: what the pane shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Assessment {
+    pub ticket: Ticket,
+    pub matched: Matched,
+    pub kind: RuleKind,
+    pub suggestion: Suggestion,
+}
+
+/// Matches and decides one ticket.
+pub fn assess(
+    ticket: &Ticket,
+    facts: &Facts<'_>,
+    policy: &Policy,
+    now: i64,
+    tz: &TimeZone,
+) -> Assessment {
+    let matched = match_ticket(ticket, facts);
+    let (kind, suggestion) = decide(ticket, &matched, policy, now, tz);
+    Assessment {
+        ticket: ticket.clone(),
+        matched,
+        kind,
+        suggestion,
+    }
+}

@@ -1,0 +1,233 @@
+//! The flattened rows of the snapshot's tables: one plain struct per table, what the
+//! domain computes on. They are built from the typed Stripe models by the IO crate (`source::from_wire`), stored as polars
+//! columns by `source::tables`, and carry money as i64 minor units with a [`Currency`].
+//! Pure data: no IO.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::status::{
+    ChargeStatus, DisputeStatus, InvoiceStatus, PayoutStatus, ReconciliationStatus, RefundStatus,
+    SubscriptionStatus,
+};
+use crate::money::{Currency, Money};
+
+/// The placeholder for a currency Stripe did not send or sent malformed (ISO's "no
+/// currency" code). Amounts in it are still shown, never dropped.
+pub fn unknown_currency() -> Currency {
+    Currency::XXX
+}
+
+/// Reads a Stripe currency field leniently.
+pub fn currency_of(raw: Option<&str>) -> Currency {
+    raw.and_then(|c| Currency::parse(c).ok())
+        .unwrap_or_else(unknown_currency)
+}
+
+/// A payout to the bank.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PayoutRow {
+    pub id: String,
+    pub amount: i64,
+    pub currency: Currency,
+    pub arrival_date: i64,
+    pub created: i64,
+    pub status: PayoutStatus,
+    pub automatic: bool,
+    /// `standard` or `instant`.
+    pub method: String,
+    pub reconciliation_status: ReconciliationStatus,
+    pub failure_code: Option<String>,
+    pub failure_message: Option<String>,
+    pub balance_transaction: Option<String>,
+    pub failure_balance_transaction: Option<String>,
+    pub description: Option<String>,
+    pub statement_descriptor: Option<String>,
+    /// Set on a payout that reverses another: the payout it reverses.
+    #[serde(default)]
+    pub original_payout: Option<String>,
+    /// Set on a payout that was reversed: the payout that reverses it.
+    #[serde(default)]
+    pub reversed_by: Option<String>,
+}
+
+impl PayoutRow {
+    pub fn money(&self) -> Money {
+        Money::new(self.amount, self.currency)
+    }
+}
+
+/// A balance transaction, with the payout it was listed under (`?payout=`), if any.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BalanceTxnRow {
+    pub id: String,
+    /// The automatic payout whose `?payout=` listing returned this transaction.
+    pub payout: Option<String>,
+    /// Stripe's `type` (open set: `charge`, `refund`, `payout`, `adjustment`, ...).
+    pub kind: String,
+    pub reporting_category: String,
+    pub source: Option<String>,
+    pub created: i64,
+    pub available_on: i64,
+    pub currency: Currency,
+    pub amount: i64,
+    pub fee: i64,
+    pub net: i64,
+    pub description: Option<String>,
+    pub status: String,
+}
+
+impl BalanceTxnRow {}
+
+/// An invoice, flattened.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InvoiceRow {
+    pub id: String,
+    pub number: Option<String>,
+    pub customer: Option<String>,
+    pub customer_email: Option<String>,
+    pub customer_name: Option<String>,
+    pub status: InvoiceStatus,
+    pub collection_method: Option<String>,
+    pub currency: Currency,
+    pub amount_due: i64,
+    pub amount_paid: i64,
+    pub amount_remaining: i64,
+    pub attempt_count: i64,
+    pub attempted: bool,
+    pub next_payment_attempt: Option<i64>,
+    pub due_date: Option<i64>,
+    pub created: i64,
+    pub subscription: Option<String>,
+    pub hosted_invoice_url: Option<String>,
+    pub billing_reason: Option<String>,
+    /// Pre-basil `invoice.payment_intent`, kept so older shapes still find their decline.
+    pub legacy_payment_intent: Option<String>,
+    /// Pre-basil `invoice.charge`.
+    pub legacy_charge: Option<String>,
+}
+
+/// One payment attempt slot of an invoice.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InvoicePaymentRow {
+    pub id: String,
+    pub invoice: String,
+    pub payment_intent: Option<String>,
+    pub charge: Option<String>,
+    pub status: String,
+    pub is_default: bool,
+    pub amount_requested: i64,
+    pub amount_paid: Option<i64>,
+    pub currency: Currency,
+    pub created: i64,
+}
+
+/// A PaymentIntent with its `last_payment_error` flattened.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PaymentIntentRow {
+    pub id: String,
+    pub customer: Option<String>,
+    pub status: String,
+    pub amount: i64,
+    pub currency: Currency,
+    pub created: i64,
+    pub latest_charge: Option<String>,
+    pub error_code: Option<String>,
+    pub error_decline_code: Option<String>,
+    pub error_advice_code: Option<String>,
+    pub error_message: Option<String>,
+    pub error_charge: Option<String>,
+    pub error_network_decline_code: Option<String>,
+}
+
+/// A charge, succeeded or failed, with its outcome flattened.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChargeRow {
+    pub id: String,
+    pub customer: Option<String>,
+    pub payment_intent: Option<String>,
+    pub amount: i64,
+    pub amount_captured: i64,
+    pub amount_refunded: i64,
+    pub currency: Currency,
+    pub status: ChargeStatus,
+    pub created: i64,
+    pub description: Option<String>,
+    pub metadata: BTreeMap<String, String>,
+    pub disputed: bool,
+    pub refunded: bool,
+    pub failure_code: Option<String>,
+    pub failure_message: Option<String>,
+    pub outcome_type: Option<String>,
+    pub outcome_reason: Option<String>,
+    pub outcome_network_status: Option<String>,
+    pub outcome_advice_code: Option<String>,
+    pub outcome_seller_message: Option<String>,
+    pub balance_transaction: Option<String>,
+    pub receipt_email: Option<String>,
+    pub billing_email: Option<String>,
+}
+
+impl ChargeRow {
+    /// What can still be refunded: `amount_captured - amount_refunded`, never negative.
+    pub fn refundable(&self) -> i64 {
+        (self.amount_captured - self.amount_refunded).max(0)
+    }
+}
+
+/// A refund.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RefundRow {
+    pub id: String,
+    pub charge: Option<String>,
+    pub payment_intent: Option<String>,
+    pub amount: i64,
+    pub currency: Currency,
+    pub status: RefundStatus,
+    pub reason: Option<String>,
+    pub failure_reason: Option<String>,
+    pub created: i64,
+}
+
+/// A dispute.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DisputeRow {
+    pub id: String,
+    pub charge: Option<String>,
+    pub payment_intent: Option<String>,
+    pub amount: i64,
+    pub currency: Currency,
+    pub status: DisputeStatus,
+    pub reason: Option<String>,
+    pub created: i64,
+    pub is_charge_refundable: bool,
+}
+
+/// A customer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CustomerRow {
+    pub id: String,
+    pub email: Option<String>,
+    pub name: Option<String>,
+    pub created: i64,
+    pub deleted: bool,
+}
+
+/// A subscription with its current period and interval taken from its first item.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SubscriptionRow {
+    pub id: String,
+    pub customer: Option<String>,
+    pub status: SubscriptionStatus,
+    pub current_period_start: Option<i64>,
+    pub current_period_end: Option<i64>,
+    /// `day`, `week`, `month` or `year`.
+    pub interval: Option<String>,
+    pub interval_count: i64,
+    pub latest_invoice: Option<String>,
+    pub created: i64,
+    pub cancel_at_period_end: bool,
+    pub currency: Currency,
+    pub unit_amount: Option<i64>,
+}

@@ -1,0 +1,292 @@
+//! Stripe's wire models turned into the core crate's rows: the one place that knows both
+//! shapes. Lenient as the models are: a missing field becomes `None` or a placeholder, never
+//! an error.
+
+use tieout_core::model::rows::*;
+use tieout_core::model::status::{
+    ChargeStatus, DisputeStatus, InvoiceStatus, PayoutStatus, ReconciliationStatus, RefundStatus,
+    SubscriptionStatus,
+};
+
+use crate::stripe::models::{self, Expandable};
+
+fn id_of<T: models::HasId>(e: &Option<Expandable<T>>) -> Option<String> {
+    e.as_ref().map(|x| x.id().to_string())
+}
+
+impl From<&models::Payout> for PayoutRow {
+    fn from(p: &models::Payout) -> Self {
+        Self {
+            id: p.id.clone(),
+            amount: p.amount.unwrap_or(0),
+            currency: currency_of(p.currency.as_deref()),
+            arrival_date: p.arrival_date.unwrap_or(0),
+            created: p.created.unwrap_or(0),
+            status: p
+                .status
+                .clone()
+                .unwrap_or_else(|| PayoutStatus::Unknown(String::new())),
+            automatic: p.automatic,
+            method: p.method.clone().unwrap_or_else(|| "standard".into()),
+            reconciliation_status: p
+                .reconciliation_status
+                .clone()
+                .unwrap_or_else(|| ReconciliationStatus::Unknown(String::new())),
+            failure_code: p.failure_code.clone(),
+            failure_message: p.failure_message.clone(),
+            balance_transaction: id_of(&p.balance_transaction),
+            failure_balance_transaction: id_of(&p.failure_balance_transaction),
+            description: p.description.clone(),
+            statement_descriptor: p.statement_descriptor.clone(),
+            original_payout: id_of(&p.original_payout),
+            reversed_by: id_of(&p.reversed_by),
+        }
+    }
+}
+
+impl From<&models::Invoice> for InvoiceRow {
+    fn from(i: &models::Invoice) -> Self {
+        Self {
+            id: i.id.clone(),
+            number: i.number.clone(),
+            customer: i.customer_id().map(str::to_string),
+            customer_email: i.customer_email.clone(),
+            customer_name: i.customer_name.clone(),
+            status: i
+                .status
+                .clone()
+                .unwrap_or_else(|| InvoiceStatus::Unknown(String::new())),
+            collection_method: i.collection_method.clone(),
+            currency: currency_of(i.currency.as_deref()),
+            amount_due: i.amount_due.unwrap_or(0),
+            amount_paid: i.amount_paid.unwrap_or(0),
+            amount_remaining: i.amount_remaining.unwrap_or(0),
+            attempt_count: i.attempt_count,
+            attempted: i.attempted,
+            next_payment_attempt: i.next_payment_attempt,
+            due_date: i.due_date,
+            created: i.created.unwrap_or(0),
+            subscription: i.subscription_id().map(str::to_string),
+            hosted_invoice_url: i.hosted_invoice_url.clone(),
+            billing_reason: i.billing_reason.clone(),
+            legacy_payment_intent: id_of(&i.payment_intent),
+            legacy_charge: id_of(&i.charge),
+        }
+    }
+}
+
+impl From<&models::InvoicePayment> for InvoicePaymentRow {
+    fn from(p: &models::InvoicePayment) -> Self {
+        let target = p.payment.as_ref();
+        Self {
+            id: p.id.clone(),
+            invoice: p
+                .invoice
+                .as_ref()
+                .map(|i| i.id().to_string())
+                .unwrap_or_default(),
+            payment_intent: target.and_then(|t| id_of(&t.payment_intent)),
+            charge: target.and_then(|t| id_of(&t.charge)),
+            status: p
+                .status
+                .as_ref()
+                .map(|s| s.as_str().to_string())
+                .unwrap_or_default(),
+            is_default: p.is_default,
+            amount_requested: p.amount_requested.unwrap_or(0),
+            amount_paid: p.amount_paid,
+            currency: currency_of(p.currency.as_deref()),
+            created: p.created.unwrap_or(0),
+        }
+    }
+}
+
+impl From<&models::PaymentIntent> for PaymentIntentRow {
+    fn from(p: &models::PaymentIntent) -> Self {
+        let e = p.last_payment_error.as_ref();
+        Self {
+            id: p.id.clone(),
+            customer: id_of(&p.customer),
+            status: p.status.clone().unwrap_or_default(),
+            amount: p.amount.unwrap_or(0),
+            currency: currency_of(p.currency.as_deref()),
+            created: p.created.unwrap_or(0),
+            latest_charge: id_of(&p.latest_charge),
+            error_code: e.and_then(|e| e.code.clone()),
+            error_decline_code: e.and_then(|e| e.decline_code.clone()),
+            error_advice_code: e.and_then(|e| e.advice_code.clone()),
+            error_message: e.and_then(|e| e.message.clone()),
+            error_charge: e.and_then(|e| e.charge.clone()),
+            error_network_decline_code: e.and_then(|e| e.network_decline_code.clone()),
+        }
+    }
+}
+
+impl From<&models::Charge> for ChargeRow {
+    fn from(c: &models::Charge) -> Self {
+        let o = c.outcome.as_ref();
+        Self {
+            id: c.id.clone(),
+            customer: id_of(&c.customer),
+            payment_intent: id_of(&c.payment_intent),
+            amount: c.amount.unwrap_or(0),
+            amount_captured: c.amount_captured.unwrap_or(0),
+            amount_refunded: c.amount_refunded.unwrap_or(0),
+            currency: currency_of(c.currency.as_deref()),
+            status: c
+                .status
+                .clone()
+                .unwrap_or_else(|| ChargeStatus::Unknown(String::new())),
+            created: c.created.unwrap_or(0),
+            description: c.description.clone(),
+            metadata: c.metadata.clone(),
+            disputed: c.disputed,
+            refunded: c.refunded,
+            failure_code: c.failure_code.clone(),
+            failure_message: c.failure_message.clone(),
+            outcome_type: o.and_then(|o| o.kind.clone()),
+            outcome_reason: o.and_then(|o| o.reason.clone()),
+            outcome_network_status: o.and_then(|o| o.network_status.clone()),
+            outcome_advice_code: o.and_then(|o| o.advice_code.clone()),
+            outcome_seller_message: o.and_then(|o| o.seller_message.clone()),
+            balance_transaction: id_of(&c.balance_transaction),
+            receipt_email: c.receipt_email.clone(),
+            billing_email: c.billing_details.as_ref().and_then(|b| b.email.clone()),
+        }
+    }
+}
+
+impl From<&models::Refund> for RefundRow {
+    fn from(r: &models::Refund) -> Self {
+        Self {
+            id: r.id.clone(),
+            charge: id_of(&r.charge),
+            payment_intent: id_of(&r.payment_intent),
+            amount: r.amount.unwrap_or(0),
+            currency: currency_of(r.currency.as_deref()),
+            status: r
+                .status
+                .clone()
+                .unwrap_or_else(|| RefundStatus::Unknown(String::new())),
+            reason: r.reason.clone(),
+            failure_reason: r.failure_reason.clone(),
+            created: r.created.unwrap_or(0),
+        }
+    }
+}
+
+impl From<&models::Dispute> for DisputeRow {
+    fn from(d: &models::Dispute) -> Self {
+        Self {
+            id: d.id.clone(),
+            charge: id_of(&d.charge),
+            payment_intent: id_of(&d.payment_intent),
+            amount: d.amount.unwrap_or(0),
+            currency: currency_of(d.currency.as_deref()),
+            status: d
+                .status
+                .clone()
+                .unwrap_or_else(|| DisputeStatus::Unknown(String::new())),
+            reason: d.reason.clone(),
+            created: d.created.unwrap_or(0),
+            is_charge_refundable: d.is_charge_refundable,
+        }
+    }
+}
+
+impl From<&models::Customer> for CustomerRow {
+    fn from(c: &models::Customer) -> Self {
+        Self {
+            id: c.id.clone(),
+            email: c.email.clone(),
+            name: c.name.clone(),
+            created: c.created.unwrap_or(0),
+            deleted: c.deleted,
+        }
+    }
+}
+
+impl From<&models::Subscription> for SubscriptionRow {
+    fn from(s: &models::Subscription) -> Self {
+        let (start, end) = s.current_period();
+        let interval = s.interval();
+        let first = s.items.as_ref().and_then(|l| l.data.first());
+        let unit_amount = first.and_then(|i| {
+            i.price
+                .as_ref()
+                .and_then(|p| p.unit_amount)
+                .or_else(|| i.plan.as_ref().and_then(|p| p.amount))
+        });
+        let currency = s
+            .currency
+            .clone()
+            .or_else(|| first.and_then(|i| i.price.as_ref().and_then(|p| p.currency.clone())));
+        Self {
+            id: s.id.clone(),
+            customer: id_of(&s.customer),
+            status: s
+                .status
+                .clone()
+                .unwrap_or_else(|| SubscriptionStatus::Unknown(String::new())),
+            current_period_start: start,
+            current_period_end: end,
+            interval: interval.as_ref().map(|(i, _)| i.clone()),
+            interval_count: interval.map(|(_, c)| c).unwrap_or(1),
+            latest_invoice: id_of(&s.latest_invoice),
+            created: s.created.unwrap_or(0),
+            cancel_at_period_end: s.cancel_at_period_end,
+            currency: currency_of(currency.as_deref()),
+            unit_amount,
+        }
+    }
+}
+
+/// Builds the row; `payout` is the payout the listing was filtered on.
+pub fn balance_txn_row(t: &models::BalanceTransaction, payout: Option<&str>) -> BalanceTxnRow {
+    BalanceTxnRow {
+        id: t.id.clone(),
+        payout: payout.map(str::to_string),
+        kind: t.kind.clone().unwrap_or_default(),
+        reporting_category: t.reporting_category.clone().unwrap_or_default(),
+        source: t.source.as_ref().map(|s| s.id().to_string()),
+        created: t.created.unwrap_or(0),
+        available_on: t.available_on.unwrap_or(0),
+        currency: currency_of(t.currency.as_deref()),
+        amount: t.amount.unwrap_or(0),
+        fee: t.fee.unwrap_or(0),
+        net: t.net.unwrap_or(0),
+        description: t.description.clone(),
+        status: t.status.clone().unwrap_or_default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tieout_core::model::rows::PayoutRow;
+
+    /// A reversing payout as Stripe's API reference returns it, and the reversed payout
+    /// with its `reversed_by` expanded: both links reach the row as plain ids.
+    #[test]
+    fn reversal_links_reach_the_payout_row() {
+        let rev: models::Payout = serde_json::from_value(serde_json::json!({
+            "id": "po_rev", "object": "payout", "amount": -1100, "automatic": false,
+            "currency": "usd", "method": "standard", "status": "pending",
+            "original_payout": "po_orig", "reconciliation_status": "not_applicable",
+            "reversed_by": null
+        }))
+        .expect("payout");
+        let row = PayoutRow::from(&rev);
+        assert_eq!(row.original_payout.as_deref(), Some("po_orig"));
+        assert_eq!(row.reversed_by, None);
+
+        let orig: models::Payout = serde_json::from_value(serde_json::json!({
+            "id": "po_orig", "amount": 1100, "currency": "usd",
+            "reversed_by": {"id": "po_rev", "object": "payout"}
+        }))
+        .expect("payout");
+        let row = PayoutRow::from(&orig);
+        assert_eq!(row.reversed_by.as_deref(), Some("po_rev"));
+        assert_eq!(row.original_payout, None);
+    }
+}

@@ -1,0 +1,1013 @@
+//! Reading the account from Stripe into [`AccountData`]: what `tieout sync` stores in the
+//! cache and what a fresh headless command reads.
+//!
+//! # What is read (every list with `limit=100`, following `starting_after`)
+//!
+//! - `GET /v1/account` once, for the account id and name (a restricted key may be refused:
+//!   the id is then taken from Stripe's 403 message or `--stripe-account`).
+//! - Payouts with `arrival_date[gte]`/`[lt]` over the window (default: the current month
+//!   and the two before, in `--tz`), then for each payout that is `automatic`, not
+//!   `instant`, and `reconciliation_status=completed`:
+//!   `GET /v1/balance_transactions?payout=po_...` (all pages), concurrently. Manual and
+//!   instant payouts are never itemised (Stripe answers 400 for them).
+//! - Invoices: `status=open` with `expand[]=data.payments`, and `status=uncollectible`.
+//!   For each open invoice with a failed attempt (`attempted` and `attempt_count >= 1`,
+//!   or, `charge_automatically` only, its default payment is `open` with a PaymentIntent;
+//!   see [`failing_payment_intent`]):
+//!   `GET /v1/payment_intents/pi_...?expand[]=latest_charge`, concurrently. When an
+//!   invoice's expanded `payments` list says `has_more`:
+//!   `GET /v1/invoice_payments?invoice=in_...` (all pages).
+//! - Customers, charges (`created[gte]` 13 months back, so a year of refund patterns is
+//!   visible), refunds, disputes and subscriptions (`status=all`): full lists.
+//!
+//! # Using the rate budget to the full
+//!
+//! The independent lists run concurrently, and so do the fan-outs (the lines of up to
+//! [`Client::max_concurrency`] payouts at once, as many payment intents), each fan-out
+//! slot refilled as soon as any of its reads finishes. The client's shared rate limiter
+//! keeps the total under the budget, so concurrency only removes idle waiting: with
+//! Stripe's latency (150 ms and more a request) one chain of pages alone reaches only
+//! ~6 req/s. The fan-outs wait in the limiter's background lane and the page chains in
+//! the foreground: a chain's next page takes the next free slot, the fan-outs fill
+//! every other one. Without the lanes a long chain (13 months of charges: hundreds of
+//! pages on a large account) gets only its share of a crowded queue, finishes last and
+//! leaves the end of the sync at one chain's speed. Results are put back in a fixed order (payouts
+//! and invoices in Stripe's order, each payout's lines in Stripe's order), so the cache
+//! is the same bytes whatever order the answers arrived in.
+//!
+//! # Request count (the dunning strategy's cost)
+//!
+//! With `O` open invoices, `U` uncollectible ones and `F` failing ones among the open:
+//! `ceil(O/100) + ceil(U/100) + F` requests (plus one `invoice_payments` list per invoice
+//! with more payments than the expanded handful, which is rare). The decline of each
+//! failing invoice needs its PaymentIntent (`last_payment_error`: code, decline code,
+//! advice code) and the failed charge's `outcome` (reason, network status); one GET with
+//! `expand[]=latest_charge` returns both. Expanding them from the invoice list instead
+//! would need `data.payments.data.payment.payment_intent.latest_charge`, six levels where
+//! Stripe allows four, so one request per failing invoice is the minimum; it is also
+//! what keeps the read allocation low: no request is made for an invoice that has not
+//! failed. Payouts cost `ceil(P/100)` plus, per itemisable payout, `ceil((lines+1)/100)`.
+//!
+//! # Refresh rule (a later sync)
+//!
+//! A payout whose status is final (`paid`, `failed` or `canceled`) with
+//! `reconciliation_status=completed`, and whose lines the previous sync fetched while it
+//! already had that same status, cannot gain or lose lines: Stripe itemises a payout once
+//! its reconciliation completes, and those balance transactions are immutable. Its lines
+//! are kept from the cache and not fetched again. Everything else is fetched again on
+//! every sync: the payouts list itself (cheap: 100 per request, and a `paid` payout can
+//! still turn `failed`), payouts still `pending`/`in_transit` or in reconciliation, open
+//! invoices and their payment intents, charges (they can be refunded or disputed later),
+//! refunds, disputes, customers and subscriptions. A payout whose status changed since
+//! the cache has its lines fetched again.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use futures::TryStreamExt;
+use jiff::tz::TimeZone;
+use serde::de::DeserializeOwned;
+
+use crate::source::cache::{Cache, CacheError, ProfilePointer, Saved};
+use crate::source::progress::{Part, Progress, SyncEvent};
+use crate::source::rows::{
+    BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, InvoiceRow,
+    PaymentIntentRow, PayoutRow, RefundRow, SubscriptionRow,
+};
+use crate::source::tables::{Snapshot, TableError};
+use crate::source::{AccountData, Origin, SnapshotMeta};
+use crate::stripe::models::{
+    Account, BalanceTransaction, Charge, Customer, Dispute, Expandable, HasId, Invoice,
+    InvoicePayment, InvoiceStatus, PaymentIntent, Payout, PayoutStatus, ReconciliationStatus,
+    Refund, Subscription,
+};
+use crate::stripe::query::params;
+use crate::stripe::{Client, RequestStats, StripeError};
+use tieout_core::time::Month;
+
+/// How many months of charges a sync reads, counting back from the current one.
+pub const CHARGE_MONTHS: u32 = 13;
+
+/// Which parts of the account to read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Parts {
+    /// Payouts in the window and their lines.
+    pub payouts: bool,
+    /// Open and uncollectible invoices, their payments and failing payment intents.
+    pub invoices: bool,
+    pub customers: bool,
+    pub charges: bool,
+    pub refunds: bool,
+    pub disputes: bool,
+    pub subscriptions: bool,
+}
+
+impl Parts {
+    pub fn all() -> Self {
+        Self {
+            payouts: true,
+            invoices: true,
+            customers: true,
+            charges: true,
+            refunds: true,
+            disputes: true,
+            subscriptions: true,
+        }
+    }
+
+    pub fn none() -> Self {
+        Self {
+            payouts: false,
+            invoices: false,
+            customers: false,
+            charges: false,
+            refunds: false,
+            disputes: false,
+            subscriptions: false,
+        }
+    }
+}
+
+/// What a sync reads and as of when.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyncOptions {
+    pub parts: Parts,
+    /// Payouts arriving in `[start, end)`, unix seconds.
+    pub window: (i64, i64),
+    /// Charges created at or after this instant.
+    pub charges_since: i64,
+    /// The clock (recorded as the snapshot's `fetched_at`).
+    pub now: i64,
+}
+
+fn months_back(m: Month, n: u32) -> Month {
+    (0..n).fold(m, |m, _| m.prev())
+}
+
+impl SyncOptions {
+    /// Everything, with payouts of the current month and the `months - 1` before it.
+    pub fn for_months(now: i64, tz: &TimeZone, months: u32) -> Self {
+        let current = Month::of(now, tz);
+        let first = months_back(current, months.max(1) - 1);
+        Self {
+            parts: Parts::all(),
+            window: (first.range(tz).0, current.range(tz).1),
+            charges_since: months_back(current, CHARGE_MONTHS).range(tz).0,
+            now,
+        }
+    }
+
+    /// Only the payouts arriving in `month` and their lines.
+    pub fn for_month(now: i64, tz: &TimeZone, month: Month) -> Self {
+        Self {
+            parts: Parts {
+                payouts: true,
+                ..Parts::none()
+            },
+            window: month.range(tz),
+            charges_since: month.range(tz).0,
+            now,
+        }
+    }
+}
+
+/// The account a key reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AccountIdent {
+    pub id: String,
+    pub name: Option<String>,
+}
+
+/// The id used when neither Stripe nor the command line names the account.
+pub const UNKNOWN_ACCOUNT: &str = "acct_unknown";
+
+/// Finds `acct_...` in Stripe's 403 wording ("... on account 'acct_1PJB...'").
+fn account_in_message(message: &str) -> Option<String> {
+    let start = message.find("acct_")?;
+    let id: String = message[start..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    (id.len() > 5).then_some(id)
+}
+
+/// Which account the client reads: `GET /v1/account`; when a restricted key may not
+/// read it, the id Stripe's refusal names, else `--stripe-account`, else
+/// [`UNKNOWN_ACCOUNT`]. A bad key fails here, before anything else is read.
+pub async fn identify(
+    client: &Client,
+    stripe_account: Option<&str>,
+) -> Result<AccountIdent, StripeError> {
+    match client.get::<Account>("/v1/account", &[]).await {
+        Ok(account) => Ok(AccountIdent {
+            name: account.display_name().map(str::to_string),
+            id: if account.id.is_empty() {
+                stripe_account.unwrap_or(UNKNOWN_ACCOUNT).to_string()
+            } else {
+                account.id
+            },
+        }),
+        Err(StripeError::MissingPermission { message, .. }) => {
+            let id = stripe_account
+                .map(str::to_string)
+                .or_else(|| message.as_deref().and_then(account_in_message))
+                .unwrap_or_else(|| UNKNOWN_ACCOUNT.to_string());
+            tracing::info!(%id, "GET /v1/account refused to this key; using the id named elsewhere");
+            Ok(AccountIdent { id, name: None })
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// What [`fetch`] read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fetched {
+    pub data: AccountData,
+    /// Settled payouts whose lines were kept from the previous sync.
+    pub reused_payouts: usize,
+    pub reused_lines: usize,
+}
+
+async fn list_with<T>(
+    client: &Client,
+    path: &str,
+    query: Vec<(String, String)>,
+    part: Part,
+    progress: &dyn Progress,
+) -> Result<Vec<T>, StripeError>
+where
+    T: DeserializeOwned + HasId + Send + 'static,
+{
+    let mut stream = client.list::<T>(path, &query);
+    let mut out = Vec::new();
+    while let Some(item) = stream.try_next().await? {
+        out.push(item);
+        if out.len().is_multiple_of(100) {
+            progress.event(SyncEvent::Listing {
+                part,
+                count: out.len(),
+            });
+        }
+    }
+    progress.event(SyncEvent::Listed {
+        part,
+        count: out.len(),
+    });
+    Ok(out)
+}
+
+/// Stripe can list this payout's lines (`?payout=` works only for automatic,
+/// non-instant payouts whose reconciliation completed).
+pub fn itemisable(p: &PayoutRow) -> bool {
+    p.automatic
+        && p.method != "instant"
+        && p.reconciliation_status == ReconciliationStatus::Completed
+}
+
+/// The payout is final and itemised: its lines cannot change any more.
+pub fn settled(p: &PayoutRow) -> bool {
+    itemisable(p)
+        && matches!(
+            p.status,
+            PayoutStatus::Paid | PayoutStatus::Failed | PayoutStatus::Canceled
+        )
+}
+
+struct PayoutPart {
+    payouts: Vec<PayoutRow>,
+    lines: Vec<BalanceTxnRow>,
+    reused_payouts: usize,
+    reused_lines: usize,
+}
+
+async fn fetch_payouts(
+    client: &Client,
+    opts: &SyncOptions,
+    previous: Option<&AccountData>,
+    progress: &dyn Progress,
+) -> Result<PayoutPart, StripeError> {
+    let (start, end) = opts.window;
+    let query = params([
+        ("arrival_date[gte]", start.to_string()),
+        ("arrival_date[lt]", end.to_string()),
+    ]);
+    let payouts: Vec<Payout> =
+        list_with(client, "/v1/payouts", query, Part::Payouts, progress).await?;
+    let payouts: Vec<PayoutRow> = payouts.iter().map(PayoutRow::from).collect();
+
+    // Lines the previous sync fetched, by payout, and the status each payout had then.
+    let mut cached_lines: HashMap<&str, Vec<&BalanceTxnRow>> = HashMap::new();
+    let mut cached_status: HashMap<&str, &PayoutRow> = HashMap::new();
+    if let Some(prev) = previous {
+        for t in &prev.balance_transactions {
+            if let Some(po) = t.payout.as_deref() {
+                cached_lines.entry(po).or_default().push(t);
+            }
+        }
+        for p in &prev.payouts {
+            cached_status.insert(&p.id, p);
+        }
+    }
+
+    let mut reused: HashMap<&str, Vec<BalanceTxnRow>> = HashMap::new();
+    let mut to_fetch: Vec<&str> = Vec::new();
+    for p in payouts.iter().filter(|p| itemisable(p)) {
+        let keep = settled(p)
+            && cached_status
+                .get(p.id.as_str())
+                .is_some_and(|old| settled(old) && old.status == p.status)
+            && cached_lines.contains_key(p.id.as_str());
+        match cached_lines.get(p.id.as_str()).filter(|_| keep) {
+            Some(lines) => {
+                reused.insert(&p.id, lines.iter().map(|t| (*t).clone()).collect());
+            }
+            None => to_fetch.push(&p.id),
+        }
+    }
+    let reused_payouts = reused.len();
+    let reused_lines = reused.values().map(Vec::len).sum();
+    if reused_payouts > 0 {
+        progress.event(SyncEvent::Reused {
+            payouts: reused_payouts,
+            lines: reused_lines,
+        });
+    }
+
+    let total = to_fetch.len();
+    progress.event(SyncEvent::Planned {
+        part: Part::BalanceTransactions,
+        total,
+    });
+    let done = AtomicUsize::new(0);
+    let items = AtomicUsize::new(0);
+    // One list per payout, many at once: in the background lane, so the long page chains
+    // (charges, customers, ...) never queue behind them.
+    let fan_out = client.background();
+    let fetched: Vec<Vec<BalanceTxnRow>> = client
+        .map_concurrent(to_fetch.iter().copied(), |id| {
+            let (done, items, fan_out) = (&done, &items, &fan_out);
+            async move {
+                let query = params([("payout", id)]);
+                let txns: Vec<BalanceTransaction> =
+                    fan_out.list_all("/v1/balance_transactions", &query).await?;
+                let rows: Vec<BalanceTxnRow> = txns
+                    .iter()
+                    .map(|t| crate::source::from_wire::balance_txn_row(t, Some(id)))
+                    .collect();
+                let items = items.fetch_add(rows.len(), Ordering::Relaxed) + rows.len();
+                progress.event(SyncEvent::Fetched {
+                    part: Part::BalanceTransactions,
+                    done: done.fetch_add(1, Ordering::Relaxed) + 1,
+                    total,
+                    items,
+                });
+                Ok(rows)
+            }
+        })
+        .await?;
+    let mut fetched: HashMap<&str, Vec<BalanceTxnRow>> =
+        to_fetch.iter().copied().zip(fetched).collect();
+
+    // Lines in the payouts' order, each payout's lines in Stripe's order.
+    let mut lines = Vec::new();
+    for p in &payouts {
+        if let Some(l) = reused.remove(p.id.as_str()) {
+            lines.extend(l);
+        } else if let Some(l) = fetched.remove(p.id.as_str()) {
+            lines.extend(l);
+        }
+    }
+    Ok(PayoutPart {
+        payouts,
+        lines,
+        reused_payouts,
+        reused_lines,
+    })
+}
+
+struct InvoicePart {
+    invoices: Vec<InvoiceRow>,
+    payments: Vec<InvoicePaymentRow>,
+    intents: Vec<PaymentIntentRow>,
+    /// The failed charges the payment intents' `latest_charge` expanded.
+    charges: Vec<ChargeRow>,
+}
+
+/// The PaymentIntent whose last error explains an open invoice's failure, if the invoice
+/// has failed: the default payment's intent, else the newest payment's with an intent,
+/// else the pre-basil `invoice.payment_intent`.
+///
+/// An invoice has failed when it was `attempted` (`attempt_count >= 1`), or, for
+/// `charge_automatically`, when its default payment is still `open` with an intent (Stripe
+/// may be between attempts). A `send_invoice` invoice nobody tried to pay also has an open
+/// default payment with an intent (Stripe makes it when the invoice is finalised), but
+/// that intent has no error to read: no request is made for it.
+pub fn failing_payment_intent(inv: &InvoiceRow, payments: &[&InvoicePaymentRow]) -> Option<String> {
+    if inv.status != InvoiceStatus::Open {
+        return None;
+    }
+    let default = payments
+        .iter()
+        .find(|p| p.is_default && p.payment_intent.is_some());
+    let send_invoice = inv.collection_method.as_deref() == Some("send_invoice");
+    let default_open = default.is_some_and(|p| p.status == "open") && !send_invoice;
+    let attempted = inv.attempted && inv.attempt_count >= 1;
+    if !(attempted || default_open) {
+        return None;
+    }
+    default
+        .or_else(|| {
+            payments
+                .iter()
+                .filter(|p| p.payment_intent.is_some())
+                .max_by_key(|p| p.created)
+        })
+        .and_then(|p| p.payment_intent.clone())
+        .or_else(|| inv.legacy_payment_intent.clone())
+}
+
+async fn fetch_invoices(
+    client: &Client,
+    progress: &dyn Progress,
+) -> Result<InvoicePart, StripeError> {
+    let open_q = params([("status", "open"), ("expand[]", "data.payments")]);
+    let uncollectible_q = params([("status", "uncollectible")]);
+    let (open, uncollectible): (Vec<Invoice>, Vec<Invoice>) = futures::try_join!(
+        list_with(client, "/v1/invoices", open_q, Part::OpenInvoices, progress),
+        list_with(
+            client,
+            "/v1/invoices",
+            uncollectible_q,
+            Part::UncollectibleInvoices,
+            progress
+        ),
+    )?;
+
+    // Payments: the expanded handful, or the full list when there are more.
+    let incomplete: Vec<&str> = open
+        .iter()
+        .filter(|i| i.payments.as_ref().is_some_and(|p| p.has_more))
+        .map(|i| i.id.as_str())
+        .collect();
+    let total = incomplete.len();
+    if total > 0 {
+        progress.event(SyncEvent::Planned {
+            part: Part::InvoicePayments,
+            total,
+        });
+    }
+    let done = AtomicUsize::new(0);
+    let items = AtomicUsize::new(0);
+    let fan_out = client.background();
+    let full_lists: Vec<Vec<InvoicePayment>> = client
+        .map_concurrent(incomplete.iter().copied(), |id| {
+            let (done, items, fan_out) = (&done, &items, &fan_out);
+            async move {
+                let list: Vec<InvoicePayment> = fan_out
+                    .list_all("/v1/invoice_payments", &params([("invoice", id)]))
+                    .await?;
+                let items = items.fetch_add(list.len(), Ordering::Relaxed) + list.len();
+                progress.event(SyncEvent::Fetched {
+                    part: Part::InvoicePayments,
+                    done: done.fetch_add(1, Ordering::Relaxed) + 1,
+                    total,
+                    items,
+                });
+                Ok(list)
+            }
+        })
+        .await?;
+    let mut full: HashMap<&str, Vec<InvoicePayment>> =
+        incomplete.iter().copied().zip(full_lists).collect();
+
+    let mut invoices = Vec::with_capacity(open.len() + uncollectible.len());
+    let mut payments = Vec::new();
+    for inv in &open {
+        let list = match full.remove(inv.id.as_str()) {
+            Some(list) => list,
+            None => inv
+                .payments
+                .as_ref()
+                .map(|p| p.data.clone())
+                .unwrap_or_default(),
+        };
+        payments.extend(list.iter().map(|p| {
+            let mut row = InvoicePaymentRow::from(p);
+            if row.invoice.is_empty() {
+                row.invoice = inv.id.clone();
+            }
+            row
+        }));
+        invoices.push(InvoiceRow::from(inv));
+    }
+    invoices.extend(uncollectible.iter().map(InvoiceRow::from));
+
+    // The failing invoices' payment intents, one request each.
+    let mut by_invoice: HashMap<&str, Vec<&InvoicePaymentRow>> = HashMap::new();
+    for p in &payments {
+        by_invoice.entry(p.invoice.as_str()).or_default().push(p);
+    }
+    let mut seen = HashSet::new();
+    let intent_ids: Vec<String> = invoices
+        .iter()
+        .filter_map(|inv| {
+            let pays = by_invoice
+                .get(inv.id.as_str())
+                .map_or(&[][..], Vec::as_slice);
+            failing_payment_intent(inv, pays)
+        })
+        .filter(|pi| seen.insert(pi.clone()))
+        .collect();
+    let total = intent_ids.len();
+    progress.event(SyncEvent::Planned {
+        part: Part::PaymentIntents,
+        total,
+    });
+    let done = AtomicUsize::new(0);
+    let fan_out = client.background();
+    let fetched: Vec<Option<PaymentIntent>> = client
+        .map_concurrent(intent_ids.iter(), |id| {
+            let (done, fan_out) = (&done, &fan_out);
+            async move {
+                let path = format!("/v1/payment_intents/{id}");
+                let query = params([("expand[]", "latest_charge")]);
+                let result = match fan_out.get::<PaymentIntent>(&path, &query).await {
+                    Ok(pi) => Some(pi),
+                    // Gone or in the other mode: the row shows no decline rather than
+                    // the whole read failing.
+                    Err(e) if e.is_not_found() => {
+                        tracing::warn!(payment_intent = %id, "payment intent not found; its invoice shows no decline");
+                        None
+                    }
+                    Err(e) => return Err(e),
+                };
+                let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                progress.event(SyncEvent::Fetched {
+                    part: Part::PaymentIntents,
+                    done: n,
+                    total,
+                    items: n,
+                });
+                Ok(result)
+            }
+        })
+        .await?;
+    let mut intents = Vec::new();
+    let mut charges = Vec::new();
+    for pi in fetched.into_iter().flatten() {
+        if let Some(Expandable::Object(ch)) = &pi.latest_charge {
+            charges.push(ChargeRow::from(&**ch));
+        }
+        intents.push(PaymentIntentRow::from(&pi));
+    }
+    Ok(InvoicePart {
+        invoices,
+        payments,
+        intents,
+        charges,
+    })
+}
+
+async fn maybe<T, F>(wanted: bool, fut: F) -> Result<Vec<T>, StripeError>
+where
+    F: std::future::Future<Output = Result<Vec<T>, StripeError>>,
+{
+    if wanted { fut.await } else { Ok(Vec::new()) }
+}
+
+/// Reads what `opts` asks for. `previous` (the cache of the same account and mode) lends
+/// the lines of settled payouts (see the module docs); nothing else is taken from it.
+pub async fn fetch(
+    client: &Client,
+    account: &AccountIdent,
+    opts: &SyncOptions,
+    previous: Option<&AccountData>,
+    progress: &dyn Progress,
+) -> Result<Fetched, StripeError> {
+    let parts = opts.parts;
+    let charges_q = params([("created[gte]", opts.charges_since.to_string())]);
+    let (payouts, invoices, customers, charges, refunds, disputes, subscriptions) = futures::try_join!(
+        async {
+            if parts.payouts {
+                fetch_payouts(client, opts, previous, progress)
+                    .await
+                    .map(Some)
+            } else {
+                Ok(None)
+            }
+        },
+        async {
+            if parts.invoices {
+                fetch_invoices(client, progress).await.map(Some)
+            } else {
+                Ok(None)
+            }
+        },
+        maybe(
+            parts.customers,
+            list_with::<Customer>(
+                client,
+                "/v1/customers",
+                Vec::new(),
+                Part::Customers,
+                progress
+            )
+        ),
+        maybe(
+            parts.charges,
+            list_with::<Charge>(client, "/v1/charges", charges_q, Part::Charges, progress)
+        ),
+        maybe(
+            parts.refunds,
+            list_with::<Refund>(client, "/v1/refunds", Vec::new(), Part::Refunds, progress)
+        ),
+        maybe(
+            parts.disputes,
+            list_with::<Dispute>(client, "/v1/disputes", Vec::new(), Part::Disputes, progress)
+        ),
+        maybe(
+            parts.subscriptions,
+            list_with::<Subscription>(
+                client,
+                "/v1/subscriptions",
+                params([("status", "all")]),
+                Part::Subscriptions,
+                progress
+            )
+        ),
+    )?;
+
+    let window = if parts.payouts { opts.window } else { (0, 0) };
+    let mut data = AccountData::empty(SnapshotMeta {
+        account_id: account.id.clone(),
+        account_name: account.name.clone(),
+        mode: client.key().mode(),
+        origin: Origin::Live,
+        api_version: crate::stripe::API_VERSION.to_string(),
+        fetched_at: opts.now,
+        window_start: window.0,
+        window_end: window.1,
+    });
+    let (mut reused_payouts, mut reused_lines) = (0, 0);
+    if let Some(p) = payouts {
+        data.payouts = p.payouts;
+        data.balance_transactions = p.lines;
+        reused_payouts = p.reused_payouts;
+        reused_lines = p.reused_lines;
+    }
+    data.charges = charges.iter().map(ChargeRow::from).collect();
+    if let Some(inv) = invoices {
+        data.invoices = inv.invoices;
+        data.invoice_payments = inv.payments;
+        data.payment_intents = inv.intents;
+        // The failed charges behind the worklist, unless the charges list has them.
+        let known: HashSet<String> = data.charges.iter().map(|c| c.id.clone()).collect();
+        let mut added = HashSet::new();
+        for c in inv.charges {
+            if !known.contains(&c.id) && added.insert(c.id.clone()) {
+                data.charges.push(c);
+            }
+        }
+    }
+    data.customers = customers.iter().map(CustomerRow::from).collect();
+    data.refunds = refunds.iter().map(RefundRow::from).collect();
+    data.disputes = disputes.iter().map(DisputeRow::from).collect();
+    data.subscriptions = subscriptions.iter().map(SubscriptionRow::from).collect();
+    Ok(Fetched {
+        data,
+        reused_payouts,
+        reused_lines,
+    })
+}
+
+/// A fresh read for a command: identifies the account, then reads what `opts` asks for,
+/// taking settled payouts' lines from `cache` when it holds this account (an unreadable
+/// cache is ignored: everything is then read). Nothing is written.
+pub async fn read_fresh(
+    client: &Client,
+    stripe_account: Option<&str>,
+    opts: &SyncOptions,
+    cache: Option<&Cache>,
+    progress: &dyn Progress,
+) -> Result<Fetched, StripeError> {
+    let account = identify(client, stripe_account).await?;
+    let previous = match cache {
+        Some(cache) if opts.parts.payouts => cache
+            .load(&account.id, client.key().mode())
+            .ok()
+            .and_then(|s| s.to_data().ok()),
+        _ => None,
+    };
+    fetch(client, &account, opts, previous.as_ref(), progress).await
+}
+
+/// Why a sync failed. The cache is untouched in every case.
+#[derive(Debug, thiserror::Error)]
+pub enum SyncError {
+    #[error(transparent)]
+    Stripe(#[from] StripeError),
+    #[error(transparent)]
+    Cache(#[from] CacheError),
+    #[error("the data read could not be tabulated: {0}")]
+    Table(#[from] TableError),
+}
+
+impl SyncError {
+    /// The exit code class: Stripe's own (key 3, Stripe 4), cache problems 1, data 5.
+    pub fn fail_kind(&self) -> tieout_core::failure::FailKind {
+        match self {
+            SyncError::Stripe(e) => e.fail_kind(),
+            SyncError::Cache(_) => tieout_core::failure::FailKind::Other,
+            SyncError::Table(_) => tieout_core::failure::FailKind::Data,
+        }
+    }
+}
+
+impl From<SyncError> for tieout_core::failure::Failure {
+    fn from(e: SyncError) -> Self {
+        tieout_core::failure::Failure::new(e.fail_kind(), e.to_string())
+    }
+}
+
+/// What a sync did.
+#[derive(Debug, Clone)]
+pub struct SyncReport {
+    pub data: AccountData,
+    pub saved: Saved,
+    /// Requests this sync sent (retries included).
+    pub stats: RequestStats,
+    pub reused_payouts: usize,
+    pub reused_lines: usize,
+    /// The previous cache could not be read (it was rebuilt from scratch).
+    pub previous_problem: Option<String>,
+}
+
+/// A full sync: identifies the account, reads it (keeping settled payouts' lines from
+/// the previous cache), saves the new cache generation and points `profile` at it.
+/// Nothing is written unless everything was read.
+pub async fn sync(
+    client: &Client,
+    stripe_account: Option<&str>,
+    opts: &SyncOptions,
+    cache: &Cache,
+    profile: &str,
+    progress: &dyn Progress,
+) -> Result<SyncReport, SyncError> {
+    let before = client.stats();
+    let account = identify(client, stripe_account).await?;
+    progress.event(SyncEvent::Listed {
+        part: Part::Account,
+        count: 1,
+    });
+    let mode = client.key().mode();
+    let (previous, previous_problem) = match cache.load(&account.id, mode) {
+        Ok(snap) => match snap.to_data() {
+            Ok(d) => (Some(d), None),
+            Err(e) => (None, Some(e.to_string())),
+        },
+        Err(CacheError::Missing { .. }) => (None, None),
+        Err(e) => (None, Some(e.to_string())),
+    };
+    let fetched = fetch(client, &account, opts, previous.as_ref(), progress).await?;
+    let snapshot = Snapshot::from_data(&fetched.data)?;
+    let saved = cache.save(&snapshot)?;
+    cache.set_last_used(
+        profile,
+        &ProfilePointer {
+            account_id: account.id.clone(),
+            mode,
+            updated_at: opts.now,
+        },
+    )?;
+    let after = client.stats();
+    Ok(SyncReport {
+        data: fetched.data,
+        saved,
+        stats: stats_since(&before, &after),
+        reused_payouts: fetched.reused_payouts,
+        reused_lines: fetched.reused_lines,
+        previous_problem,
+    })
+}
+
+/// The requests sent between two readings of a client's counters.
+pub fn stats_since(before: &RequestStats, after: &RequestStats) -> RequestStats {
+    let mut by_endpoint = after.by_endpoint.clone();
+    for (k, v) in &before.by_endpoint {
+        if let Some(n) = by_endpoint.get_mut(k) {
+            *n = n.saturating_sub(*v);
+        }
+    }
+    by_endpoint.retain(|_, n| *n > 0);
+    RequestStats {
+        requests: after.requests.saturating_sub(before.requests),
+        retries: after.retries.saturating_sub(before.retries),
+        rate_limited: after.rate_limited.saturating_sub(before.rate_limited),
+        by_endpoint,
+    }
+}
+
+/// Runs a future to completion on a fresh single-thread runtime: the blocking entry
+/// point for the CLI. Resolve the key before calling this (keychain access must stay
+/// outside a tokio runtime).
+pub fn block_on<F: std::future::Future>(fut: F) -> Result<F::Output, std::io::Error> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    Ok(rt.block_on(fut))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tieout_core::money::Currency;
+
+    fn payout(status: PayoutStatus, recon: ReconciliationStatus, automatic: bool) -> PayoutRow {
+        PayoutRow {
+            id: "po_1".into(),
+            amount: 100,
+            currency: Currency::USD,
+            arrival_date: 0,
+            created: 0,
+            status,
+            automatic,
+            method: "standard".into(),
+            reconciliation_status: recon,
+            failure_code: None,
+            failure_message: None,
+            balance_transaction: None,
+            failure_balance_transaction: None,
+            description: None,
+            statement_descriptor: None,
+            original_payout: None,
+            reversed_by: None,
+        }
+    }
+
+    #[test]
+    fn only_automatic_completed_standard_payouts_are_itemised() {
+        use PayoutStatus as S;
+        use ReconciliationStatus as R;
+        assert!(itemisable(&payout(S::Paid, R::Completed, true)));
+        assert!(!itemisable(&payout(S::Paid, R::Completed, false)));
+        assert!(!itemisable(&payout(S::Paid, R::InProgress, true)));
+        let mut instant = payout(S::Paid, R::Completed, true);
+        instant.method = "instant".into();
+        assert!(!itemisable(&instant));
+        assert!(settled(&payout(S::Paid, R::Completed, true)));
+        assert!(settled(&payout(S::Failed, R::Completed, true)));
+        assert!(!settled(&payout(S::InTransit, R::Completed, true)));
+        assert!(!settled(&payout(S::Pending, R::Completed, true)));
+    }
+
+    #[test]
+    fn windows_follow_calendar_months_in_the_zone() {
+        let tz = TimeZone::UTC;
+        let now = tieout_core::time::parse_instant("2026-11-30T12:00:00Z").expect("now");
+        let o = SyncOptions::for_months(now, &tz, 3);
+        assert_eq!(
+            tieout_core::time::iso_utc(o.window.0),
+            "2026-09-01T00:00:00Z"
+        );
+        assert_eq!(
+            tieout_core::time::iso_utc(o.window.1),
+            "2026-12-01T00:00:00Z"
+        );
+        assert_eq!(
+            tieout_core::time::iso_utc(o.charges_since),
+            "2025-10-01T00:00:00Z"
+        );
+        let one = SyncOptions::for_months(now, &tz, 1);
+        assert_eq!(
+            tieout_core::time::iso_utc(one.window.0),
+            "2026-11-01T00:00:00Z"
+        );
+        let zero = SyncOptions::for_months(now, &tz, 0);
+        assert_eq!(zero.window, one.window);
+        let m: Month = "2026-10".parse().expect("month");
+        let o = SyncOptions::for_month(now, &tz, m);
+        assert!(o.parts.payouts && !o.parts.invoices && !o.parts.charges);
+        assert_eq!(
+            tieout_core::time::iso_utc(o.window.1),
+            "2026-11-01T00:00:00Z"
+        );
+    }
+
+    #[test]
+    fn the_account_id_is_found_in_stripes_refusal() {
+        let msg = "The provided key 'rk_test_***Kgd' does not have the required permissions for this endpoint on account 'acct_1PJBxyz'. Having the 'rak_accounts_kyc_id_numbers_read' permission would allow this request to continue.";
+        assert_eq!(account_in_message(msg).as_deref(), Some("acct_1PJBxyz"));
+        assert_eq!(account_in_message("no account here"), None);
+    }
+
+    fn inv(attempted: bool, count: i64) -> InvoiceRow {
+        InvoiceRow {
+            id: "in_1".into(),
+            number: None,
+            customer: None,
+            customer_email: None,
+            customer_name: None,
+            status: InvoiceStatus::Open,
+            collection_method: Some("charge_automatically".into()),
+            currency: Currency::USD,
+            amount_due: 100,
+            amount_paid: 0,
+            amount_remaining: 100,
+            attempt_count: count,
+            attempted,
+            next_payment_attempt: None,
+            due_date: None,
+            created: 0,
+            subscription: None,
+            hosted_invoice_url: None,
+            billing_reason: None,
+            legacy_payment_intent: None,
+            legacy_charge: None,
+        }
+    }
+
+    fn pay(
+        id: &str,
+        pi: Option<&str>,
+        default: bool,
+        status: &str,
+        created: i64,
+    ) -> InvoicePaymentRow {
+        InvoicePaymentRow {
+            id: id.into(),
+            invoice: "in_1".into(),
+            payment_intent: pi.map(str::to_string),
+            charge: None,
+            status: status.into(),
+            is_default: default,
+            amount_requested: 100,
+            amount_paid: None,
+            currency: Currency::USD,
+            created,
+        }
+    }
+
+    #[test]
+    fn failing_invoices_name_the_payment_intent_to_read() {
+        let default = pay("inpay_1", Some("pi_default"), true, "open", 1);
+        let newer = pay("inpay_2", Some("pi_newer"), false, "canceled", 5);
+        // Attempted and failed: the default payment's intent.
+        assert_eq!(
+            failing_payment_intent(&inv(true, 2), &[&newer, &default]).as_deref(),
+            Some("pi_default")
+        );
+        // Not attempted, but the default payment is open with an intent.
+        assert_eq!(
+            failing_payment_intent(&inv(false, 0), &[&default]).as_deref(),
+            Some("pi_default")
+        );
+        // Not attempted and no open default: not failing, no request.
+        assert_eq!(failing_payment_intent(&inv(false, 0), &[&newer]), None);
+        // A send_invoice invoice nobody tried to pay: its open intent has no error.
+        let mut sent = inv(false, 0);
+        sent.collection_method = Some("send_invoice".into());
+        assert_eq!(failing_payment_intent(&sent, &[&default]), None);
+        // Once the customer's attempt failed, it is read.
+        sent.attempted = true;
+        sent.attempt_count = 1;
+        assert_eq!(
+            failing_payment_intent(&sent, &[&default]).as_deref(),
+            Some("pi_default")
+        );
+        // Attempted without a default: the newest payment with an intent.
+        assert_eq!(
+            failing_payment_intent(&inv(true, 1), &[&newer]).as_deref(),
+            Some("pi_newer")
+        );
+        // Pre-basil shape: the invoice's own payment_intent.
+        let mut old = inv(true, 1);
+        old.legacy_payment_intent = Some("pi_legacy".into());
+        assert_eq!(
+            failing_payment_intent(&old, &[]).as_deref(),
+            Some("pi_legacy")
+        );
+        // Only open invoices are worked.
+        let mut paid = inv(true, 3);
+        paid.status = InvoiceStatus::Paid;
+        assert_eq!(failing_payment_intent(&paid, &[&default]), None);
+    }
+
+    #[test]
+    fn stats_since_subtracts_counters() {
+        let mut before = RequestStats {
+            requests: 3,
+            ..RequestStats::default()
+        };
+        before.by_endpoint.insert("/v1/payouts".into(), 3);
+        let mut after = before.clone();
+        after.requests = 10;
+        after.retries = 1;
+        after.by_endpoint.insert("/v1/payouts".into(), 4);
+        after.by_endpoint.insert("/v1/charges".into(), 6);
+        let d = stats_since(&before, &after);
+        assert_eq!(d.requests, 7);
+        assert_eq!(d.retries, 1);
+        assert_eq!(d.by_endpoint.get("/v1/payouts"), Some(&1));
+        assert_eq!(d.by_endpoint.get("/v1/charges"), Some(&6));
+    }
+}

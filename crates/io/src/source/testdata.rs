@@ -1,0 +1,256 @@
+//! Seeded random account data for the source module's tests: every field exercised,
+//! `None` and `Some`, unknown enum values, odd text (empty, quotes, non-ASCII, commas).
+
+use std::collections::BTreeMap;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::source::rows::{
+    BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, InvoiceRow,
+    PaymentIntentRow, PayoutRow, RefundRow, SubscriptionRow,
+};
+use crate::source::{AccountData, Mode, Origin, SnapshotMeta};
+use crate::stripe::models::{
+    ChargeStatus, DisputeStatus, InvoiceStatus, PayoutStatus, ReconciliationStatus, RefundStatus,
+    SubscriptionStatus,
+};
+use tieout_core::money::Currency;
+
+const TEXTS: [&str; 8] = [
+    "",
+    "plain",
+    "with, comma",
+    "quote \" and 'apostrophe'",
+    "Ünïcødé — ✓ 日本",
+    "=cmd|' /C calc'!A0",
+    "line\nbreak",
+    "{\"json\": true}",
+];
+const CURRENCIES: [&str; 6] = ["usd", "eur", "jpy", "kwd", "isk", "xxx"];
+
+struct G(ChaCha8Rng);
+
+impl G {
+    fn text(&mut self) -> String {
+        let base = TEXTS[self.0.random_range(0..TEXTS.len())];
+        format!("{base}{}", self.0.random_range(0..1000))
+    }
+    fn opt_text(&mut self) -> Option<String> {
+        self.0.random_bool(0.5).then(|| self.text())
+    }
+    fn id(&mut self, prefix: &str) -> String {
+        format!("{prefix}_{:016x}", self.0.random::<u64>())
+    }
+    fn opt_id(&mut self, prefix: &str) -> Option<String> {
+        self.0.random_bool(0.6).then(|| self.id(prefix))
+    }
+    fn int(&mut self) -> i64 {
+        match self.0.random_range(0..4) {
+            0 => self.0.random::<i64>(),
+            1 => 0,
+            _ => self.0.random_range(-1_000_000..1_000_000),
+        }
+    }
+    fn opt_int(&mut self) -> Option<i64> {
+        self.0.random_bool(0.5).then(|| self.int())
+    }
+    fn flag(&mut self) -> bool {
+        self.0.random_bool(0.5)
+    }
+    fn currency(&mut self) -> Currency {
+        let c = CURRENCIES[self.0.random_range(0..CURRENCIES.len())];
+        Currency::parse(c).unwrap_or(Currency::XXX)
+    }
+    /// A known enum value, or (one time in four) an unknown one.
+    fn status(&mut self, known: &[&str]) -> String {
+        if self.0.random_range(0..4) == 0 {
+            match self.0.random_range(0..10) {
+                0 => String::new(),
+                n => format!("brand_new_{n}"),
+            }
+        } else {
+            known[self.0.random_range(0..known.len())].to_string()
+        }
+    }
+    fn metadata(&mut self) -> BTreeMap<String, String> {
+        (0..self.0.random_range(0..4))
+            .map(|i| (format!("key{i}"), self.text()))
+            .collect()
+    }
+}
+
+/// `n` rows per table, reproducible from `seed`.
+pub fn random_data(seed: u64, n: usize) -> AccountData {
+    let mut g = G(ChaCha8Rng::seed_from_u64(seed));
+    let meta = SnapshotMeta {
+        account_id: g.id("acct"),
+        account_name: g.opt_text(),
+        mode: if g.flag() { Mode::Live } else { Mode::Test },
+        origin: Origin::Live,
+        api_version: "2026-07-29.dahlia".into(),
+        fetched_at: g.int(),
+        window_start: g.int(),
+        window_end: g.int(),
+    };
+    let mut d = AccountData::empty(meta);
+    for _ in 0..n {
+        d.payouts.push(PayoutRow {
+            id: g.id("po"),
+            amount: g.int(),
+            currency: g.currency(),
+            arrival_date: g.int(),
+            created: g.int(),
+            status: PayoutStatus::parse(&g.status(&["paid", "pending", "in_transit", "failed"])),
+            automatic: g.flag(),
+            method: g.text(),
+            reconciliation_status: ReconciliationStatus::parse(&g.status(&[
+                "completed",
+                "in_progress",
+                "not_applicable",
+            ])),
+            failure_code: g.opt_text(),
+            failure_message: g.opt_text(),
+            balance_transaction: g.opt_id("txn"),
+            failure_balance_transaction: g.opt_id("txn"),
+            description: g.opt_text(),
+            statement_descriptor: g.opt_text(),
+            original_payout: g.opt_id("po"),
+            reversed_by: g.opt_id("po"),
+        });
+        d.balance_transactions.push(BalanceTxnRow {
+            id: g.id("txn"),
+            payout: g.opt_id("po"),
+            kind: g.status(&["charge", "refund", "payout", "adjustment"]),
+            reporting_category: g.text(),
+            source: g.opt_id("ch"),
+            created: g.int(),
+            available_on: g.int(),
+            currency: g.currency(),
+            amount: g.int(),
+            fee: g.int(),
+            net: g.int(),
+            description: g.opt_text(),
+            status: g.status(&["available", "pending"]),
+        });
+        d.invoices.push(InvoiceRow {
+            id: g.id("in"),
+            number: g.opt_text(),
+            customer: g.opt_id("cus"),
+            customer_email: g.opt_text(),
+            customer_name: g.opt_text(),
+            status: InvoiceStatus::parse(&g.status(&["open", "paid", "void", "uncollectible"])),
+            collection_method: g.opt_text(),
+            currency: g.currency(),
+            amount_due: g.int(),
+            amount_paid: g.int(),
+            amount_remaining: g.int(),
+            attempt_count: g.int(),
+            attempted: g.flag(),
+            next_payment_attempt: g.opt_int(),
+            due_date: g.opt_int(),
+            created: g.int(),
+            subscription: g.opt_id("sub"),
+            hosted_invoice_url: g.opt_text(),
+            billing_reason: g.opt_text(),
+            legacy_payment_intent: g.opt_id("pi"),
+            legacy_charge: g.opt_id("ch"),
+        });
+        d.invoice_payments.push(InvoicePaymentRow {
+            id: g.id("inpay"),
+            invoice: g.id("in"),
+            payment_intent: g.opt_id("pi"),
+            charge: g.opt_id("ch"),
+            status: g.status(&["open", "paid", "canceled"]),
+            is_default: g.flag(),
+            amount_requested: g.int(),
+            amount_paid: g.opt_int(),
+            currency: g.currency(),
+            created: g.int(),
+        });
+        d.payment_intents.push(PaymentIntentRow {
+            id: g.id("pi"),
+            customer: g.opt_id("cus"),
+            status: g.status(&["requires_payment_method", "succeeded"]),
+            amount: g.int(),
+            currency: g.currency(),
+            created: g.int(),
+            latest_charge: g.opt_id("ch"),
+            error_code: g.opt_text(),
+            error_decline_code: g.opt_text(),
+            error_advice_code: g.opt_text(),
+            error_message: g.opt_text(),
+            error_charge: g.opt_id("ch"),
+            error_network_decline_code: g.opt_text(),
+        });
+        d.charges.push(ChargeRow {
+            id: g.id("ch"),
+            customer: g.opt_id("cus"),
+            payment_intent: g.opt_id("pi"),
+            amount: g.int(),
+            amount_captured: g.int(),
+            amount_refunded: g.int(),
+            currency: g.currency(),
+            status: ChargeStatus::parse(&g.status(&["succeeded", "failed", "pending"])),
+            created: g.int(),
+            description: g.opt_text(),
+            metadata: g.metadata(),
+            disputed: g.flag(),
+            refunded: g.flag(),
+            failure_code: g.opt_text(),
+            failure_message: g.opt_text(),
+            outcome_type: g.opt_text(),
+            outcome_reason: g.opt_text(),
+            outcome_network_status: g.opt_text(),
+            outcome_advice_code: g.opt_text(),
+            outcome_seller_message: g.opt_text(),
+            balance_transaction: g.opt_id("txn"),
+            receipt_email: g.opt_text(),
+            billing_email: g.opt_text(),
+        });
+        d.refunds.push(RefundRow {
+            id: g.id("re"),
+            charge: g.opt_id("ch"),
+            payment_intent: g.opt_id("pi"),
+            amount: g.int(),
+            currency: g.currency(),
+            status: RefundStatus::parse(&g.status(&["succeeded", "pending", "failed"])),
+            reason: g.opt_text(),
+            failure_reason: g.opt_text(),
+            created: g.int(),
+        });
+        d.disputes.push(DisputeRow {
+            id: g.id("dp"),
+            charge: g.opt_id("ch"),
+            payment_intent: g.opt_id("pi"),
+            amount: g.int(),
+            currency: g.currency(),
+            status: DisputeStatus::parse(&g.status(&["won", "lost", "needs_response"])),
+            reason: g.opt_text(),
+            created: g.int(),
+            is_charge_refundable: g.flag(),
+        });
+        d.customers.push(CustomerRow {
+            id: g.id("cus"),
+            email: g.opt_text(),
+            name: g.opt_text(),
+            created: g.int(),
+            deleted: g.flag(),
+        });
+        d.subscriptions.push(SubscriptionRow {
+            id: g.id("sub"),
+            customer: g.opt_id("cus"),
+            status: SubscriptionStatus::parse(&g.status(&["active", "past_due", "canceled"])),
+            current_period_start: g.opt_int(),
+            current_period_end: g.opt_int(),
+            interval: g.opt_text(),
+            interval_count: g.int(),
+            latest_invoice: g.opt_id("in"),
+            created: g.int(),
+            cancel_at_period_end: g.flag(),
+            currency: g.currency(),
+            unit_amount: g.opt_int(),
+        });
+    }
+    d
+}

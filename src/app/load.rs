@@ -1,0 +1,394 @@
+//! Picks where a command's data comes from and loads it: the bundled demo (`--demo`), the
+//! local cache (`--cached`), or fresh from Stripe, reading only what the command needs.
+//!
+//! The fresh path resolves the key first (env or keychain, outside any async runtime:
+//! the Secret Service store panics inside one), then reads on a small runtime of its own
+//! with progress on stderr. Lines of settled payouts are taken from the cache when one
+//! exists for the account (they cannot change; see `source::sync`); everything else is
+//! read fresh, so an invoice paid overnight is gone from the worklist.
+
+use jiff::tz::TimeZone;
+
+use super::ReadRequest;
+use crate::failure::{FailKind, Failure};
+use crate::source::AccountData;
+use crate::source::cache::{Cache, CacheError, Generation};
+use crate::source::progress::StderrProgress;
+use crate::source::sync::{self, Parts, SyncOptions};
+use crate::stripe::{Client, ClientConfig, StripeError};
+use crate::time::Month;
+
+/// How many months of payouts a fresh read of everything covers (as `tieout sync`).
+pub const DEFAULT_MONTHS: u32 = 3;
+
+/// What a command needs from the account.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Need {
+    /// The payouts arriving in the month (in `--tz`) and their lines; nothing else.
+    Month(Month),
+    /// Open and uncollectible invoices, their payments and failing payment intents (with
+    /// the failed charges).
+    Dunning,
+    /// Customers, charges, refunds, disputes, subscriptions (and the rest: everything).
+    Refunds,
+    /// Everything a sync reads.
+    All,
+}
+
+impl Need {
+    /// Whether a cached load for this need reads the table `name` (see
+    /// `source::tables::TABLES`); the others stay empty.
+    pub fn reads_table(&self, name: &str) -> bool {
+        match self {
+            Need::Month(_) => matches!(name, "payouts" | "balance_transactions"),
+            Need::Dunning => matches!(
+                name,
+                "invoices"
+                    | "invoice_payments"
+                    | "payment_intents"
+                    | "charges"
+                    | "customers"
+                    | "subscriptions"
+            ),
+            Need::Refunds | Need::All => true,
+        }
+    }
+
+    /// The reads a fresh load makes for this need.
+    pub fn options(&self, now: i64, tz: &TimeZone) -> SyncOptions {
+        match self {
+            Need::Month(m) => SyncOptions::for_month(now, tz, *m),
+            Need::Dunning => {
+                let mut o = SyncOptions::for_months(now, tz, DEFAULT_MONTHS);
+                o.parts = Parts {
+                    invoices: true,
+                    ..Parts::none()
+                };
+                o
+            }
+            Need::Refunds | Need::All => SyncOptions::for_months(now, tz, DEFAULT_MONTHS),
+        }
+    }
+}
+
+/// The data `need` requires, from the demo, the cache or Stripe as the flags say.
+pub fn load(ctx: &ReadRequest, need: Need) -> Result<AccountData, Failure> {
+    if ctx.demo {
+        return load_demo();
+    }
+    if ctx.cached {
+        let cache = Cache::open_default().map_err(cache_failure)?;
+        return load_cached(&cache, &ctx.profile, need, &ctx.tz);
+    }
+    load_fresh(ctx, need)
+}
+
+fn load_demo() -> Result<AccountData, Failure> {
+    crate::source::demo::load_demo()
+        .map_err(|e| Failure::data(format!("the bundled demo account could not be read: {e}")))
+}
+
+/// A cache problem as a command failure (unreadable data: 5; `--cached` with no cache
+/// yet: 2, the user asked for something to run `tieout sync` for first; anything else: 1).
+pub fn cache_failure(e: CacheError) -> Failure {
+    let kind = match e {
+        CacheError::Unreadable { .. } => FailKind::Data,
+        CacheError::Missing { .. } => FailKind::Usage,
+        _ => FailKind::Other,
+    };
+    Failure::new(kind, e.to_string())
+}
+
+/// A Stripe error as a command failure: 3 for key problems, 4 for Stripe or network.
+pub fn stripe_failure(e: StripeError) -> Failure {
+    Failure::new(e.fail_kind(), e.to_string())
+}
+
+/// The cache of the account `profile` last synced.
+pub fn load_cached(
+    cache: &Cache,
+    profile: &str,
+    need: Need,
+    tz: &TimeZone,
+) -> Result<AccountData, Failure> {
+    let data = generation(cache, profile)?
+        .load_data(&|t| need.reads_table(t))
+        .map_err(cache_failure)?;
+    if let Need::Month(m) = need {
+        let (start, end) = m.range(tz);
+        let (have_start, have_end) = (data.meta.window_start, data.meta.window_end);
+        if start < have_start || end > have_end {
+            let last = (have_end - 1).max(have_start);
+            return Err(Failure::data(format!(
+                "the cache holds payouts arriving {} to {}, which does not cover {m}; run `tieout sync --months N` with enough months, or drop --cached",
+                crate::time::date_in(have_start, tz),
+                crate::time::date_in(last, tz),
+            )));
+        }
+    }
+    Ok(data)
+}
+
+/// The current cache generation of the account `profile` last synced.
+fn generation(cache: &Cache, profile: &str) -> Result<Generation, Failure> {
+    let pointer = cache.last_used(profile).map_err(cache_failure)?.ok_or_else(|| {
+        Failure::usage(format!(
+            "there is no cache for profile '{profile}' in {}: run `tieout sync` first, or drop --cached to read Stripe directly",
+            cache.root().display()
+        ))
+    })?;
+    cache
+        .generation(&pointer.account_id, pointer.mode)
+        .map_err(cache_failure)
+}
+
+/// The tables the first part of a staged open reads: what the Worklist (the TUI's first
+/// tab) needs. The rest (payouts, balance transactions, refunds, disputes) follows.
+pub const FIRST_PART: Need = Need::Dunning;
+
+/// The whole cache of the account `profile` last synced, read in two parts from the same
+/// generation: `first` gets the tables [`FIRST_PART`] reads as soon as they are read
+/// (everything else empty), and the rest is returned (the first part's tables empty) for
+/// [`merge_rest`] to complete it. The TUI shows its Worklist from the first part while
+/// the million balance transactions of a large account are still being read.
+pub fn load_cached_in_parts(
+    cache: &Cache,
+    profile: &str,
+    first: impl FnOnce(AccountData),
+) -> Result<AccountData, Failure> {
+    let generation = generation(cache, profile)?;
+    let part = generation
+        .load_data(&|t| FIRST_PART.reads_table(t))
+        .map_err(cache_failure)?;
+    first(part);
+    generation
+        .load_data(&|t| !FIRST_PART.reads_table(t))
+        .map_err(cache_failure)
+}
+
+/// Completes the first part of a staged load (see [`load_cached_in_parts`]) with the rest:
+/// every table [`FIRST_PART`] does not read is moved over from `rest`.
+pub fn merge_rest(first: &mut AccountData, rest: AccountData) {
+    let AccountData {
+        meta: _,
+        payouts,
+        balance_transactions,
+        invoices,
+        invoice_payments,
+        payment_intents,
+        charges,
+        refunds,
+        disputes,
+        customers,
+        subscriptions,
+    } = rest;
+    fn take<T>(name: &str, into: &mut Vec<T>, from: Vec<T>) {
+        if !FIRST_PART.reads_table(name) {
+            *into = from;
+        }
+    }
+    take("payouts", &mut first.payouts, payouts);
+    take(
+        "balance_transactions",
+        &mut first.balance_transactions,
+        balance_transactions,
+    );
+    take("invoices", &mut first.invoices, invoices);
+    take(
+        "invoice_payments",
+        &mut first.invoice_payments,
+        invoice_payments,
+    );
+    take(
+        "payment_intents",
+        &mut first.payment_intents,
+        payment_intents,
+    );
+    take("charges", &mut first.charges, charges);
+    take("refunds", &mut first.refunds, refunds);
+    take("disputes", &mut first.disputes, disputes);
+    take("customers", &mut first.customers, customers);
+    take("subscriptions", &mut first.subscriptions, subscriptions);
+}
+
+/// A client for the profile's key (env `STRIPE_API_KEY`, else the keychain). Call it
+/// outside any tokio runtime.
+pub fn connect(ctx: &ReadRequest) -> Result<Client, Failure> {
+    let (key, _source) = crate::secrets::resolve_key(&ctx.profile, ctx.allow_secret_key)?;
+    let mut config = ClientConfig::new(ctx.api_base.clone(), key);
+    config.stripe_account = ctx.stripe_account.clone();
+    Client::new(config).map_err(stripe_failure)
+}
+
+fn load_fresh(ctx: &ReadRequest, need: Need) -> Result<AccountData, Failure> {
+    let client = connect(ctx)?;
+    let opts = need.options(ctx.now, &ctx.tz);
+    let cache = Cache::open_default().ok();
+    let progress = StderrProgress::new();
+    let stripe_account = ctx.stripe_account.as_deref();
+    let result = sync::block_on(sync::read_fresh(
+        &client,
+        stripe_account,
+        &opts,
+        cache.as_ref(),
+        &progress,
+    ))
+    .map_err(|e| Failure::other(format!("could not start the network runtime: {e}")))?;
+    progress.finish();
+    result.map(|f| f.data).map_err(stripe_failure)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::cache::ProfilePointer;
+    use crate::source::tables::Snapshot;
+    use crate::source::testdata::random_data;
+    use crate::source::{Mode, Origin};
+
+    #[test]
+    fn demo_needs_no_key_and_no_network() {
+        let ctx = ReadRequest {
+            profile: "default".into(),
+            allow_secret_key: false,
+            api_base: "http://127.0.0.1:9".into(),
+            stripe_account: None,
+            demo: true,
+            cached: false,
+            now: 0,
+            tz: TimeZone::UTC,
+        };
+        let data = load(&ctx, Need::All).expect("demo");
+        assert_eq!(data.meta.origin, Origin::Demo);
+        assert_eq!(data, crate::source::demo::load_demo().expect("demo"));
+    }
+
+    #[test]
+    fn needs_read_only_what_they_need() {
+        let tz = TimeZone::UTC;
+        let now = crate::time::parse_instant("2026-11-30T12:00:00Z").expect("now");
+        let m: Month = "2026-10".parse().expect("m");
+        let o = Need::Month(m).options(now, &tz);
+        assert_eq!(
+            o.parts,
+            Parts {
+                payouts: true,
+                ..Parts::none()
+            }
+        );
+        assert_eq!(o.window, m.range(&tz));
+        let o = Need::Dunning.options(now, &tz);
+        assert_eq!(
+            o.parts,
+            Parts {
+                invoices: true,
+                ..Parts::none()
+            }
+        );
+        assert_eq!(Need::Refunds.options(now, &tz).parts, Parts::all());
+        assert_eq!(Need::All.options(now, &tz).parts, Parts::all());
+    }
+
+    #[test]
+    fn cached_loads_follow_the_profile_pointer_and_check_the_month() {
+        let root = tempfile::tempdir().expect("tmp");
+        let cache = Cache::at(root.path());
+        let tz = TimeZone::UTC;
+        let m: Month = "2026-10".parse().expect("m");
+
+        let err = load_cached(&cache, "default", Need::All, &tz).expect_err("no cache");
+        assert!(
+            err.message.contains("run `tieout sync` first"),
+            "{}",
+            err.message
+        );
+        assert_eq!(err.kind, FailKind::Usage, "a usage problem: exit 2");
+
+        let mut data = random_data(9, 3);
+        data.meta.account_id = "acct_9".into();
+        data.meta.mode = Mode::Test;
+        let (s, e) = m.range(&tz);
+        data.meta.window_start = s;
+        data.meta.window_end = e;
+        cache
+            .save(&Snapshot::from_data(&data).expect("frames"))
+            .expect("save");
+        cache
+            .set_last_used(
+                "default",
+                &ProfilePointer {
+                    account_id: "acct_9".into(),
+                    mode: Mode::Test,
+                    updated_at: 0,
+                },
+            )
+            .expect("pointer");
+        let got = load_cached(&cache, "default", Need::Month(m), &tz).expect("cached");
+        assert_eq!(got.meta.origin, Origin::Cache);
+        assert_eq!(got.payouts, data.payouts);
+        assert_eq!(got.balance_transactions, data.balance_transactions);
+        // A month reads only the payouts and their lines.
+        assert!(got.invoices.is_empty() && got.charges.is_empty());
+        assert!(!data.invoices.is_empty() && !data.charges.is_empty());
+        let all = load_cached(&cache, "default", Need::All, &tz).expect("all");
+        let mut expected = data.clone();
+        expected.meta.origin = Origin::Cache;
+        assert_eq!(all, expected);
+        let dunning = load_cached(&cache, "default", Need::Dunning, &tz).expect("dunning");
+        assert_eq!(dunning.invoices, data.invoices);
+        assert!(dunning.balance_transactions.is_empty());
+
+        let err = load_cached(&cache, "default", Need::Month(m.next()), &tz)
+            .expect_err("outside the window");
+        assert_eq!(err.kind, FailKind::Data);
+        assert!(
+            err.message
+                .starts_with("the cache holds payouts arriving 2026-10-01 to 2026-10-31, which does not cover 2026-11"),
+            "{}",
+            err.message
+        );
+    }
+
+    /// The demo account saved as the cache of profile `default`.
+    fn demo_cache(root: &std::path::Path) -> Cache {
+        let cache = Cache::at(root);
+        let mut data = crate::source::demo::load_demo().expect("demo");
+        data.meta.mode = Mode::Test;
+        cache
+            .save(&Snapshot::from_data(&data).expect("frames"))
+            .expect("save");
+        cache
+            .set_last_used(
+                "default",
+                &ProfilePointer {
+                    account_id: data.meta.account_id.clone(),
+                    mode: Mode::Test,
+                    updated_at: 0,
+                },
+            )
+            .expect("pointer");
+        cache
+    }
+
+    #[test]
+    fn a_load_in_parts_ends_with_exactly_the_one_shot_load() {
+        let root = tempfile::tempdir().expect("tmp");
+        let cache = demo_cache(root.path());
+        let whole = load_cached(&cache, "default", Need::All, &TimeZone::UTC).expect("whole");
+        let mut first = None;
+        let rest =
+            load_cached_in_parts(&cache, "default", |part| first = Some(part)).expect("in parts");
+        let mut first = first.expect("the first part came before the rest");
+        // The first part holds what the Worklist reads, and nothing of the rest.
+        let worklist = load_cached(&cache, "default", FIRST_PART, &TimeZone::UTC).expect("wl");
+        assert_eq!(first, worklist);
+        assert!(!first.invoices.is_empty() && !first.charges.is_empty());
+        assert!(first.payouts.is_empty() && first.balance_transactions.is_empty());
+        assert!(!rest.payouts.is_empty() && !rest.balance_transactions.is_empty());
+        assert!(!rest.refunds.is_empty() && !rest.disputes.is_empty());
+        assert!(rest.invoices.is_empty() && rest.customers.is_empty());
+        merge_rest(&mut first, rest);
+        assert_eq!(first, whole);
+        assert_eq!(whole.meta.origin, Origin::Cache);
+    }
+}

@@ -1,0 +1,35 @@
+//! The use cases: what a command or the TUI asks of the account, with the IO floor below
+//! and the rules of the core crate. `load` picks and reads the data a job needs, `ticket_fetch`
+//! answers refund tickets by reading only their customers, `refund_exec` carries out an
+//! approved test-mode refund through the gate, and `audit` is the gate's append-only log.
+//! The shells (`cli`, `tui`) call these; nothing here decides an exit code.
+
+pub mod audit;
+pub mod exports;
+pub mod load;
+pub mod refund_exec;
+pub mod ticket_fetch;
+
+use jiff::tz::TimeZone;
+
+/// What a use case needs to know to read the account: which profile's key, where Stripe
+/// is, which data source, and the clock and zone. The shells build it (the CLI from its
+/// flags, the TUI from its start-up options); the use cases never see a command line.
+#[derive(Debug, Clone)]
+pub struct ReadRequest {
+    /// The keychain profile whose key is used (`STRIPE_API_KEY` overrides it).
+    pub profile: String,
+    /// Accept a full secret key (`sk_…`) instead of a restricted one.
+    pub allow_secret_key: bool,
+    /// The API's base URL (Stripe's, or a loopback fake's).
+    pub api_base: String,
+    /// `Stripe-Account`: read a connected account.
+    pub stripe_account: Option<String>,
+    /// Read the bundled demo account: no key, no network.
+    pub demo: bool,
+    /// Read the local cache of an earlier sync instead of Stripe.
+    pub cached: bool,
+    /// The clock, unix seconds.
+    pub now: i64,
+    pub tz: TimeZone,
+}

@@ -1,0 +1,369 @@
+//! Refund execution behind the approval gate (DESIGN.md §4): records the proposal and
+//! the approval, re-reads the charge and its disputes, runs the gate's checks
+//! ([`crate::domain::refund_gate::check`]), sends the one idempotent `POST /v1/refunds`
+//! through the [`RefundWriter`], reads the refund back, and writes every step to the
+//! [`AuditLog`] before moving on (a step that cannot be audited does not happen).
+
+use std::path::Path;
+
+use jiff::tz::TimeZone;
+use serde::Serialize;
+
+use crate::app::audit::{AuditError, AuditLog, Entry, Event, spent_on_day};
+use crate::domain::refund_gate::{
+    self, Approval, FreshCharge, GatePolicy, Proposal, Refusal, Rule,
+};
+use crate::money::Currency;
+use crate::stripe::models::Refund;
+use crate::stripe::refund_writer::{RefundRequest, RefundWriter, WriterError};
+
+/// How one execution ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum Outcome {
+    /// Read back as `succeeded`.
+    Verified { refund_id: String },
+    /// Read back as `pending`/`requires_action`: re-check later ([`Gate::recheck`]).
+    Unverifiable { refund_id: String, status: String },
+    /// Stripe refused the call, or the refund read back as `failed`/`canceled`.
+    Failed {
+        refund_id: Option<String>,
+        reason: String,
+    },
+    /// A gate rule refused before any write.
+    Refused(Refusal),
+}
+
+impl Outcome {
+    /// One line for the pane and the CLI.
+    pub fn summary(&self) -> String {
+        match self {
+            Outcome::Verified { refund_id } => format!("verified: {refund_id} succeeded"),
+            Outcome::Unverifiable { refund_id, status } => {
+                format!("unverifiable until it settles: {refund_id} is {status} (re-check later)")
+            }
+            Outcome::Failed { refund_id, reason } => match refund_id {
+                Some(id) => format!("failed: {id}: {reason}"),
+                None => format!("failed: {reason}"),
+            },
+            Outcome::Refused(r) => r.to_string(),
+        }
+    }
+}
+
+/// Loads the gate policy: `TIEOUT_GATE_POLICY` (a TOML file) when set, else
+/// `<data dir>/refund_gate.toml` when it exists, else the default (500.00 USD a day).
+pub fn load_policy() -> Result<GatePolicy, String> {
+    let path = match std::env::var_os("TIEOUT_GATE_POLICY").filter(|p| !p.is_empty()) {
+        Some(p) => Some(std::path::PathBuf::from(p)),
+        None => crate::source::cache::data_root()
+            .ok()
+            .map(|d| d.join("refund_gate.toml"))
+            .filter(|p| p.exists()),
+    };
+    match path {
+        None => Ok(GatePolicy::default()),
+        Some(p) => policy_from_file(&p),
+    }
+}
+
+fn policy_from_file(path: &Path) -> Result<GatePolicy, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        format!(
+            "the refund gate policy {} could not be read: {e}",
+            path.display()
+        )
+    })?;
+    GatePolicy::from_toml(&text).map_err(|e| {
+        format!(
+            "the refund gate policy {} is not valid: {e}. Expected e.g. `[daily_budget]` then `usd = \"500.00\"`",
+            path.display()
+        )
+    })
+}
+
+/// Everything execution needs.
+#[derive(Debug, Clone)]
+pub struct Gate {
+    pub writer: RefundWriter,
+    pub audit: AuditLog,
+    pub policy: GatePolicy,
+    /// The days the budget is counted in.
+    pub tz: TimeZone,
+    /// The OS user (see [`crate::app::audit::os_user`]).
+    pub user: String,
+}
+
+fn status_of(r: &Refund) -> String {
+    r.status
+        .as_ref()
+        .map_or_else(|| "unknown".to_string(), |s| s.as_str().to_string())
+}
+
+fn writer_failure(e: &WriterError) -> Option<Refusal> {
+    match e {
+        WriterError::LiveModeSeen { .. } | WriterError::Disabled => {
+            Some(Refusal::new(Rule::WriterDisabled, e.to_string()))
+        }
+        WriterError::NotTestKey { .. } => Some(Refusal::new(Rule::KeyNotTest, e.to_string())),
+        WriterError::Stripe(_) => None,
+    }
+}
+
+impl Gate {
+    fn log(&self, e: &Entry) -> Result<(), AuditError> {
+        self.audit.append(e)
+    }
+
+    /// Records that `p` was shown to the operator.
+    pub fn propose(&self, p: &Proposal, now: i64) -> Result<(), AuditError> {
+        self.log(&Entry::about(Event::Proposal, p, now, &self.user))
+    }
+
+    /// The operator approved `p` (after the deliberate confirmation): binds and records it.
+    pub fn approve(&self, p: &Proposal, now: i64) -> Result<Approval, AuditError> {
+        let a = Approval::new(p, &self.user, now);
+        self.log(&Entry::approval(p, &a))?;
+        Ok(a)
+    }
+
+    fn refuse(&self, p: &Proposal, r: Refusal, now: i64) -> Result<Outcome, AuditError> {
+        self.log(&Entry::refusal(p, &r, now, &self.user))?;
+        Ok(Outcome::Refused(r))
+    }
+
+    fn failed(
+        &self,
+        p: &Proposal,
+        refund_id: Option<String>,
+        reason: String,
+        now: i64,
+    ) -> Result<Outcome, AuditError> {
+        let mut e = Entry::about(Event::CallFailed, p, now, &self.user);
+        e.refund_id.clone_from(&refund_id);
+        e.detail = Some(reason.clone());
+        self.log(&e)?;
+        Ok(Outcome::Failed { refund_id, reason })
+    }
+
+    /// What tieout refunded today in `currency` (from the audit log).
+    pub fn spent_today(&self, currency: Currency, now: i64) -> Result<i64, AuditError> {
+        let entries = self.audit.read()?;
+        Ok(spent_on_day(
+            &entries,
+            currency,
+            &crate::time::date_in(now, &self.tz),
+            &self.tz,
+        ))
+    }
+
+    /// Runs an approved proposal: checks, the call, the read-back. Returns Err only when
+    /// the audit log cannot be written (then nothing further is sent).
+    pub async fn execute(
+        &self,
+        p: &Proposal,
+        approval: &Approval,
+        now: i64,
+    ) -> Result<Outcome, AuditError> {
+        if let Err(r) = approval.covers(p) {
+            return self.refuse(p, r, now);
+        }
+        if self.writer.is_disabled() {
+            return self.refuse(
+                p,
+                Refusal::new(Rule::WriterDisabled, WriterError::Disabled.to_string()),
+                now,
+            );
+        }
+        let entries = self.audit.read()?;
+        let digest = p.digest();
+        // A second press of the same approval: the refund exists; read it back, do not
+        // ask Stripe again (the idempotency key would make that harmless anyway).
+        if let Some(done) = entries
+            .iter()
+            .rev()
+            .find(|e| e.event == Event::Created && e.digest == digest && e.refund_id.is_some())
+            && let Some(id) = done.refund_id.clone()
+        {
+            return self.read_back(p, &id, now).await;
+        }
+        let fresh = match self.fresh(p).await {
+            Ok(f) => f,
+            Err(e) => {
+                return match writer_failure(&e) {
+                    Some(r) => self.refuse(p, r, now),
+                    None => self.failed(
+                        p,
+                        None,
+                        format!("could not re-read the charge before refunding: {e}"),
+                        now,
+                    ),
+                };
+            }
+        };
+        let spent = spent_on_day(
+            &entries,
+            p.currency,
+            &crate::time::date_in(now, &self.tz),
+            &self.tz,
+        );
+        if let Err(r) = refund_gate::check(p, &fresh, &self.policy, spent) {
+            return self.refuse(p, r, now);
+        }
+        let key = p.idempotency_key();
+        let mut call = Entry::about(Event::Call, p, now, &self.user);
+        call.idempotency_key = Some(key.clone());
+        self.log(&call)?;
+        let req = RefundRequest {
+            charge: p.charge.clone(),
+            amount: p.amount,
+            reason: p.reason.clone(),
+            metadata: vec![
+                ("tieout_ticket".into(), p.ticket.clone()),
+                ("tieout_rule".into(), p.rule.clone()),
+                ("tieout_approval".into(), digest[..16].to_string()),
+            ],
+        };
+        let created = match self.writer.create(&req, &key).await {
+            Ok(c) => c,
+            Err(
+                e @ WriterError::LiveModeSeen {
+                    refund_id: Some(_), ..
+                },
+            ) => return self.created_live(p, &key, &e, now),
+            Err(e) => {
+                return match writer_failure(&e) {
+                    Some(r) => self.refuse(p, r, now),
+                    None => self.failed(p, None, format!("Stripe refused the refund: {e}"), now),
+                };
+            }
+        };
+        let id = created.refund.id.clone();
+        let mut e = Entry::about(Event::Created, p, now, &self.user);
+        e.idempotency_key = Some(key);
+        e.refund_id = Some(id.clone());
+        e.status = Some(status_of(&created.refund));
+        e.request_id = created.request_id;
+        if created.replayed {
+            e.detail =
+                Some("replayed: Stripe returned the refund of an earlier identical call".into());
+        }
+        self.log(&e)?;
+        self.read_back(p, &id, now).await
+    }
+
+    /// Stripe created a refund but answered `livemode: true`: the writer has disabled
+    /// itself; the refund exists all the same, so it is audited as created (with the id
+    /// Stripe returned, counted against the budget) and reported as failed, to be checked
+    /// in the Dashboard. Nothing more is sent (no read-back).
+    fn created_live(
+        &self,
+        p: &Proposal,
+        key: &str,
+        e: &WriterError,
+        now: i64,
+    ) -> Result<Outcome, AuditError> {
+        let WriterError::LiveModeSeen {
+            refund_id, status, ..
+        } = e
+        else {
+            return self.failed(p, None, e.to_string(), now);
+        };
+        let mut entry = Entry::about(Event::Created, p, now, &self.user);
+        entry.idempotency_key = Some(key.to_string());
+        entry.refund_id.clone_from(refund_id);
+        entry.status.clone_from(status);
+        entry.detail = Some(e.to_string());
+        self.log(&entry)?;
+        Ok(Outcome::Failed {
+            refund_id: refund_id.clone(),
+            reason: e.to_string(),
+        })
+    }
+
+    /// Re-reads a refund created earlier (e.g. one left pending) and records the verdict.
+    pub async fn recheck(
+        &self,
+        p: &Proposal,
+        refund_id: &str,
+        now: i64,
+    ) -> Result<Outcome, AuditError> {
+        self.read_back(p, refund_id, now).await
+    }
+
+    async fn read_back(&self, p: &Proposal, id: &str, now: i64) -> Result<Outcome, AuditError> {
+        let refund = match self.writer.refund(id).await {
+            Ok(r) => r,
+            Err(e) => {
+                let reason = format!("could not read refund {id} back: {e}");
+                let mut entry = Entry::about(Event::ReadBack, p, now, &self.user);
+                entry.refund_id = Some(id.to_string());
+                entry.verdict = Some("unverifiable".into());
+                entry.detail = Some(reason.clone());
+                self.log(&entry)?;
+                return Ok(match writer_failure(&e) {
+                    Some(r) => Outcome::Refused(r),
+                    None => Outcome::Unverifiable {
+                        refund_id: id.to_string(),
+                        status: "unknown (read-back failed)".into(),
+                    },
+                });
+            }
+        };
+        let status = status_of(&refund);
+        let (verdict, outcome) = match status.as_str() {
+            "succeeded" => (
+                "verified",
+                Outcome::Verified {
+                    refund_id: id.to_string(),
+                },
+            ),
+            "failed" | "canceled" => (
+                "failed",
+                Outcome::Failed {
+                    refund_id: Some(id.to_string()),
+                    reason: format!(
+                        "Stripe says the refund {status}: {}",
+                        refund
+                            .failure_reason
+                            .as_deref()
+                            .unwrap_or("no reason given")
+                    ),
+                },
+            ),
+            _ => (
+                "unverifiable",
+                Outcome::Unverifiable {
+                    refund_id: id.to_string(),
+                    status: status.clone(),
+                },
+            ),
+        };
+        let mut entry = Entry::about(Event::ReadBack, p, now, &self.user);
+        entry.refund_id = Some(id.to_string());
+        entry.status = Some(status);
+        entry.verdict = Some(verdict.into());
+        entry.detail = refund
+            .failure_reason
+            .clone()
+            .or_else(|| refund.pending_reason.clone());
+        self.log(&entry)?;
+        Ok(outcome)
+    }
+
+    async fn fresh(&self, p: &Proposal) -> Result<FreshCharge, WriterError> {
+        let charge = self.writer.charge(&p.charge).await?;
+        let disputes = self.writer.disputes(&p.charge).await?;
+        Ok(FreshCharge {
+            id: charge.id.clone(),
+            currency: charge
+                .currency
+                .as_deref()
+                .and_then(|c| Currency::parse(c).ok()),
+            amount_captured: charge.amount_captured.unwrap_or(0),
+            amount_refunded: charge.amount_refunded.unwrap_or(0),
+            disputed: charge.disputed,
+            disputes: disputes.into_iter().map(|d| d.id).collect(),
+        })
+    }
+}
