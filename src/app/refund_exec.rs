@@ -1,4 +1,4 @@
-//! Refund execution behind the approval gate (DESIGN.md §4): records the proposal and
+//! Refund execution behind the approval gate (ARCHITECTURE.md, "The rules of each job"): records the proposal and
 //! the approval, re-reads the charge and its disputes, runs the gate's checks
 //! ([`crate::domain::refund_gate::check`]), sends the one idempotent `POST /v1/refunds`
 //! through the [`RefundWriter`], reads the refund back, and writes every step to the

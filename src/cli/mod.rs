@@ -1,7 +1,7 @@
 //! The command line: argument parsing (clap), the run context every command shares, the
 //! exit-code contract, and dispatch to one module per command.
 //!
-//! Exit codes (DESIGN.md §1): 2 usage, 3 key or permission problem, 4 Stripe or network
+//! Exit codes (README.md, "Exports"): 2 usage, 3 key or permission problem, 4 Stripe or network
 //! failure after retries, 5 data that could not be tied out or understood.
 
 use std::path::PathBuf;

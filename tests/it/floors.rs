@@ -82,3 +82,34 @@ fn the_check_finds_a_planted_back_edge() {
         "{found:?}"
     );
 }
+
+/// A clone has no design handbook beside it: sources cite ARCHITECTURE.md, the README or
+/// SECURITY.md, never a document outside the repository.
+#[test]
+fn sources_cite_only_documents_in_the_repository() {
+    let outside = [
+        "DESIGN.md",
+        "DESIGN §",
+        "stripe-api-notes",
+        "../shared",
+        "tui-anchors",
+    ];
+    let mut found = Vec::new();
+    for dir in ["src", "crates", "tests/it", "benches", "examples"] {
+        for (path, text) in sources(&package(dir)) {
+            if path.ends_with("floors.rs") {
+                continue;
+            }
+            for (n, line) in text.lines().enumerate() {
+                if outside.iter().any(|o| line.contains(o)) {
+                    found.push(format!("{path}:{}: {}", n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "cites a document outside the repository:\n{}",
+        found.join("\n")
+    );
+}

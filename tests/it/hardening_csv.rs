@@ -1,4 +1,4 @@
-//! Hardening, spreadsheet safety (DESIGN §6): customer names and descriptions are
+//! Hardening, spreadsheet safety (SECURITY.md): customer names and descriptions are
 //! attacker-controlled. The fake serves names beginning with `=`, `+`, `-`, `@`, tab and
 //! CR; every CSV the commands write is opened with the `csv` crate and no cell may start
 //! with one of those characters unless it is a plain number.

@@ -1,4 +1,4 @@
-//! Hardening, faults (DESIGN §6, issue 10): the `tieout` binary through the fake Stripe
+//! Hardening, faults (SECURITY.md): the `tieout` binary through the fake Stripe
 //! server with 429s, 500s, slow answers, connection resets and truncated bodies. Retried
 //! faults give the same data as a clean run (the close packet, which reads every table,
 //! is byte-identical); exhausted retries exit 4 naming the request id and leave the

@@ -1,4 +1,4 @@
-//! Hardening, restricted keys (DESIGN §6, issue 10): for each read permission a restricted
+//! Hardening, restricted keys (SECURITY.md): for each read permission a restricted
 //! key may lack, the fake answers 403 and tieout names the permission to add (exit 3);
 //! commands that do not need that permission still work, and so does the cache.
 

@@ -1,4 +1,4 @@
-//! Hardening, read-only (DESIGN §6): everything the headless commands send to Stripe is a
+//! Hardening, read-only (SECURITY.md): everything the headless commands send to Stripe is a
 //! GET, checked on the fake server's request log of a full sync and a close packet.
 
 use crate::support::{FakeConfig, Tieout, start_fake};

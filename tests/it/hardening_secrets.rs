@@ -1,4 +1,4 @@
-//! Hardening, secrets (DESIGN §6): every headless command runs against the fake Stripe
+//! Hardening, secrets (SECURITY.md): every headless command runs against the fake Stripe
 //! server with a recognisable canary key, and the key never shows up in what tieout
 //! prints, in any file it leaves behind (cache, exports, logs), or in a panic message.
 //! Keys are never accepted as command-line arguments.

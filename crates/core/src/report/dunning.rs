@@ -17,7 +17,7 @@ pub const CSV_NAME: &str = "failed-payments.csv";
 pub const MD_NAME: &str = "failed-payments.md";
 pub const JSON_NAME: &str = "failed-payments.json";
 
-/// The CSV header, exactly as DESIGN.md §1 fixes it.
+/// The CSV header, exactly as README.md ("Exports") fixes it.
 pub const CSV_COLUMNS: [&str; 19] = [
     "invoice_id",
     "invoice_number",
@@ -630,7 +630,7 @@ mod tests {
         assert_eq!(table_rows, 2);
     }
 
-    /// DESIGN §4 lists the due date among a row's fields, and a reader of "Days past due"
+    /// ARCHITECTURE.md ("Worklist") lists the due date among a row's fields, and a reader of "Days past due"
     /// must see what it counts from: the due date when there is one, else the first attempt.
     #[test]
     fn markdown_rows_show_the_due_date_and_say_what_days_past_due_count_from() {

@@ -1,6 +1,6 @@
 //! The month's refunds and disputes as line files for the close packet
 //! (`refunds.csv`, `disputes.csv`): one row per object created in the month, with the
-//! charge and customer it belongs to. Amounts in major units, per DESIGN.md's conventions.
+//! charge and customer it belongs to. Amounts in major units, as README.md ("Exports") says.
 
 use std::collections::HashMap;
 

@@ -1,4 +1,4 @@
-//! The refund-suggestion exports (DESIGN.md §1): one JSON object per ticket
+//! The refund-suggestion exports (README.md, "Exports"): one JSON object per ticket
 //! (`refund-suggestions.jsonl`, and what `suggest` prints for one ticket) and
 //! `refund-suggestions.csv` with exactly the columns
 //! `ticket_id,email,order_id,recommendation,amount,currency,reason,evidence`.

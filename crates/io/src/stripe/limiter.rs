@@ -2,7 +2,7 @@
 //! limits), how many requests at once, and how patiently (timeouts and retry backoff).
 //!
 //! Stripe allows 100 req/s live, 25 in test mode, 25 per endpoint and 20 for search
-//! (stripe-api-notes §6.3). tieout stays below: 20 req/s overall in either mode and 18
+//! (ARCHITECTURE.md, "Stripe facts"). tieout stays below: 20 req/s overall in either mode and 18
 //! for search endpoints, with a small burst so a fresh client cannot spike past the limit.
 //!
 //! Two lanes share the budget ([`Lane`]): a request in the foreground lane always gets

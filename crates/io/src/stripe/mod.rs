@@ -1,6 +1,6 @@
 //! The only code that speaks HTTP to Stripe, and the typed models of what it reads.
 //!
-//! [`Client`] sends GET and nothing else (DESIGN.md §6). Its pieces: [`limiter`] (pacing),
+//! [`Client`] sends GET and nothing else (SECURITY.md). Its pieces: [`limiter`] (pacing),
 //! [`retry`] (what to retry, backoff), [`query`] (Stripe-style query strings), [`stats`]
 //! (request counters), [`error`] (typed failures with what to do), [`permissions`] (the
 //! restricted-key permissions tieout needs), [`account`] (which account a key reads).

@@ -1,4 +1,4 @@
-//! The restricted-key permissions tieout reads with (stripe-api-notes §7): what `login`
+//! The restricted-key permissions tieout reads with (ARCHITECTURE.md, "Stripe facts"): what `login`
 //! asks the user to grant, and how a 403's `rak_...` slug maps to the Dashboard's rows.
 
 /// One permission of a restricted key.

@@ -1,4 +1,4 @@
-//! The one writer: `POST /v1/refunds` and nothing else (DESIGN.md §6).
+//! The one writer: `POST /v1/refunds` and nothing else (SECURITY.md).
 //!
 //! [`RefundWriter`] is separate from the read-only [`Client`] (which it uses for the GETs
 //! it needs: the charge, its disputes, the refund read back). It is built only with a

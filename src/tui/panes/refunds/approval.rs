@@ -1,4 +1,4 @@
-//! The Refunds pane's approval overlay (DESIGN.md §4 "Refund execution"): a frozen
+//! The Refunds pane's approval overlay (ARCHITECTURE.md, "Refund execution"): a frozen
 //! preview of the refund a suggestion proposes (ticket, charge, amount and currency,
 //! Stripe reason, evidence ids, rule, and the digest the approval will be bound to), a
 //! deliberate typed confirmation ([`CONFIRM_WORD`] then Enter; no single key sends), then

@@ -1,4 +1,4 @@
-//! The decision: DESIGN.md §4's refund rules in order, first match wins.
+//! The decision: the refund rules (ARCHITECTURE.md, "Refund suggestions") in order, first match wins.
 //!
 //! 1. `no-customer` -> review;
 //! 2. `no-charge` / `ambiguous-charge` -> review;

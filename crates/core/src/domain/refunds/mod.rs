@@ -5,7 +5,7 @@
 //! - [`policy`]: the TOML policy (numbers and wording), default embedded;
 //! - [`matching`]: customers by email, the charge for the order id, its refunds,
 //!   disputes and subscription period;
-//! - [`decide`]: DESIGN.md's rules in order, first match wins;
+//! - [`decide`]: the refund rules (ARCHITECTURE.md) in order, first match wins;
 //! - [`tickets`]: reading a tickets file (CSV or JSON lines).
 
 pub mod decide;

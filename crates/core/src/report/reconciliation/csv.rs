@@ -1,5 +1,5 @@
 //! `payout-reconciliation.csv`: one row per balance transaction paid out (the payout's own
-//! `type=payout` transaction is not a row), in the columns DESIGN.md fixes, money in
+//! `type=payout` transaction is not a row), in the columns README.md ("Exports") fixes, money in
 //! major units of the line's currency.
 
 use crate::domain::tieout::MonthTieOut;

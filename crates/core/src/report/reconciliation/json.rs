@@ -1,6 +1,6 @@
 //! `reconciliation.json`: the same content as the CSV and the Markdown as one document,
 //! money in integer minor units. Per payout: `id, status, automatic, arrival_date_utc,
-//! currency, amount, lines_net, difference, itemised, note, by_category` (DESIGN.md), plus
+//! currency, amount, lines_net, difference, itemised, note, by_category` (README.md, "Exports"), plus
 //! the verdict, the lines and the month's counts and totals. `reversed_by` and
 //! `original_payout` appear on a payout only when Stripe set them.
 

@@ -73,7 +73,7 @@ fn every_automatic_completed_payout_ties_out() {
     }
 }
 
-/// The worklist as DESIGN.md §4 defines it, computed here independently of the domain.
+/// The worklist as ARCHITECTURE.md ("Worklist") defines it, computed here independently of the domain.
 fn worklist(d: &AccountData) -> Vec<&crate::source::rows::InvoiceRow> {
     d.invoices
         .iter()
