@@ -380,8 +380,8 @@ pub fn help_lines(state: &State) -> Vec<Line<'static>> {
             g.title().to_string(),
             theme.style(Role::Title),
         ));
-        for a in Action::ALL.iter().filter(|a| a.group() == g) {
-            let keys = state.keymap.keys_for(*a).join(", ");
+        for a in Action::all().into_iter().filter(|a| a.group() == g) {
+            let keys = state.keymap.keys_for(a).join(", ");
             lines.push(Line::from(vec![
                 Span::styled(fit(&keys, 18, false), theme.style(Role::KeyHintKey)),
                 Span::styled(format!(" {}", a.desc()), theme.style(Role::Text)),

@@ -465,8 +465,8 @@ mod tests {
     #[test]
     fn every_action_has_a_default_key() {
         let k = Keymap::default_keys();
-        for a in Action::ALL {
-            assert!(k.key_for(*a).is_some(), "{} has no default key", a.name());
+        for a in Action::all() {
+            assert!(k.key_for(a).is_some(), "{} has no default key", a.name());
         }
         assert_eq!(k.key_for(Action::Help).as_deref(), Some("?"));
     }
