@@ -144,7 +144,7 @@ fn on_key(state: &mut State, key: Key) -> bool {
     state.pending_keys.push(key);
     state.chord_ticks = 0;
     let keys = state.pending_keys.clone();
-    match state.keymap.resolve(&keys) {
+    match state.keymap.resolve_in(state.key_context(), &keys) {
         Resolved::Action(a) => {
             state.pending_keys.clear();
             on_action(state, a);

@@ -344,7 +344,7 @@ fn draw_hints(state: &State, area: Rect, buf: &mut Buffer) {
     let mut spans = Vec::new();
     let mut used = 0usize;
     for a in actions {
-        let Some(key) = state.keymap.key_for(a) else {
+        let Some(key) = state.keymap.key_in(state.key_context(), a) else {
             continue;
         };
         let piece = width(&key) + width(a.hint()).max(5) + 3;

@@ -15,7 +15,8 @@ use super::pane::Pane;
 pub struct Tab {
     /// The name of the tab's keymap layer (`[keys.<key>]`) and of its context.
     pub key: &'static str,
-    /// The tab's name in the help ("go to the Worklist tab").
+    /// The tab's title: its pane's `title()` (a test checks) and its name in the help
+    /// ("go to the Worklist tab").
     pub title: &'static str,
     /// Builds the tab's pane.
     pub make: fn() -> Box<dyn Pane>,
@@ -45,4 +46,28 @@ pub const TABS: &[Tab] = &[
 /// The registered tabs' panes, in order.
 pub fn tabs() -> Vec<Box<dyn Pane>> {
     TABS.iter().map(|t| (t.make)()).collect()
+}
+
+/// The registry key (keymap layer) of a tab's pane, found by its title.
+pub fn context_of(pane: &dyn Pane) -> Option<&'static str> {
+    let title = pane.title();
+    TABS.iter().find(|t| t.title == title).map(|t| t.key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_tab_has_its_title_and_its_own_key() {
+        for (i, t) in TABS.iter().enumerate() {
+            assert_eq!((t.make)().title(), t.title);
+            assert!(
+                TABS[..i]
+                    .iter()
+                    .all(|u| u.key != t.key && u.title != t.title)
+            );
+            assert_eq!(context_of((t.make)().as_ref()), Some(t.key));
+        }
+    }
 }
