@@ -136,7 +136,7 @@ fn open_bench(c: &mut Criterion) {
 
     // Drilling into a payout of the tie-out tab and back, with the frames.
     let mut h = open(&cache);
-    h.action(Action::Tab2);
+    h.action(Action::Tab(1));
     let mut g = c.benchmark_group("keys_tui");
     g.bench_function("drill_into_payout_and_back", |b| {
         b.iter(|| {
@@ -147,7 +147,7 @@ fn open_bench(c: &mut Criterion) {
         })
     });
     g.bench_function("worklist_down", |b| {
-        h.action(Action::Tab1);
+        h.action(Action::Tab(0));
         b.iter(|| {
             h.action(Action::Down);
             black_box(h.draw());

@@ -251,9 +251,9 @@ fn main() -> Result<(), String> {
         ("page down", &[Action::PageDown][..]),
         ("bottom", &[Action::Bottom][..]),
         ("sort (column 2)", &[Action::Right, Action::Sort][..]),
-        ("tab 2 (tie-out)", &[Action::Tab2][..]),
+        ("tab 2 (tie-out)", &[Action::Tab(1)][..]),
         ("drill into a payout", &[Action::Open][..]),
-        ("tab 3 (refunds)", &[Action::Tab3][..]),
+        ("tab 3 (refunds)", &[Action::Tab(2)][..]),
     ] {
         let t = Instant::now();
         for a in script {

@@ -30,28 +30,28 @@ fn main() -> Result<(), String> {
 
     // (file name, theme, script)
     let shots: &[(&str, &str, &[Action])] = &[
-        ("worklist", "dark", &[Action::Tab1]),
-        ("tieout", "dark", &[Action::Tab2]),
-        ("refunds", "dark", &[Action::Tab3]),
+        ("worklist", "dark", &[Action::Tab(0)]),
+        ("tieout", "dark", &[Action::Tab(1)]),
+        ("refunds", "dark", &[Action::Tab(2)]),
         (
             "drill-down",
             "dark",
-            &[Action::Tab2, Action::Down, Action::Open],
+            &[Action::Tab(1), Action::Down, Action::Open],
         ),
         (
             "sorted",
             "dark",
-            &[Action::Tab1, Action::Right, Action::Sort],
+            &[Action::Tab(0), Action::Right, Action::Sort],
         ),
         ("help", "dark", &[Action::Help]),
         (
             "tieout-close-packet",
             "dark",
-            &[Action::Tab2, Action::PrevMonth, Action::ExportPacket],
+            &[Action::Tab(1), Action::PrevMonth, Action::ExportPacket],
         ),
-        ("worklist-light", "light", &[Action::Tab1]),
-        ("tieout-high-contrast", "high-contrast", &[Action::Tab2]),
-        ("tieout-mono", "mono", &[Action::Tab2]),
+        ("worklist-light", "light", &[Action::Tab(0)]),
+        ("tieout-high-contrast", "high-contrast", &[Action::Tab(1)]),
+        ("tieout-mono", "mono", &[Action::Tab(1)]),
     ];
     for (name, theme, script) in shots {
         let mut settings = test_settings(Startup::Demo);

@@ -1,43 +1,77 @@
 //! The one vocabulary of user intent. Keys map to an [`Action`] through the keymap; the
 //! keymap file names actions by their snake_case name; the help overlay and the key-hint
-//! line are generated from [`Action::ALL`] and each action's description.
+//! line are generated from [`Action::all`] and each action's description.
 //!
 //! Who sends it: the keymap (via `update` on a key press), mouse translation, scripted
 //! tests. Who handles it: `update::update`, which first offers it to the focused pane or
 //! screen and then applies the shell's meaning.
 
-use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+
+use super::panes;
 
 macro_rules! actions {
-    ($( $(#[$m:meta])* $variant:ident => $name:literal, $desc:literal, $group:ident; )*) => {
-        /// A user intent. The serde name (snake_case) is what keymap files use.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-        #[serde(rename_all = "snake_case")]
+    (
+        $( $(#[$m:meta])* $variant:ident => $name:literal, $desc:literal, $group:ident; )*
+        @tabs;
+        $( $(#[$m2:meta])* $variant2:ident => $name2:literal, $desc2:literal, $group2:ident; )*
+    ) => {
+        /// A user intent. The name (snake_case) is what keymap files use.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Action {
             $( $(#[$m])* $variant, )*
+            /// Go to a tab: its index in the pane registry ([`panes::TABS`]), named
+            /// `tab_1`, `tab_2`, ... in keymap files.
+            Tab(u8),
+            $( $(#[$m2])* $variant2, )*
         }
 
         impl Action {
-            /// Every action, in help order.
-            pub const ALL: &'static [Action] = &[$(Action::$variant,)*];
+            /// Every action, in help order: the tab actions come from the pane registry.
+            pub fn all() -> Vec<Action> {
+                let mut all = vec![$(Action::$variant,)*];
+                all.extend((0..panes::TABS.len()).filter_map(|i| u8::try_from(i).ok()).map(Action::Tab));
+                all.extend([$(Action::$variant2,)*]);
+                all
+            }
 
             /// The snake_case name used in keymap files.
             pub fn name(self) -> &'static str {
-                match self { $(Action::$variant => $name,)* }
+                match self {
+                    $(Action::$variant => $name,)*
+                    Action::Tab(i) => TAB_NAMES.get(usize::from(i)).copied().unwrap_or("tab"),
+                    $(Action::$variant2 => $name2,)*
+                }
             }
 
             /// One line for the help overlay.
-            pub fn desc(self) -> &'static str {
-                match self { $(Action::$variant => $desc,)* }
+            pub fn desc(self) -> Cow<'static, str> {
+                match self {
+                    $(Action::$variant => Cow::Borrowed($desc),)*
+                    Action::Tab(i) => Cow::Owned(format!(
+                        "go to the {} tab",
+                        panes::TABS.get(usize::from(i)).map_or("?", |t| t.title)
+                    )),
+                    $(Action::$variant2 => Cow::Borrowed($desc2),)*
+                }
             }
 
             /// Which help section the action belongs to.
             pub fn group(self) -> Group {
-                match self { $(Action::$variant => Group::$group,)* }
+                match self {
+                    $(Action::$variant => Group::$group,)*
+                    Action::Tab(_) => Group::General,
+                    $(Action::$variant2 => Group::$group2,)*
+                }
             }
         }
     };
 }
+
+/// The keymap names of the tab actions, by registry index (a tab's digit key).
+const TAB_NAMES: [&str; 9] = [
+    "tab_1", "tab_2", "tab_3", "tab_4", "tab_5", "tab_6", "tab_7", "tab_8", "tab_9",
+];
 
 /// Sections of the help overlay.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -63,12 +97,7 @@ actions! {
     Help => "help", "show or hide this help", General;
     NextTab => "next_tab", "next tab", General;
     PrevTab => "prev_tab", "previous tab", General;
-    #[serde(rename = "tab_1")]
-    Tab1 => "tab_1", "go to the Worklist tab", General;
-    #[serde(rename = "tab_2")]
-    Tab2 => "tab_2", "go to the Tie-out tab", General;
-    #[serde(rename = "tab_3")]
-    Tab3 => "tab_3", "go to the Refunds tab", General;
+    @tabs;
     Open => "open", "open the selected row (drill in)", General;
     Back => "back", "go back one screen / close the prompt", General;
     Refresh => "refresh", "reload the account (retry after an error)", General;
@@ -101,12 +130,12 @@ actions! {
 impl Action {
     /// Looks an action up by its keymap name.
     pub fn from_name(name: &str) -> Option<Action> {
-        Action::ALL.iter().copied().find(|a| a.name() == name)
+        Action::all().into_iter().find(|a| a.name() == name)
     }
 
     /// All names, comma-separated, for error messages.
     pub fn valid_names() -> String {
-        Action::ALL
+        Action::all()
             .iter()
             .map(|a| a.name())
             .collect::<Vec<_>>()
@@ -144,14 +173,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn serde_names_match_keymap_names() {
-        for a in Action::ALL {
-            let json = serde_json::to_string(a).expect("serialise");
-            assert_eq!(json, format!("\"{}\"", a.name()));
-            let back: Action = serde_json::from_str(&json).expect("parse");
-            assert_eq!(back, *a);
-            assert_eq!(Action::from_name(a.name()), Some(*a));
+    fn names_round_trip() {
+        for a in Action::all() {
+            assert_eq!(Action::from_name(a.name()), Some(a));
         }
+        assert_eq!(Action::from_name("tab_1"), Some(Action::Tab(0)));
+        assert!(
+            panes::TABS.len() <= TAB_NAMES.len(),
+            "one digit key per tab"
+        );
         assert_eq!(Action::from_name("launch_rockets"), None);
         assert!(Action::valid_names().contains("copy_row"));
     }

@@ -79,6 +79,8 @@ pub struct State {
     /// What panes may reach while handling messages (clock, data, pending work).
     pub core: Core,
     pub tabs: Vec<Box<dyn Pane>>,
+    /// Each tab's keymap layer (its pane registry key), by tab index.
+    tab_contexts: Vec<Option<&'static str>>,
     pub active: usize,
     /// Drill-down screens above the active tab, innermost last, each with its id.
     pub screens: Vec<(u64, Box<dyn Pane>)>,
@@ -118,9 +120,11 @@ impl State {
 
     /// A state with the given tabs (tests).
     pub fn with_tabs(settings: Settings, tabs: Vec<Box<dyn Pane>>) -> Self {
+        let tab_contexts = tabs.iter().map(|p| panes::context_of(p.as_ref())).collect();
         State {
             core: Core::new(settings.now, settings.tz),
             tabs,
+            tab_contexts,
             active: 0,
             screens: Vec::new(),
             next_screen: 1,
@@ -188,6 +192,15 @@ impl State {
                 .get(self.active)
                 .is_some_and(|p| !p.shows_first_part());
         self.rest.as_ref().filter(|_| waits)
+    }
+
+    /// The keymap layer in force: the help overlay's while it is open, else the active
+    /// tab's (its pane registry key; drill-down screens use their tab's).
+    pub fn key_context(&self) -> Option<&'static str> {
+        if self.mode == Mode::Help {
+            return Some(super::keymap::HELP);
+        }
+        self.tab_contexts.get(self.active).copied().flatten()
     }
 
     /// Who has focus: the innermost screen, else the active tab.

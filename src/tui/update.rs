@@ -15,6 +15,14 @@ use super::panes::detail::RowDetail;
 use super::state::{CHORD_TIMEOUT_TICKS, Mode, Prompt, PromptKind, Rest, Startup, State};
 use super::workspace::{LoadKind, LoadState};
 
+/// Shows tab `target` (closing the screens above the current one), if there is one.
+fn switch_tab(state: &mut State, target: usize) {
+    if target < state.tabs.len() {
+        state.pop_all_screens();
+        state.active = target;
+    }
+}
+
 /// Applies one message; returns the effects to perform.
 pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
     let changed = match msg {
@@ -136,7 +144,7 @@ fn on_key(state: &mut State, key: Key) -> bool {
     state.pending_keys.push(key);
     state.chord_ticks = 0;
     let keys = state.pending_keys.clone();
-    match state.keymap.resolve(&keys) {
+    match state.keymap.resolve_in(state.key_context(), &keys) {
         Resolved::Action(a) => {
             state.pending_keys.clear();
             on_action(state, a);
@@ -254,19 +262,18 @@ pub fn on_action(state: &mut State, action: Action) {
             state.help_scroll = 0;
             return;
         }
-        Action::NextTab | Action::PrevTab | Action::Tab1 | Action::Tab2 | Action::Tab3 => {
+        Action::NextTab => {
             let n = state.tabs.len().max(1);
-            let target = match action {
-                Action::NextTab => (state.active + 1) % n,
-                Action::PrevTab => (state.active + n - 1) % n,
-                Action::Tab1 => 0,
-                Action::Tab2 => 1,
-                _ => 2,
-            };
-            if target < state.tabs.len() {
-                state.pop_all_screens();
-                state.active = target;
-            }
+            switch_tab(state, (state.active + 1) % n);
+            return;
+        }
+        Action::PrevTab => {
+            let n = state.tabs.len().max(1);
+            switch_tab(state, (state.active + n - 1) % n);
+            return;
+        }
+        Action::Tab(i) => {
+            switch_tab(state, usize::from(i));
             return;
         }
         Action::CycleTheme => {

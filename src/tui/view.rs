@@ -344,7 +344,7 @@ fn draw_hints(state: &State, area: Rect, buf: &mut Buffer) {
     let mut spans = Vec::new();
     let mut used = 0usize;
     for a in actions {
-        let Some(key) = state.keymap.key_for(a) else {
+        let Some(key) = state.keymap.key_in(state.key_context(), a) else {
             continue;
         };
         let piece = width(&key) + width(a.hint()).max(5) + 3;
@@ -380,8 +380,8 @@ pub fn help_lines(state: &State) -> Vec<Line<'static>> {
             g.title().to_string(),
             theme.style(Role::Title),
         ));
-        for a in Action::ALL.iter().filter(|a| a.group() == g) {
-            let keys = state.keymap.keys_for(*a).join(", ");
+        for a in Action::all().into_iter().filter(|a| a.group() == g) {
+            let keys = state.keymap.keys_for(a).join(", ");
             lines.push(Line::from(vec![
                 Span::styled(fit(&keys, 18, false), theme.style(Role::KeyHintKey)),
                 Span::styled(format!(" {}", a.desc()), theme.style(Role::Text)),

@@ -175,7 +175,7 @@ fn key_text() -> impl Strategy<Value = String> {
 
 fn action_text() -> impl Strategy<Value = String> {
     prop_oneof![
-        3 => proptest::sample::select(Action::ALL.to_vec()).prop_map(|a| a.name().to_string()),
+        3 => proptest::sample::select(Action::all()).prop_map(|a| a.name().to_string()),
         1 => Just("none".to_string()),
         1 => "[a-z_]{0,12}",
     ]

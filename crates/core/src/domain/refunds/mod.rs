@@ -5,7 +5,8 @@
 //! - [`policy`]: the TOML policy (numbers and wording), default embedded;
 //! - [`matching`]: customers by email, the charge for the order id, its refunds,
 //!   disputes and subscription period;
-//! - [`decide`]: the refund rules (ARCHITECTURE.md) in order, first match wins;
+//! - [`rules`]: the refund rules (ARCHITECTURE.md), declared once, one function each;
+//! - [`decide`]: the rules in their declared order, first match wins;
 //! - [`tickets`]: reading a tickets file (CSV or JSON lines).
 
 pub mod decide;
@@ -13,6 +14,7 @@ pub mod decide;
 mod decide_tests;
 pub mod matching;
 pub mod policy;
+pub mod rules;
 /// Rows for tests, shared with the upper floors' tests through the `testdata` feature.
 #[cfg(any(test, feature = "testdata"))]
 pub mod testdata;

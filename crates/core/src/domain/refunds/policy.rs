@@ -9,51 +9,13 @@ use std::ops::Range;
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::rules::RawRules;
+pub use super::rules::RuleKind;
+
 /// The default policy, exactly as shipped.
 pub const DEFAULT_POLICY_TOML: &str = include_str!("default_policy.toml");
 
-/// The rules, in the fixed order they are checked (first match wins).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum RuleKind {
-    NoCustomer,
-    NoCharge,
-    AmbiguousCharge,
-    AlreadyRefunded,
-    Disputed,
-    RefundPattern,
-    FirstPurchaseWindow,
-    AnnualProrate,
-    OutsideWindow,
-}
-
 impl RuleKind {
-    pub const ALL: [RuleKind; 9] = [
-        RuleKind::NoCustomer,
-        RuleKind::NoCharge,
-        RuleKind::AmbiguousCharge,
-        RuleKind::AlreadyRefunded,
-        RuleKind::Disputed,
-        RuleKind::RefundPattern,
-        RuleKind::FirstPurchaseWindow,
-        RuleKind::AnnualProrate,
-        RuleKind::OutsideWindow,
-    ];
-
-    /// The key of the rule's table in the policy file (`[rules.<key>]`).
-    pub fn key(self) -> &'static str {
-        match self {
-            RuleKind::NoCustomer => "no_customer",
-            RuleKind::NoCharge => "no_charge",
-            RuleKind::AmbiguousCharge => "ambiguous_charge",
-            RuleKind::AlreadyRefunded => "already_refunded",
-            RuleKind::Disputed => "disputed",
-            RuleKind::RefundPattern => "refund_pattern",
-            RuleKind::FirstPurchaseWindow => "first_purchase_window",
-            RuleKind::AnnualProrate => "annual_prorate",
-            RuleKind::OutsideWindow => "outside_window",
-        }
-    }
-
     fn index(self) -> usize {
         self as usize
     }
@@ -219,37 +181,7 @@ struct RawPattern {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawRules {
-    no_customer: Option<RawRule>,
-    no_charge: Option<RawRule>,
-    ambiguous_charge: Option<RawRule>,
-    already_refunded: Option<RawRule>,
-    disputed: Option<RawRule>,
-    refund_pattern: Option<RawRule>,
-    first_purchase_window: Option<RawRule>,
-    annual_prorate: Option<RawRule>,
-    outside_window: Option<RawRule>,
-}
-
-impl RawRules {
-    fn take(&mut self, kind: RuleKind) -> Option<RawRule> {
-        match kind {
-            RuleKind::NoCustomer => self.no_customer.take(),
-            RuleKind::NoCharge => self.no_charge.take(),
-            RuleKind::AmbiguousCharge => self.ambiguous_charge.take(),
-            RuleKind::AlreadyRefunded => self.already_refunded.take(),
-            RuleKind::Disputed => self.disputed.take(),
-            RuleKind::RefundPattern => self.refund_pattern.take(),
-            RuleKind::FirstPurchaseWindow => self.first_purchase_window.take(),
-            RuleKind::AnnualProrate => self.annual_prorate.take(),
-            RuleKind::OutsideWindow => self.outside_window.take(),
-        }
-    }
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawRule {
+pub(super) struct RawRule {
     id: Option<Spanned<String>>,
     says: Option<Spanned<String>>,
 }
