@@ -117,7 +117,7 @@ fn open_bench(c: &mut Criterion) {
         let (id, mode) = common::account(&cache);
         b.iter_with_large_drop(|| {
             cache
-                .load_data(&id, mode, &|t| !FIRST_PART.reads_table(t))
+                .load_data(&id, mode, &|t| !FIRST_PART.reads(t))
                 .expect("the rest")
         })
     });

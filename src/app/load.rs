@@ -11,10 +11,10 @@ use jiff::tz::TimeZone;
 
 use super::ReadRequest;
 use crate::failure::{FailKind, Failure};
-use crate::source::AccountData;
 use crate::source::cache::{Cache, CacheError, Generation};
 use crate::source::progress::StderrProgress;
 use crate::source::sync::{self, Parts, SyncOptions};
+use crate::source::{AccountData, Table};
 use crate::stripe::{Client, ClientConfig, StripeError};
 use crate::time::Month;
 
@@ -36,19 +36,18 @@ pub enum Need {
 }
 
 impl Need {
-    /// Whether a cached load for this need reads the table `name` (see
-    /// `source::tables::TABLES`); the others stay empty.
-    pub fn reads_table(&self, name: &str) -> bool {
+    /// Whether a cached load for this need reads `table`; the others stay empty.
+    pub fn reads(&self, table: Table) -> bool {
         match self {
-            Need::Month(_) => matches!(name, "payouts" | "balance_transactions"),
+            Need::Month(_) => matches!(table, Table::Payouts | Table::BalanceTransactions),
             Need::Dunning => matches!(
-                name,
-                "invoices"
-                    | "invoice_payments"
-                    | "payment_intents"
-                    | "charges"
-                    | "customers"
-                    | "subscriptions"
+                table,
+                Table::Invoices
+                    | Table::InvoicePayments
+                    | Table::PaymentIntents
+                    | Table::Charges
+                    | Table::Customers
+                    | Table::Subscriptions
             ),
             Need::Refunds | Need::All => true,
         }
@@ -112,7 +111,7 @@ pub fn load_cached(
     tz: &TimeZone,
 ) -> Result<AccountData, Failure> {
     let data = generation(cache, profile)?
-        .load_data(&|t| need.reads_table(t))
+        .load_data(&|t| need.reads(t))
         .map_err(cache_failure)?;
     if let Need::Month(m) = need {
         let (start, end) = m.range(tz);
@@ -158,57 +157,22 @@ pub fn load_cached_in_parts(
 ) -> Result<AccountData, Failure> {
     let generation = generation(cache, profile)?;
     let part = generation
-        .load_data(&|t| FIRST_PART.reads_table(t))
+        .load_data(&|t| FIRST_PART.reads(t))
         .map_err(cache_failure)?;
     first(part);
     generation
-        .load_data(&|t| !FIRST_PART.reads_table(t))
+        .load_data(&|t| !FIRST_PART.reads(t))
         .map_err(cache_failure)
 }
 
 /// Completes the first part of a staged load (see [`load_cached_in_parts`]) with the rest:
 /// every table [`FIRST_PART`] does not read is moved over from `rest`.
-pub fn merge_rest(first: &mut AccountData, rest: AccountData) {
-    let AccountData {
-        meta: _,
-        payouts,
-        balance_transactions,
-        invoices,
-        invoice_payments,
-        payment_intents,
-        charges,
-        refunds,
-        disputes,
-        customers,
-        subscriptions,
-    } = rest;
-    fn take<T>(name: &str, into: &mut Vec<T>, from: Vec<T>) {
-        if !FIRST_PART.reads_table(name) {
-            *into = from;
+pub fn merge_rest(first: &mut AccountData, mut rest: AccountData) {
+    for table in Table::ALL {
+        if !FIRST_PART.reads(table) {
+            first.take_table(table, &mut rest);
         }
     }
-    take("payouts", &mut first.payouts, payouts);
-    take(
-        "balance_transactions",
-        &mut first.balance_transactions,
-        balance_transactions,
-    );
-    take("invoices", &mut first.invoices, invoices);
-    take(
-        "invoice_payments",
-        &mut first.invoice_payments,
-        invoice_payments,
-    );
-    take(
-        "payment_intents",
-        &mut first.payment_intents,
-        payment_intents,
-    );
-    take("charges", &mut first.charges, charges);
-    take("refunds", &mut first.refunds, refunds);
-    take("disputes", &mut first.disputes, disputes);
-    take("customers", &mut first.customers, customers);
-    take("subscriptions", &mut first.subscriptions, subscriptions);
 }
 
 /// A client for the profile's key (env `STRIPE_API_KEY`, else the keychain). Call it

@@ -68,37 +68,122 @@ pub struct SnapshotMeta {
     pub window_end: i64,
 }
 
-/// The account's data as plain rows: what the domain computes on.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct AccountData {
-    pub meta: SnapshotMeta,
-    pub payouts: Vec<PayoutRow>,
-    pub balance_transactions: Vec<BalanceTxnRow>,
-    pub invoices: Vec<InvoiceRow>,
-    pub invoice_payments: Vec<InvoicePaymentRow>,
-    pub payment_intents: Vec<PaymentIntentRow>,
-    pub charges: Vec<ChargeRow>,
-    pub refunds: Vec<RefundRow>,
-    pub disputes: Vec<DisputeRow>,
-    pub customers: Vec<CustomerRow>,
-    pub subscriptions: Vec<SubscriptionRow>,
+/// Declares the account's tables once: for each, its [`Table`] variant, its name (the
+/// `AccountData` field, the Parquet file stem, the manifest's row-count key) and its row
+/// type. From this one list come [`Table`], [`Table::ALL`], [`Table::name`], the fields of
+/// [`AccountData`], [`AccountData::empty`] and the per-table accessors. A new table is a
+/// row type, one line here and its frame conversion in the IO crate (an exhaustive
+/// `match` there, which the compiler points to).
+macro_rules! tables {
+    ($($(#[$doc:meta])* $variant:ident => $field:ident: $row:ty,)*) => {
+        /// One of the account's tables (see [`AccountData`]).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Table {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Table {
+            /// Every table, in the order they are stored.
+            pub const ALL: [Table; Table::COUNT] = [$(Table::$variant,)*];
+            /// How many tables there are.
+            pub const COUNT: usize = [$(stringify!($variant),)*].len();
+
+            /// The table's name: its `AccountData` field and its Parquet file stem.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(Table::$variant => stringify!($field),)*
+                }
+            }
+
+            /// The table named `name` (as [`Table::name`] gives it).
+            pub fn from_name(name: &str) -> Option<Table> {
+                Table::ALL.into_iter().find(|t| t.name() == name)
+            }
+
+            /// The table's position in [`Table::ALL`].
+            pub const fn index(self) -> usize {
+                self as usize
+            }
+        }
+
+        /// The account's data as plain rows: what the domain computes on.
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        pub struct AccountData {
+            pub meta: SnapshotMeta,
+            $(pub $field: Vec<$row>,)*
+        }
+
+        impl AccountData {
+            /// An account with no objects, e.g. before the first sync.
+            pub fn empty(meta: SnapshotMeta) -> Self {
+                Self {
+                    meta,
+                    $($field: Vec::new(),)*
+                }
+            }
+
+            /// How many rows `table` holds.
+            pub fn row_count(&self, table: Table) -> usize {
+                match table {
+                    $(Table::$variant => self.$field.len(),)*
+                }
+            }
+
+            /// Replaces `table`'s rows with `from`'s, leaving `from`'s empty.
+            pub fn take_table(&mut self, table: Table, from: &mut AccountData) {
+                match table {
+                    $(Table::$variant => self.$field = std::mem::take(&mut from.$field),)*
+                }
+            }
+        }
+    };
 }
 
-impl AccountData {
-    /// An account with no objects, e.g. before the first sync.
-    pub fn empty(meta: SnapshotMeta) -> Self {
-        Self {
-            meta,
-            payouts: Vec::new(),
-            balance_transactions: Vec::new(),
-            invoices: Vec::new(),
-            invoice_payments: Vec::new(),
-            payment_intents: Vec::new(),
-            charges: Vec::new(),
-            refunds: Vec::new(),
-            disputes: Vec::new(),
-            customers: Vec::new(),
-            subscriptions: Vec::new(),
+tables! {
+    Payouts => payouts: PayoutRow,
+    BalanceTransactions => balance_transactions: BalanceTxnRow,
+    Invoices => invoices: InvoiceRow,
+    InvoicePayments => invoice_payments: InvoicePaymentRow,
+    PaymentIntents => payment_intents: PaymentIntentRow,
+    Charges => charges: ChargeRow,
+    Refunds => refunds: RefundRow,
+    Disputes => disputes: DisputeRow,
+    Customers => customers: CustomerRow,
+    Subscriptions => subscriptions: SubscriptionRow,
+}
+
+impl std::fmt::Display for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_are_named_as_the_cache_files_and_found_by_name() {
+        let names: Vec<&str> = Table::ALL.iter().map(|t| t.name()).collect();
+        assert_eq!(
+            names,
+            [
+                "payouts",
+                "balance_transactions",
+                "invoices",
+                "invoice_payments",
+                "payment_intents",
+                "charges",
+                "refunds",
+                "disputes",
+                "customers",
+                "subscriptions",
+            ]
+        );
+        for (i, t) in Table::ALL.into_iter().enumerate() {
+            assert_eq!(t.index(), i);
+            assert_eq!(Table::from_name(t.name()), Some(t));
         }
+        assert_eq!(Table::from_name("nope"), None);
     }
 }

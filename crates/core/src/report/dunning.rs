@@ -10,74 +10,136 @@ use crate::domain::declines::Basis;
 use crate::domain::dunning::{WorkRow, Worklist};
 use crate::model::SnapshotMeta;
 use crate::money::{Currency, Money, Totals, format_major};
-use crate::report::csv_out::CsvDoc;
+use crate::report::columns::{self, Column, Json, JsonRow};
 use crate::time::{iso_utc, iso_utc_opt};
 
 pub const CSV_NAME: &str = "failed-payments.csv";
 pub const MD_NAME: &str = "failed-payments.md";
 pub const JSON_NAME: &str = "failed-payments.json";
 
-/// The CSV header, exactly as README.md ("Exports") fixes it.
-pub const CSV_COLUMNS: [&str; 19] = [
-    "invoice_id",
-    "invoice_number",
-    "customer_id",
-    "customer_email",
-    "customer_name",
-    "currency",
-    "amount_remaining",
-    "attempt_count",
-    "next_payment_attempt_utc",
-    "retries_left",
-    "due_date_utc",
-    "days_past_due",
-    "subscription_id",
-    "decline_code",
-    "failure_code",
-    "outcome_reason",
-    "advice_code",
-    "action",
-    "hosted_invoice_url",
+/// The worklist's columns: the CSV's header and cells (exactly as README.md ("Exports")
+/// fixes them, money in major units) and the JSON rows' keys and values (minor units).
+pub const COLUMNS: &[Column<WorkRow>] = &[
+    Column::both(
+        "invoice_id",
+        |r| r.invoice_id.as_str().into(),
+        |r| Json::Str(&r.invoice_id),
+    ),
+    Column::both(
+        "invoice_number",
+        |r| opt(&r.invoice_number).into(),
+        |r| Json::opt_str(r.invoice_number.as_deref()),
+    ),
+    Column::both(
+        "customer_id",
+        |r| opt(&r.customer_id).into(),
+        |r| Json::opt_str(r.customer_id.as_deref()),
+    ),
+    Column::both(
+        "customer_email",
+        |r| opt(&r.customer_email).into(),
+        |r| Json::opt_str(r.customer_email.as_deref()),
+    ),
+    Column::both(
+        "customer_name",
+        |r| opt(&r.customer_name).into(),
+        |r| Json::opt_str(r.customer_name.as_deref()),
+    ),
+    Column::both(
+        "currency",
+        |r| r.currency.as_str().into(),
+        |r| Json::Str(r.currency.as_str()),
+    ),
+    Column::both(
+        "amount_remaining",
+        |r| format_major(r.amount_remaining, r.currency).into(),
+        |r| Json::Int(r.amount_remaining),
+    ),
+    Column::both(
+        "attempt_count",
+        |r| r.attempt_count.to_string().into(),
+        |r| Json::Int(r.attempt_count),
+    ),
+    Column::both(
+        "next_payment_attempt_utc",
+        |r| iso_utc_opt(r.next_payment_attempt).into(),
+        |r| Json::opt_text(r.next_payment_attempt.map(iso_utc)),
+    ),
+    Column::both(
+        "retries_left",
+        |r| yes_no(r.retries_left).into(),
+        |r| Json::Bool(r.retries_left),
+    ),
+    Column::both(
+        "due_date_utc",
+        |r| iso_utc_opt(r.due_date).into(),
+        |r| Json::opt_text(r.due_date.map(iso_utc)),
+    ),
+    Column::both(
+        "days_past_due",
+        |r| {
+            r.days_past_due
+                .map(|d| d.to_string())
+                .unwrap_or_default()
+                .into()
+        },
+        |r| Json::opt_int(r.days_past_due),
+    ),
+    Column::both(
+        "subscription_id",
+        |r| opt(&r.subscription_id).into(),
+        |r| Json::opt_str(r.subscription_id.as_deref()),
+    ),
+    Column::both(
+        "decline_code",
+        |r| opt(&r.decline_code).into(),
+        |r| Json::opt_str(r.decline_code.as_deref()),
+    ),
+    Column::both(
+        "failure_code",
+        |r| opt(&r.failure_code).into(),
+        |r| Json::opt_str(r.failure_code.as_deref()),
+    ),
+    Column::both(
+        "outcome_reason",
+        |r| opt(&r.outcome_reason).into(),
+        |r| Json::opt_str(r.outcome_reason.as_deref()),
+    ),
+    Column::both(
+        "advice_code",
+        |r| opt(&r.advice_code).into(),
+        |r| Json::opt_str(r.advice_code.as_deref()),
+    ),
+    Column::both(
+        "action",
+        |r| r.action().as_str().into(),
+        |r| Json::Str(r.action().as_str()),
+    ),
+    Column::both(
+        "hosted_invoice_url",
+        |r| opt(&r.hosted_invoice_url).into(),
+        |r| Json::opt_str(r.hosted_invoice_url.as_deref()),
+    ),
 ];
 
 fn opt(s: &Option<String>) -> &str {
     s.as_deref().unwrap_or("")
 }
 
+fn yes_no(b: bool) -> &'static str {
+    if b { "yes" } else { "no" }
+}
+
 /// `failed-payments.csv`: one row per worklist invoice, in the worklist's order.
 pub fn csv(w: &Worklist) -> Vec<u8> {
-    let mut doc = CsvDoc::new(&CSV_COLUMNS);
-    for r in &w.rows {
-        doc.row([
-            r.invoice_id.as_str(),
-            opt(&r.invoice_number),
-            opt(&r.customer_id),
-            opt(&r.customer_email),
-            opt(&r.customer_name),
-            r.currency.as_str(),
-            &format_major(r.amount_remaining, r.currency),
-            &r.attempt_count.to_string(),
-            &iso_utc_opt(r.next_payment_attempt),
-            if r.retries_left { "yes" } else { "no" },
-            &iso_utc_opt(r.due_date),
-            &r.days_past_due.map(|d| d.to_string()).unwrap_or_default(),
-            opt(&r.subscription_id),
-            opt(&r.decline_code),
-            opt(&r.failure_code),
-            opt(&r.outcome_reason),
-            opt(&r.advice_code),
-            r.action().as_str(),
-            opt(&r.hosted_invoice_url),
-        ]);
-    }
-    doc.into_bytes()
+    columns::csv(COLUMNS, &w.rows)
 }
 
 #[derive(Serialize)]
 struct JsonDoc<'a> {
     source: JsonSource<'a>,
     computed_at_utc: String,
-    rows: Vec<JsonRow<'a>>,
+    rows: Vec<JsonRow<'a, WorkRow, &'a WorkRow>>,
     totals_by_currency: Vec<JsonCurrencyTotal>,
     totals_by_decline_code: Vec<JsonDeclineTotal>,
     uncollectible: Vec<JsonAmountCount>,
@@ -91,29 +153,6 @@ struct JsonSource<'a> {
     origin: &'a str,
     read_at_utc: String,
     api_version: &'a str,
-}
-
-#[derive(Serialize)]
-struct JsonRow<'a> {
-    invoice_id: &'a str,
-    invoice_number: Option<&'a str>,
-    customer_id: Option<&'a str>,
-    customer_email: Option<&'a str>,
-    customer_name: Option<&'a str>,
-    currency: &'a str,
-    amount_remaining: i64,
-    attempt_count: i64,
-    next_payment_attempt_utc: Option<String>,
-    retries_left: bool,
-    due_date_utc: Option<String>,
-    days_past_due: Option<i64>,
-    subscription_id: Option<&'a str>,
-    decline_code: Option<&'a str>,
-    failure_code: Option<&'a str>,
-    outcome_reason: Option<&'a str>,
-    advice_code: Option<&'a str>,
-    action: &'a str,
-    hosted_invoice_url: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -170,31 +209,7 @@ pub fn json(w: &Worklist, meta: &SnapshotMeta) -> Vec<u8> {
             api_version: &meta.api_version,
         },
         computed_at_utc: iso_utc(w.now),
-        rows: w
-            .rows
-            .iter()
-            .map(|r| JsonRow {
-                invoice_id: &r.invoice_id,
-                invoice_number: r.invoice_number.as_deref(),
-                customer_id: r.customer_id.as_deref(),
-                customer_email: r.customer_email.as_deref(),
-                customer_name: r.customer_name.as_deref(),
-                currency: r.currency.as_str(),
-                amount_remaining: r.amount_remaining,
-                attempt_count: r.attempt_count,
-                next_payment_attempt_utc: r.next_payment_attempt.map(iso_utc),
-                retries_left: r.retries_left,
-                due_date_utc: r.due_date.map(iso_utc),
-                days_past_due: r.days_past_due,
-                subscription_id: r.subscription_id.as_deref(),
-                decline_code: r.decline_code.as_deref(),
-                failure_code: r.failure_code.as_deref(),
-                outcome_reason: r.outcome_reason.as_deref(),
-                advice_code: r.advice_code.as_deref(),
-                action: r.action().as_str(),
-                hosted_invoice_url: r.hosted_invoice_url.as_deref(),
-            })
-            .collect(),
+        rows: w.rows.iter().map(|r| JsonRow::new(COLUMNS, r)).collect(),
         totals_by_currency: w
             .totals_by_currency
             .iter()
@@ -552,7 +567,12 @@ mod tests {
     fn csv_has_the_contract_columns_and_major_units() {
         let text = String::from_utf8(csv(&worklist())).expect("utf8");
         let mut lines = text.split("\r\n");
-        assert_eq!(lines.next(), Some(CSV_COLUMNS.join(",").as_str()));
+        assert_eq!(
+            lines.next(),
+            Some(
+                "invoice_id,invoice_number,customer_id,customer_email,customer_name,currency,amount_remaining,attempt_count,next_payment_attempt_utc,retries_left,due_date_utc,days_past_due,subscription_id,decline_code,failure_code,outcome_reason,advice_code,action,hosted_invoice_url"
+            )
+        );
         assert_eq!(
             lines.next(),
             Some(
@@ -592,7 +612,7 @@ mod tests {
         assert_eq!(v["uncollectible"][0]["amount"], 1050);
         assert_eq!(v["source"]["origin"], "demo");
         let fields: Vec<&String> = v["rows"][0].as_object().expect("object").keys().collect();
-        let mut want: Vec<&str> = CSV_COLUMNS.to_vec();
+        let mut want: Vec<&str> = columns::csv_header(COLUMNS);
         want.sort_unstable();
         let mut got: Vec<&str> = fields.iter().map(|s| s.as_str()).collect();
         got.sort_unstable();

@@ -3,6 +3,7 @@
 
 pub mod close_packet;
 pub mod close_readme;
+pub mod columns;
 pub mod csv_out;
 pub mod dunning;
 pub mod month_lines;

@@ -5,21 +5,35 @@
 use std::collections::HashMap;
 
 use crate::model::rows::{ChargeRow, DisputeRow, RefundRow};
-use crate::money::format_major;
-use crate::report::csv_out::CsvDoc;
+use crate::money::{Currency, format_major};
+use crate::report::columns::{self, Column};
 use crate::time::iso_utc;
 
+/// One line of either file: a refund or a dispute, with the customer of its charge.
+pub struct Line<'a> {
+    pub id: &'a str,
+    pub charge: &'a str,
+    pub customer: &'a str,
+    pub created: i64,
+    pub amount: i64,
+    pub currency: Currency,
+    pub status: &'a str,
+    pub reason: &'a str,
+}
+
 /// The columns of both line files.
-pub const COLUMNS: [&str; 8] = [
-    "id",
-    "charge",
-    "customer",
-    "created_utc",
-    "amount",
-    "currency",
-    "status",
-    "reason",
-];
+pub fn columns<'a>() -> [Column<Line<'a>>; 8] {
+    [
+        Column::csv("id", |l| l.id.into()),
+        Column::csv("charge", |l| l.charge.into()),
+        Column::csv("customer", |l| l.customer.into()),
+        Column::csv("created_utc", |l| iso_utc(l.created).into()),
+        Column::csv("amount", |l| format_major(l.amount, l.currency).into()),
+        Column::csv("currency", |l| l.currency.as_str().into()),
+        Column::csv("status", |l| l.status.into()),
+        Column::csv("reason", |l| l.reason.into()),
+    ]
+}
 
 fn customers_by_charge(charges: &[ChargeRow]) -> HashMap<&str, &str> {
     charges
@@ -32,61 +46,61 @@ fn in_range(ts: i64, range: (i64, i64)) -> bool {
     ts >= range.0 && ts < range.1
 }
 
+/// The lines created in `[range.0, range.1)`, oldest first (ties by id), as CSV.
+fn lines_csv(mut lines: Vec<Line<'_>>, range: (i64, i64)) -> Vec<u8> {
+    lines.retain(|l| in_range(l.created, range));
+    lines.sort_by(|a, b| a.created.cmp(&b.created).then_with(|| a.id.cmp(b.id)));
+    columns::csv(&columns(), &lines)
+}
+
 /// `refunds.csv`: refunds created in `[range.0, range.1)`, oldest first (ties by id).
 pub fn refunds_csv(refunds: &[RefundRow], charges: &[ChargeRow], range: (i64, i64)) -> Vec<u8> {
     let owners = customers_by_charge(charges);
-    let mut rows: Vec<&RefundRow> = refunds
+    let lines = refunds
         .iter()
-        .filter(|r| in_range(r.created, range))
+        .map(|r| {
+            let charge = r.charge.as_deref().unwrap_or("");
+            Line {
+                id: &r.id,
+                charge,
+                customer: owners.get(charge).copied().unwrap_or(""),
+                created: r.created,
+                amount: r.amount,
+                currency: r.currency,
+                status: r.status.as_str(),
+                reason: r.reason.as_deref().unwrap_or(""),
+            }
+        })
         .collect();
-    rows.sort_by(|a, b| a.created.cmp(&b.created).then_with(|| a.id.cmp(&b.id)));
-    let mut doc = CsvDoc::new(&COLUMNS);
-    for r in rows {
-        let charge = r.charge.as_deref().unwrap_or("");
-        doc.row([
-            r.id.as_str(),
-            charge,
-            owners.get(charge).copied().unwrap_or(""),
-            &iso_utc(r.created),
-            &format_major(r.amount, r.currency),
-            r.currency.as_str(),
-            r.status.as_str(),
-            r.reason.as_deref().unwrap_or(""),
-        ]);
-    }
-    doc.into_bytes()
+    lines_csv(lines, range)
 }
 
 /// `disputes.csv`: disputes created in `[range.0, range.1)`, oldest first (ties by id).
 pub fn disputes_csv(disputes: &[DisputeRow], charges: &[ChargeRow], range: (i64, i64)) -> Vec<u8> {
     let owners = customers_by_charge(charges);
-    let mut rows: Vec<&DisputeRow> = disputes
+    let lines = disputes
         .iter()
-        .filter(|d| in_range(d.created, range))
+        .map(|d| {
+            let charge = d.charge.as_deref().unwrap_or("");
+            Line {
+                id: &d.id,
+                charge,
+                customer: owners.get(charge).copied().unwrap_or(""),
+                created: d.created,
+                amount: d.amount,
+                currency: d.currency,
+                status: d.status.as_str(),
+                reason: d.reason.as_deref().unwrap_or(""),
+            }
+        })
         .collect();
-    rows.sort_by(|a, b| a.created.cmp(&b.created).then_with(|| a.id.cmp(&b.id)));
-    let mut doc = CsvDoc::new(&COLUMNS);
-    for d in rows {
-        let charge = d.charge.as_deref().unwrap_or("");
-        doc.row([
-            d.id.as_str(),
-            charge,
-            owners.get(charge).copied().unwrap_or(""),
-            &iso_utc(d.created),
-            &format_major(d.amount, d.currency),
-            d.currency.as_str(),
-            d.status.as_str(),
-            d.reason.as_deref().unwrap_or(""),
-        ]);
-    }
-    doc.into_bytes()
+    lines_csv(lines, range)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::status::{ChargeStatus, DisputeStatus, RefundStatus};
-    use crate::money::Currency;
 
     fn charge(id: &str, customer: &str) -> ChargeRow {
         ChargeRow {

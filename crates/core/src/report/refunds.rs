@@ -8,20 +8,31 @@ use serde::Serialize;
 
 use crate::domain::refunds::{Suggestion, Ticket};
 use crate::money::format_major;
-use crate::report::csv_out::CsvDoc;
+use crate::report::columns::{self, Column};
 
 pub const JSONL_FILE: &str = "refund-suggestions.jsonl";
 pub const CSV_FILE: &str = "refund-suggestions.csv";
-pub const CSV_COLUMNS: [&str; 8] = [
-    "ticket_id",
-    "email",
-    "order_id",
-    "recommendation",
-    "amount",
-    "currency",
-    "reason",
-    "evidence",
+/// The CSV's columns: a ticket and the suggestion for it. Amount in major units (`0`
+/// when no charge matched, so no currency applies), evidence as space-separated ids.
+pub const CSV_COLUMNS: &[Column<(Ticket, Suggestion)>] = &[
+    Column::csv("ticket_id", |(_, s)| opt(s.ticket_id.as_deref()).into()),
+    Column::csv("email", |(t, _)| t.email.trim().into()),
+    Column::csv("order_id", |(t, _)| t.order_id.trim().into()),
+    Column::csv("recommendation", |(_, s)| s.recommendation.as_str().into()),
+    Column::csv("amount", |(_, s)| match s.currency {
+        Some(c) => format_major(s.amount, c).into(),
+        None => s.amount.to_string().into(),
+    }),
+    Column::csv("currency", |(_, s)| {
+        opt(s.currency.as_ref().map(|c| c.as_str())).into()
+    }),
+    Column::csv("reason", |(_, s)| s.reason.as_str().into()),
+    Column::csv("evidence", |(_, s)| s.evidence.join(" ").into()),
 ];
+
+fn opt(s: Option<&str>) -> &str {
+    s.unwrap_or("")
+}
 
 /// The JSON object of one suggestion, keys in the contract's order:
 /// `{"ticket_id","recommendation","amount","currency","reason","evidence","rule"}`.
@@ -59,29 +70,9 @@ pub fn jsonl(rows: &[(Ticket, Suggestion)]) -> Vec<u8> {
     out.into_bytes()
 }
 
-/// `refund-suggestions.csv`: amount in major units (`0` when no charge matched, so no
-/// currency applies), evidence as space-separated ids.
+/// `refund-suggestions.csv`: one row per ticket, in [`CSV_COLUMNS`].
 pub fn csv(rows: &[(Ticket, Suggestion)]) -> Vec<u8> {
-    let mut doc = CsvDoc::new(&CSV_COLUMNS);
-    for (t, s) in rows {
-        let amount = match s.currency {
-            Some(c) => format_major(s.amount, c),
-            None => s.amount.to_string(),
-        };
-        doc.row([
-            s.ticket_id.clone().unwrap_or_default(),
-            t.email.trim().to_string(),
-            t.order_id.trim().to_string(),
-            s.recommendation.as_str().to_string(),
-            amount,
-            s.currency
-                .map(|c| c.as_str().to_string())
-                .unwrap_or_default(),
-            s.reason.clone(),
-            s.evidence.join(" "),
-        ]);
-    }
-    doc.into_bytes()
+    columns::csv(CSV_COLUMNS, rows)
 }
 
 #[cfg(test)]

@@ -27,8 +27,8 @@ use polars::prelude::{DataFrame, ParquetCompression, ParquetReader, ParquetWrite
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::source::tables::{Snapshot, TABLES, TableError, data_from_tables};
-use crate::source::{AccountData, Mode, Origin, SnapshotMeta};
+use crate::source::tables::{Snapshot, TableError, data_from_tables};
+use crate::source::{AccountData, Mode, Origin, SnapshotMeta, Table};
 
 /// Bumped when the layout or the tables' columns change incompatibly; a cache of
 /// another format is refused with advice to sync again.
@@ -187,9 +187,9 @@ pub struct Saved {
 
 /// A step of a save, reported to a test hook so tests can interrupt a save midway.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum SaveStep<'a> {
+pub(crate) enum SaveStep {
     /// A table's Parquet file was written and fsynced in the temporary folder.
-    TableWritten(&'a str),
+    TableWritten(Table),
     /// The new generation folder is in place; the manifest is about to switch to it.
     BeforeSwitch,
 }
@@ -310,17 +310,12 @@ impl Cache {
         &self,
         account_id: &str,
         mode: Mode,
-        wanted: &(dyn Fn(&str) -> bool + Sync),
+        wanted: &(dyn Fn(Table) -> bool + Sync),
     ) -> Result<Snapshot, CacheError> {
         let (manifest, gen_dir) = self.current(account_id, mode)?;
-        // The biggest tables first, so the two cores finish together.
-        let mut order: Vec<&'static str> = TABLES.to_vec();
-        order.sort_by_key(|name| std::cmp::Reverse(manifest.row_counts.get(*name).copied()));
-        let tables: BTreeMap<String, DataFrame> = order
+        let tables: BTreeMap<Table, DataFrame> = biggest_first(&manifest)
             .into_par_iter()
-            .map(|name| {
-                read_table(&manifest, &gen_dir, name, wanted).map(|df| (name.to_string(), df))
-            })
+            .map(|table| read_table(&manifest, &gen_dir, table, wanted).map(|df| (table, df)))
             .collect::<Result<_, _>>()?;
         Snapshot::from_tables(manifest.meta(), tables)
             .map_err(|e| CacheError::unreadable(&gen_dir, e))
@@ -334,7 +329,7 @@ impl Cache {
         &self,
         account_id: &str,
         mode: Mode,
-        wanted: &(dyn Fn(&str) -> bool + Sync),
+        wanted: &(dyn Fn(Table) -> bool + Sync),
     ) -> Result<AccountData, CacheError> {
         self.generation(account_id, mode)?.load_data(wanted)
     }
@@ -371,7 +366,7 @@ impl Cache {
     pub(crate) fn save_with(
         &self,
         snapshot: &Snapshot,
-        hook: &mut dyn FnMut(SaveStep<'_>) -> io::Result<()>,
+        hook: &mut dyn FnMut(SaveStep) -> io::Result<()>,
     ) -> Result<Saved, CacheError> {
         let meta = &snapshot.meta;
         let dir = self.account_dir(&meta.account_id, meta.mode);
@@ -402,10 +397,10 @@ impl Cache {
             .tempdir_in(&dir)
             .map_err(|e| CacheError::write(&dir, e))?;
         let mut bytes = 0u64;
-        for (name, df) in snapshot.tables() {
-            let path = tmp.path().join(format!("{name}.parquet"));
+        for (table, df) in snapshot.tables() {
+            let path = tmp.path().join(parquet_file(table));
             bytes += write_parquet(&path, df)?;
-            hook(SaveStep::TableWritten(name)).map_err(|e| CacheError::write(&path, e))?;
+            hook(SaveStep::TableWritten(table)).map_err(|e| CacheError::write(&path, e))?;
         }
         fsync_dir(tmp.path());
         let gen_dir = dir.join(manifest.generation_dir());
@@ -486,11 +481,11 @@ impl Generation {
     /// The rows of the tables `wanted` names (the others empty), as [`Cache::load_data`].
     pub fn load_data(
         &self,
-        wanted: &(dyn Fn(&str) -> bool + Sync),
+        wanted: &(dyn Fn(Table) -> bool + Sync),
     ) -> Result<AccountData, CacheError> {
         let Generation { manifest, dir } = self;
-        data_from_tables(manifest.meta(), &|name| {
-            read_table(manifest, dir, name, wanted).map_err(ReadError::Cache)
+        data_from_tables(manifest.meta(), &biggest_first(manifest), &|table| {
+            read_table(manifest, dir, table, wanted).map_err(ReadError::Cache)
         })
         .map_err(|e| match e {
             ReadError::Cache(e) => e,
@@ -499,18 +494,32 @@ impl Generation {
     }
 }
 
+/// The file a table is stored in: `<name>.parquet`.
+fn parquet_file(table: Table) -> String {
+    format!("{}.parquet", table.name())
+}
+
+/// Every table, the biggest first by the manifest's row counts, so the cores reading
+/// them in parallel finish together.
+fn biggest_first(manifest: &Manifest) -> [Table; Table::COUNT] {
+    let mut order = Table::ALL;
+    order.sort_by_key(|t| std::cmp::Reverse(manifest.row_counts.get(t.name()).copied()));
+    order
+}
+
 /// Reads one table of a generation, checking its row count against the manifest; a
 /// table not `wanted` is an empty frame without columns.
 fn read_table(
     manifest: &Manifest,
     gen_dir: &Path,
-    name: &str,
-    wanted: &(dyn Fn(&str) -> bool + Sync),
+    table: Table,
+    wanted: &(dyn Fn(Table) -> bool + Sync),
 ) -> Result<DataFrame, CacheError> {
-    if !wanted(name) {
+    if !wanted(table) {
         return Ok(DataFrame::empty());
     }
-    let path = gen_dir.join(format!("{name}.parquet"));
+    let name = table.name();
+    let path = gen_dir.join(parquet_file(table));
     let file = File::open(&path).map_err(|e| CacheError::unreadable(&path, e))?;
     let df: DataFrame = ParquetReader::new(file)
         .finish()
@@ -638,7 +647,7 @@ mod tests {
         assert_eq!(saved.manifest.generation, 2);
         assert_eq!(gens(&saved.dir), vec!["gen-000002".to_string()]);
         let back = cache.load("acct_1TEST", Mode::Test).expect("load");
-        assert_eq!(back.payouts.height(), 7);
+        assert_eq!(back.frame(Table::Payouts).height(), 7);
 
         // An account with nothing in it is a valid cache too.
         let empty = snapshot(3, 0);
@@ -689,7 +698,7 @@ mod tests {
         let dir = cache.account_dir("acct_1TEST", Mode::Test);
         assert_eq!(gens(&dir), vec!["gen-000001", "gen-000002"]);
         let after = cache.load("acct_1TEST", Mode::Test).expect("load");
-        assert_eq!(after.payouts.height(), 5);
+        assert_eq!(after.frame(Table::Payouts).height(), 5);
 
         // A crash that left a temporary folder behind, then a good save cleans up.
         fs::create_dir(dir.join(".tmp-crashed")).expect("debris");
@@ -700,7 +709,7 @@ mod tests {
             cache
                 .load("acct_1TEST", Mode::Test)
                 .expect("load")
-                .payouts
+                .frame(Table::Payouts)
                 .height(),
             3
         );

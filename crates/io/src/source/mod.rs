@@ -3,7 +3,7 @@
 //! [`tables::Snapshot`] (polars tables, cached as Parquet) and, for the domain,
 //! [`AccountData`] (plain rows, defined in the core crate's `model`).
 
-pub use tieout_core::model::{AccountData, Mode, Origin, SnapshotMeta, rows};
+pub use tieout_core::model::{AccountData, Mode, Origin, SnapshotMeta, Table, rows};
 
 pub mod cache;
 pub mod demo;

@@ -1,6 +1,6 @@
 //! Rows <-> polars DataFrames: the snapshot's columnar tables.
 //!
-//! One [`DataFrame`] per table, one column per row field, named after the field
+//! One [`DataFrame`] per [`Table`], one column per row field, named after the field
 //! (`BalanceTxnRow::kind` is the column `kind`). Money is `Int64` minor units next to a
 //! `currency` string column (lowercase, as Stripe writes it); open enums (`status`, ...)
 //! are their Stripe string, unknown values included; `Option` fields are nullable
@@ -9,6 +9,10 @@
 //! Built for size: each column is filled in one pass over the rows straight into an
 //! Arrow buffer (no row-by-row frame operations), and read back the same way, so a
 //! million balance transactions convert in a fraction of a second.
+//!
+//! The tables themselves are declared once, in the core crate's `model` ([`Table`]); what
+//! is per table here is its frame conversion, joined to its [`Table`] in [`write_frame`]
+//! and [`read_frame`].
 
 use std::collections::BTreeMap;
 
@@ -21,26 +25,12 @@ use crate::source::rows::{
     BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, InvoiceRow,
     PaymentIntentRow, PayoutRow, RefundRow, SubscriptionRow,
 };
-use crate::source::{AccountData, SnapshotMeta};
+use crate::source::{AccountData, SnapshotMeta, Table};
 use crate::stripe::models::{
     ChargeStatus, DisputeStatus, InvoiceStatus, PayoutStatus, ReconciliationStatus, RefundStatus,
     SubscriptionStatus,
 };
 use tieout_core::money::Currency;
-
-/// The names of the tables, in the order they are stored (also the Parquet file stems).
-pub const TABLES: [&str; 10] = [
-    "payouts",
-    "balance_transactions",
-    "invoices",
-    "invoice_payments",
-    "payment_intents",
-    "charges",
-    "refunds",
-    "disputes",
-    "customers",
-    "subscriptions",
-];
 
 /// Why a table could not be built or read back into rows.
 #[derive(Debug, thiserror::Error)]
@@ -57,51 +47,59 @@ pub enum TableError {
         #[source]
         source: polars::error::PolarsError,
     },
-    #[error("unknown table '{0}'")]
-    UnknownTable(String),
+    #[error("table {0} is missing")]
+    MissingTable(Table),
+}
+
+/// `table`'s frame, built from `data`'s rows.
+fn write_frame(data: &AccountData, table: Table) -> Result<DataFrame, TableError> {
+    match table {
+        Table::Payouts => payouts_frame(&data.payouts),
+        Table::BalanceTransactions => balance_transactions_frame(&data.balance_transactions),
+        Table::Invoices => invoices_frame(&data.invoices),
+        Table::InvoicePayments => invoice_payments_frame(&data.invoice_payments),
+        Table::PaymentIntents => payment_intents_frame(&data.payment_intents),
+        Table::Charges => charges_frame(&data.charges),
+        Table::Refunds => refunds_frame(&data.refunds),
+        Table::Disputes => disputes_frame(&data.disputes),
+        Table::Customers => customers_frame(&data.customers),
+        Table::Subscriptions => subscriptions_frame(&data.subscriptions),
+    }
+}
+
+/// Reads `table`'s rows from `df` into `data` (replacing what it held).
+fn read_frame(df: &DataFrame, table: Table, data: &mut AccountData) -> Result<(), TableError> {
+    match table {
+        Table::Payouts => data.payouts = payouts_rows(df)?,
+        Table::BalanceTransactions => data.balance_transactions = balance_transactions_rows(df)?,
+        Table::Invoices => data.invoices = invoices_rows(df)?,
+        Table::InvoicePayments => data.invoice_payments = invoice_payments_rows(df)?,
+        Table::PaymentIntents => data.payment_intents = payment_intents_rows(df)?,
+        Table::Charges => data.charges = charges_rows(df)?,
+        Table::Refunds => data.refunds = refunds_rows(df)?,
+        Table::Disputes => data.disputes = disputes_rows(df)?,
+        Table::Customers => data.customers = customers_rows(df)?,
+        Table::Subscriptions => data.subscriptions = subscriptions_rows(df)?,
+    }
+    Ok(())
 }
 
 /// The account as polars tables: what the cache stores and the TUI can query.
 #[derive(Debug, Clone)]
 pub struct Snapshot {
     pub meta: SnapshotMeta,
-    pub payouts: DataFrame,
-    pub balance_transactions: DataFrame,
-    pub invoices: DataFrame,
-    pub invoice_payments: DataFrame,
-    pub payment_intents: DataFrame,
-    pub charges: DataFrame,
-    pub refunds: DataFrame,
-    pub disputes: DataFrame,
-    pub customers: DataFrame,
-    pub subscriptions: DataFrame,
+    /// One frame per table, in [`Table::ALL`] order.
+    frames: [DataFrame; Table::COUNT],
 }
 
 impl Snapshot {
     /// Builds the tables from rows (tables and their columns in parallel).
     pub fn from_data(data: &AccountData) -> Result<Self, TableError> {
-        type Job<'a> = Box<dyn FnOnce() -> Result<DataFrame, TableError> + Send + 'a>;
-        let jobs: Vec<Job<'_>> = vec![
-            Box::new(|| payouts_frame(&data.payouts)),
-            Box::new(|| balance_transactions_frame(&data.balance_transactions)),
-            Box::new(|| invoices_frame(&data.invoices)),
-            Box::new(|| invoice_payments_frame(&data.invoice_payments)),
-            Box::new(|| payment_intents_frame(&data.payment_intents)),
-            Box::new(|| charges_frame(&data.charges)),
-            Box::new(|| refunds_frame(&data.refunds)),
-            Box::new(|| disputes_frame(&data.disputes)),
-            Box::new(|| customers_frame(&data.customers)),
-            Box::new(|| subscriptions_frame(&data.subscriptions)),
-        ];
-        let frames: Vec<DataFrame> = jobs
+        let frames: Vec<DataFrame> = Table::ALL
             .into_par_iter()
-            .map(|job| job())
+            .map(|table| write_frame(data, table))
             .collect::<Result<_, _>>()?;
-        let tables = TABLES
-            .iter()
-            .map(|name| name.to_string())
-            .zip(frames)
-            .collect();
+        let tables = Table::ALL.into_iter().zip(frames).collect();
         Self::from_tables(data.meta.clone(), tables)
     }
 
@@ -113,155 +111,87 @@ impl Snapshot {
     /// [`Self::to_data`], dropping each table as soon as its rows are built, so the
     /// account is never held twice in full. A table without columns gives no rows.
     pub fn into_data(self) -> Result<AccountData, TableError> {
-        let meta = self.meta.clone();
-        let tables: std::sync::Mutex<BTreeMap<&'static str, DataFrame>> = std::sync::Mutex::new(
-            TABLES
-                .iter()
-                .copied()
-                .zip(self.tables().map(|(_, df)| df.clone()))
-                .collect(),
-        );
-        drop(self);
-        data_from_tables(meta, &|name| {
-            Ok(tables
+        let Snapshot { meta, frames } = self;
+        let mut order = Table::ALL;
+        order.sort_by_key(|t| std::cmp::Reverse(frames[t.index()].height()));
+        let frames: std::sync::Mutex<[Option<DataFrame>; Table::COUNT]> =
+            std::sync::Mutex::new(frames.map(Some));
+        data_from_tables(meta, &order, &|table| {
+            Ok(frames
                 .lock()
                 .ok()
-                .and_then(|mut t| t.remove(name))
+                .and_then(|mut f| f[table.index()].take())
                 .unwrap_or_default())
         })
     }
 
-    /// The tables with their names, in [`TABLES`] order.
-    pub fn tables(&self) -> [(&'static str, &DataFrame); 10] {
-        [
-            (TABLES[0], &self.payouts),
-            (TABLES[1], &self.balance_transactions),
-            (TABLES[2], &self.invoices),
-            (TABLES[3], &self.invoice_payments),
-            (TABLES[4], &self.payment_intents),
-            (TABLES[5], &self.charges),
-            (TABLES[6], &self.refunds),
-            (TABLES[7], &self.disputes),
-            (TABLES[8], &self.customers),
-            (TABLES[9], &self.subscriptions),
-        ]
+    /// `table`'s frame.
+    pub fn frame(&self, table: Table) -> &DataFrame {
+        &self.frames[table.index()]
     }
 
-    /// Assembles a snapshot from named tables (e.g. read from Parquet). Every table of
-    /// [`TABLES`] must be present.
+    /// `table`'s frame, to change (tests damage caches with it).
+    pub fn frame_mut(&mut self, table: Table) -> &mut DataFrame {
+        &mut self.frames[table.index()]
+    }
+
+    /// The tables with their frames, in [`Table::ALL`] order.
+    pub fn tables(&self) -> impl Iterator<Item = (Table, &DataFrame)> {
+        Table::ALL.into_iter().zip(self.frames.iter())
+    }
+
+    /// Assembles a snapshot from its tables (e.g. read from Parquet). Every table must
+    /// be present.
     pub fn from_tables(
         meta: SnapshotMeta,
-        mut tables: BTreeMap<String, DataFrame>,
+        mut tables: BTreeMap<Table, DataFrame>,
     ) -> Result<Self, TableError> {
-        let mut take = |name: &'static str| {
-            tables
-                .remove(name)
-                .ok_or_else(|| TableError::UnknownTable(name.to_string()))
-        };
-        Ok(Self {
-            payouts: take(TABLES[0])?,
-            balance_transactions: take(TABLES[1])?,
-            invoices: take(TABLES[2])?,
-            invoice_payments: take(TABLES[3])?,
-            payment_intents: take(TABLES[4])?,
-            charges: take(TABLES[5])?,
-            refunds: take(TABLES[6])?,
-            disputes: take(TABLES[7])?,
-            customers: take(TABLES[8])?,
-            subscriptions: take(TABLES[9])?,
-            meta,
-        })
+        let mut frames: [DataFrame; Table::COUNT] = std::array::from_fn(|_| DataFrame::empty());
+        for table in Table::ALL {
+            frames[table.index()] = tables
+                .remove(&table)
+                .ok_or(TableError::MissingTable(table))?;
+        }
+        Ok(Self { meta, frames })
     }
 
-    /// Row counts per table, in [`TABLES`] order.
+    /// Row counts per table name (the cache manifest's `row_counts`).
     pub fn row_counts(&self) -> BTreeMap<String, usize> {
         self.tables()
-            .iter()
-            .map(|(name, df)| (name.to_string(), df.height()))
+            .map(|(table, df)| (table.name().to_string(), df.height()))
             .collect()
     }
 }
 
-/// Builds the account's rows table by table: `read` gives each table's frame (by its
-/// name in [`TABLES`]; a frame without columns gives no rows), which is turned into rows
-/// and dropped before the next is read on that core. Tables are read and converted in
-/// parallel, the biggest first, so at most one frame per core is held next to the rows
-/// (the cache's load path: a million balance transactions never sit in memory twice).
+/// Builds the account's rows table by table: `read` gives each table's frame (a frame
+/// without columns gives no rows), which is turned into rows and dropped before the next
+/// is read on that core. The tables of `order` are read and converted in parallel, in
+/// that order (the biggest first, so the cores finish together), so at most one frame per
+/// core is held next to the rows (the cache's load path: a million balance transactions
+/// never sit in memory twice). Tables not in `order` stay empty.
 pub fn data_from_tables<E: From<TableError> + Send>(
     meta: SnapshotMeta,
-    read: &(dyn Fn(&'static str) -> Result<DataFrame, E> + Sync),
+    order: &[Table],
+    read: &(dyn Fn(Table) -> Result<DataFrame, E> + Sync),
 ) -> Result<AccountData, E> {
-    let mut data = AccountData::empty(meta);
-    let AccountData {
-        meta: _,
-        payouts,
-        balance_transactions,
-        invoices,
-        invoice_payments,
-        payment_intents,
-        charges,
-        refunds,
-        disputes,
-        customers,
-        subscriptions,
-    } = &mut data;
-    type Job<'a, E> = Box<dyn FnOnce() -> Result<(), E> + Send + 'a>;
-    fn job<'a, T: Send, E: From<TableError> + Send>(
-        slot: &'a mut Vec<T>,
-        name: &'static str,
-        read: &'a (dyn Fn(&'static str) -> Result<DataFrame, E> + Sync),
-        rows: fn(&DataFrame) -> Result<Vec<T>, TableError>,
-    ) -> Job<'a, E> {
-        Box::new(move || {
-            let df = read(name)?;
-            fill(slot, df, rows).map_err(E::from)
-        })
-    }
-    let jobs: Vec<Job<'_, E>> = vec![
-        job(
-            balance_transactions,
-            "balance_transactions",
-            read,
-            balance_transactions_rows,
-        ),
-        job(charges, "charges", read, charges_rows),
-        job(
-            payment_intents,
-            "payment_intents",
-            read,
-            payment_intents_rows,
-        ),
-        job(invoices, "invoices", read, invoices_rows),
-        job(
-            invoice_payments,
-            "invoice_payments",
-            read,
-            invoice_payments_rows,
-        ),
-        job(customers, "customers", read, customers_rows),
-        job(payouts, "payouts", read, payouts_rows),
-        job(subscriptions, "subscriptions", read, subscriptions_rows),
-        job(refunds, "refunds", read, refunds_rows),
-        job(disputes, "disputes", read, disputes_rows),
-    ];
-    // One job at a time per core, in order: the biggest tables start first.
-    jobs.into_par_iter()
+    // Each table is read into an account of its own, then moved into the whole.
+    let parts: Vec<(Table, AccountData)> = order
+        .par_iter()
         .with_max_len(1)
-        .try_for_each(|job| job())?;
-    Ok(data)
-}
-
-/// Reads `df`'s rows into `slot` and drops the frame.
-fn fill<T>(
-    slot: &mut Vec<T>,
-    df: DataFrame,
-    rows: fn(&DataFrame) -> Result<Vec<T>, TableError>,
-) -> Result<(), TableError> {
-    if df.width() == 0 && df.height() == 0 {
-        return Ok(());
+        .map(|&table| {
+            let mut part = AccountData::empty(meta.clone());
+            let df = read(table)?;
+            if df.width() != 0 || df.height() != 0 {
+                read_frame(&df, table, &mut part)?;
+            }
+            Ok((table, part))
+        })
+        .collect::<Result<_, E>>()?;
+    let mut data = AccountData::empty(meta);
+    for (table, mut part) in parts {
+        data.take_table(table, &mut part);
     }
-    *slot = rows(&df)?;
-    Ok(())
+    Ok(data)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1088,7 +1018,7 @@ mod tests {
     fn money_is_i64_currency_is_text_and_options_are_nullable() {
         let data = random_data(7, 50);
         let snap = Snapshot::from_data(&data).expect("frames");
-        let bt = &snap.balance_transactions;
+        let bt = snap.frame(Table::BalanceTransactions);
         for col in ["amount", "fee", "net", "created"] {
             assert_eq!(bt.column(col).expect(col).dtype(), &DataType::Int64);
         }
@@ -1104,18 +1034,21 @@ mod tests {
             .count();
         assert!(expected_nulls > 0, "the sample should hold some None");
         assert_eq!(payout.null_count(), expected_nulls);
-        let inv = &snap.invoices;
+        let inv = snap.frame(Table::Invoices);
         assert_eq!(
             inv.column("attempted").expect("a").dtype(),
             &DataType::Boolean
         );
-        let meta = snap.charges.column("metadata").expect("metadata");
+        let meta = snap
+            .frame(Table::Charges)
+            .column("metadata")
+            .expect("metadata");
         let first = meta.str().expect("str").get(0).expect("value");
         let parsed: BTreeMap<String, String> = serde_json::from_str(first).expect("json");
         assert_eq!(parsed, data.charges[0].metadata);
         // Unknown enum values survive as their text.
         assert!(
-            snap.payouts
+            snap.frame(Table::Payouts)
                 .column("status")
                 .expect("status")
                 .str()
@@ -1137,8 +1070,8 @@ mod tests {
             data,
             "the columns are written"
         );
-        snap.payouts = snap
-            .payouts
+        *snap.frame_mut(Table::Payouts) = snap
+            .frame(Table::Payouts)
             .drop("original_payout")
             .expect("drop")
             .drop("reversed_by")
@@ -1155,7 +1088,7 @@ mod tests {
     fn a_missing_column_is_named() {
         let data = random_data(3, 4);
         let mut snap = Snapshot::from_data(&data).expect("frames");
-        snap.refunds = snap.refunds.drop("amount").expect("drop");
+        *snap.frame_mut(Table::Refunds) = snap.frame(Table::Refunds).drop("amount").expect("drop");
         let err = snap.to_data().expect_err("must fail").to_string();
         assert_eq!(err, "table refunds: column amount is missing");
     }
@@ -1168,7 +1101,7 @@ mod tests {
             "net".into(),
             [Some(1), None, Some(2), Some(3)].into_iter(),
         );
-        snap.balance_transactions
+        snap.frame_mut(Table::BalanceTransactions)
             .with_column(nulls.into_column())
             .expect("replace");
         let err = snap.to_data().expect_err("must fail").to_string();
@@ -1182,7 +1115,7 @@ mod tests {
             "currency".into(),
             ["usd", "us", "eur", "eur"].into_iter(),
         );
-        snap.disputes
+        snap.frame_mut(Table::Disputes)
             .with_column(cur.into_column())
             .expect("replace");
         let err = snap.to_data().expect_err("must fail").to_string();

@@ -3,49 +3,96 @@
 //! major units of the line's currency.
 
 use crate::domain::tieout::MonthTieOut;
+use crate::model::rows::BalanceTxnRow;
 use crate::money::format_major;
-use crate::report::csv_out::CsvDoc;
+use crate::report::columns::{self, Column, Json};
 use crate::time::iso_utc;
 
-/// The columns, in order (a contract with bookkeepers' spreadsheets).
-pub const CSV_HEADER: [&str; 12] = [
-    "payout_id",
-    "balance_transaction_id",
-    "type",
-    "reporting_category",
-    "source_id",
-    "created_utc",
-    "available_on_utc",
-    "currency",
-    "gross",
-    "fee",
-    "net",
-    "description",
-];
+/// One line paid out: a balance transaction and the payout that paid it.
+pub struct PaidLine<'a> {
+    pub payout_id: &'a str,
+    pub line: &'a BalanceTxnRow,
+}
+
+/// The lines' columns, in order (a contract with bookkeepers' spreadsheets): the CSV's
+/// (major units) and, but for `payout_id`, the JSON lines' (minor units).
+pub fn columns<'a>() -> [Column<PaidLine<'a>>; 12] {
+    [
+        Column::csv("payout_id", |p| p.payout_id.into()),
+        Column::both(
+            "balance_transaction_id",
+            |p| p.line.id.as_str().into(),
+            |p| Json::Str(&p.line.id),
+        ),
+        Column::both(
+            "type",
+            |p| p.line.kind.as_str().into(),
+            |p| Json::Str(&p.line.kind),
+        ),
+        Column::both(
+            "reporting_category",
+            |p| p.line.reporting_category.as_str().into(),
+            |p| Json::Str(&p.line.reporting_category),
+        ),
+        Column::both(
+            "source_id",
+            |p| p.line.source.as_deref().unwrap_or("").into(),
+            |p| Json::opt_str(p.line.source.as_deref()),
+        ),
+        Column::both(
+            "created_utc",
+            |p| iso_utc(p.line.created).into(),
+            |p| Json::Text(iso_utc(p.line.created)),
+        ),
+        Column::both(
+            "available_on_utc",
+            |p| iso_utc(p.line.available_on).into(),
+            |p| Json::Text(iso_utc(p.line.available_on)),
+        ),
+        Column::both(
+            "currency",
+            |p| p.line.currency.as_str().into(),
+            |p| Json::Str(p.line.currency.as_str()),
+        ),
+        Column::both(
+            "gross",
+            |p| format_major(p.line.amount, p.line.currency).into(),
+            |p| Json::Int(p.line.amount),
+        ),
+        Column::both(
+            "fee",
+            |p| format_major(p.line.fee, p.line.currency).into(),
+            |p| Json::Int(p.line.fee),
+        ),
+        Column::both(
+            "net",
+            |p| format_major(p.line.net, p.line.currency).into(),
+            |p| Json::Int(p.line.net),
+        ),
+        Column::both(
+            "description",
+            |p| one_line(p.line.description.as_deref().unwrap_or("")).into(),
+            |p| Json::opt_str(p.line.description.as_deref()),
+        ),
+    ]
+}
+
+/// The lines of `tieout`'s payouts: payouts in arrival order, each payout's lines
+/// oldest first.
+fn paid_lines(tieout: &MonthTieOut) -> impl Iterator<Item = PaidLine<'_>> {
+    tieout.payouts.iter().flat_map(|p| {
+        p.itemisation.iter().flat_map(move |it| {
+            it.lines.iter().map(move |line| PaidLine {
+                payout_id: &p.payout.id,
+                line,
+            })
+        })
+    })
+}
 
 /// The CSV bytes: payouts in arrival order, each payout's lines oldest first.
 pub fn csv(tieout: &MonthTieOut) -> Vec<u8> {
-    let mut doc = CsvDoc::new(&CSV_HEADER);
-    for p in &tieout.payouts {
-        let Some(it) = &p.itemisation else { continue };
-        for l in &it.lines {
-            doc.row([
-                p.payout.id.as_str(),
-                l.id.as_str(),
-                l.kind.as_str(),
-                l.reporting_category.as_str(),
-                l.source.as_deref().unwrap_or(""),
-                &iso_utc(l.created),
-                &iso_utc(l.available_on),
-                l.currency.as_str(),
-                &format_major(l.amount, l.currency),
-                &format_major(l.fee, l.currency),
-                &format_major(l.net, l.currency),
-                &one_line(l.description.as_deref().unwrap_or("")),
-            ]);
-        }
-    }
-    doc.into_bytes()
+    columns::csv(&columns(), paid_lines(tieout))
 }
 
 /// Descriptions stay on one row: line breaks become spaces.

@@ -7,12 +7,14 @@
 use serde::Serialize;
 
 use super::ReportHeader;
+use super::csv::{PaidLine, columns};
 use crate::domain::tieout::{CategorySubtotal, Counts, CurrencyTotals, EMPTY_MONTH, MonthTieOut};
 use crate::money::Currency;
+use crate::report::columns::JsonRow;
 use crate::time::iso_utc;
 
 #[derive(Serialize)]
-struct Doc<'a> {
+struct Doc<'a, 'c> {
     report: &'static str,
     month: String,
     time_zone: &'a str,
@@ -25,7 +27,7 @@ struct Doc<'a> {
     totals: &'a [CurrencyTotals],
     /// "No payouts arrived in this month." for an empty month, else null.
     empty: Option<&'static str>,
-    payouts: Vec<Payout<'a>>,
+    payouts: Vec<Payout<'a, 'c>>,
 }
 
 #[derive(Serialize)]
@@ -36,7 +38,7 @@ struct Account<'a> {
 }
 
 #[derive(Serialize)]
-struct Payout<'a> {
+struct Payout<'a, 'c> {
     id: &'a str,
     status: &'a str,
     /// The payout that reverses this one; present only when set.
@@ -57,27 +59,13 @@ struct Payout<'a> {
     result: &'static str,
     note: String,
     by_category: &'a [CategorySubtotal],
-    lines: Vec<Line<'a>>,
-}
-
-#[derive(Serialize)]
-struct Line<'a> {
-    balance_transaction_id: &'a str,
-    #[serde(rename = "type")]
-    kind: &'a str,
-    reporting_category: &'a str,
-    source_id: Option<&'a str>,
-    created_utc: String,
-    available_on_utc: String,
-    currency: Currency,
-    gross: i64,
-    fee: i64,
-    net: i64,
-    description: Option<&'a str>,
+    /// The lines, in the CSV's columns (but `payout_id`), minor units.
+    lines: Vec<JsonRow<'c, PaidLine<'a>, PaidLine<'a>>>,
 }
 
 /// The JSON bytes (pretty, trailing newline).
 pub fn json(t: &MonthTieOut, h: &ReportHeader) -> Vec<u8> {
+    let columns = columns();
     let payouts = t
         .payouts
         .iter()
@@ -106,18 +94,12 @@ pub fn json(t: &MonthTieOut, h: &ReportHeader) -> Vec<u8> {
                 .itemisation
                 .iter()
                 .flat_map(|i| i.lines.iter())
-                .map(|l| Line {
-                    balance_transaction_id: &l.id,
-                    kind: &l.kind,
-                    reporting_category: &l.reporting_category,
-                    source_id: l.source.as_deref(),
-                    created_utc: iso_utc(l.created),
-                    available_on_utc: iso_utc(l.available_on),
-                    currency: l.currency,
-                    gross: l.amount,
-                    fee: l.fee,
-                    net: l.net,
-                    description: l.description.as_deref(),
+                .map(|line| {
+                    let paid = PaidLine {
+                        payout_id: &p.payout.id,
+                        line,
+                    };
+                    JsonRow::new(&columns, paid)
                 })
                 .collect(),
         })

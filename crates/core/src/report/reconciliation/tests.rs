@@ -20,7 +20,7 @@ fn csv_rows(bytes: &[u8]) -> Vec<csv_crate::StringRecord> {
     let mut r = csv_crate::ReaderBuilder::new().from_reader(bytes);
     assert_eq!(
         r.headers().expect("header").iter().collect::<Vec<_>>(),
-        CSV_HEADER
+        crate::report::columns::csv_header(&line_columns())
     );
     r.records().map(|x| x.expect("record")).collect()
 }
