@@ -423,7 +423,9 @@ mod tests {
         let entry = kc.store.build(SERVICE, "p", None).expect("entry");
         let cred: &keyring_core::mock::Cred = entry.as_any().downcast_ref().expect("mock cred");
         cred.set_error(KrError::BadEncoding(
-            b"rk_live_secretBytes0000WXYZ".to_vec(),
+            concat!("rk_live", "_secretBytes0000WXYZ")
+                .as_bytes()
+                .to_vec(),
         ));
         let err = kc.load("p").expect_err("bad encoding");
         let msg = err.to_string();
