@@ -157,10 +157,11 @@ pub fn account(origin: Origin) -> AccountData {
 /// The sample tickets.
 pub fn tickets() -> Vec<Ticket> {
     let t = |id: &str, email: &str, order: &str, msg: &str| Ticket {
-        ticket_id: id.into(),
+        ticket_id: Some(id.into()),
         email: email.into(),
         order_id: order.into(),
         message: msg.into(),
+        amount: None,
     };
     vec![
         t(

@@ -3,20 +3,14 @@
 
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
-
+use crate::domain::refunds::tickets::{TicketsFormat, read_tickets};
 use crate::source::AccountData;
 
 use super::msg::RequestId;
 
-/// A support ticket asking for a refund (`tickets.csv`: ticket_id,email,order_id,message).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Ticket {
-    pub ticket_id: String,
-    pub email: String,
-    pub order_id: String,
-    pub message: String,
-}
+/// A support ticket asking for a refund: the rules' own type, so the Refunds pane decides
+/// exactly what `tieout suggest --tickets` decides (the optional `amount` included).
+pub use crate::domain::refunds::Ticket;
 
 /// The loaded account as the panes see it.
 #[derive(Debug, Clone)]
@@ -78,17 +72,15 @@ pub enum LoadState {
     Failed { message: String },
 }
 
-/// Parses `tickets.csv` (header `ticket_id,email,order_id,message`).
+/// Parses `tickets.csv` (header `ticket_id,email,order_id,message`, optionally `amount`)
+/// with the rules' reader, the one `tieout suggest --tickets` uses. The pane has nowhere to
+/// list skipped lines, so a line that cannot be read fails the load and is named.
 pub fn parse_tickets_csv(text: &str) -> Result<Vec<Ticket>, String> {
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .flexible(false)
-        .from_reader(text.as_bytes());
-    let mut out = Vec::new();
-    for (i, rec) in reader.deserialize::<Ticket>().enumerate() {
-        out.push(rec.map_err(|e| format!("tickets.csv row {}: {e}", i + 2))?);
+    let read = read_tickets(text, TicketsFormat::Csv).map_err(|e| format!("tickets.csv {e}"))?;
+    match read.problems.first() {
+        Some(p) => Err(format!("tickets.csv line {}: {}", p.line, p.message)),
+        None => Ok(read.tickets.into_iter().map(|(_, t)| t).collect()),
     }
-    Ok(out)
 }
 
 #[cfg(test)]
@@ -105,6 +97,10 @@ mod tests {
         assert_eq!(t[0].message, "please, refund");
         let e = parse_tickets_csv("ticket_id,email,order_id,message\nT-1,a@b.c\n")
             .expect_err("short row");
-        assert!(e.contains("row 2"), "{e}");
+        assert!(e.contains("line 2"), "{e}");
+        let t =
+            parse_tickets_csv("ticket_id,email,order_id,message,amount\nT-2,a@b.c,ord_1,,49.00\n")
+                .expect("with amount");
+        assert_eq!(t[0].amount.as_deref(), Some("49.00"));
     }
 }

@@ -559,3 +559,43 @@ fn the_demo_tickets_through_the_fake_server_agree_with_demo() {
         "{paths:?}"
     );
 }
+
+/// The Refunds pane and `tieout suggest --tickets` read a tickets file through one reader:
+/// given the same file, whose `amount` column breaks the tie between ORD-3001's two charges
+/// (ch_SgC1 15.00, ch_SgC2 25.00), they recommend the same, ticket by ticket.
+#[test]
+fn the_refunds_pane_and_suggest_recommend_the_same_for_one_tickets_file() {
+    let text = "ticket_id,email,order_id,message,amount\n\
+                T-A,cat@example.com,ORD-3001,Refund the second one,25.00\n\
+                T-B,cat@example.com,ORD-3001,No amount given,\n\
+                T-C,ann@example.com,ORD-1001,\"Bought by mistake, please refund.\",\n";
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("tickets.csv");
+    std::fs::write(&path, text).expect("write tickets");
+
+    // The command, through the binary and the fake server.
+    let (run, jsonl, _csv, _t) = batch_through_fake(&path);
+    run.success();
+    let command: Vec<&str> = jsonl.lines().collect();
+
+    // The pane: the workspace's tickets reader, then the pane's decision job.
+    let tickets = tieout::tui::workspace::parse_tickets_csv(text).expect("the pane reads it");
+    let pane: Vec<String> = tieout::tui::panes::refunds::assess_all(
+        &fixture_account(),
+        &tickets,
+        &Policy::default_policy(),
+        now(),
+        &jiff::tz::TimeZone::UTC,
+    )
+    .iter()
+    .map(|a| tieout::report::refunds::json_line(&a.suggestion))
+    .collect();
+    assert_eq!(command, pane);
+
+    // The amount did break the tie (and only where it was given).
+    let v = parse_jsonl(&jsonl);
+    assert_ne!(v[0]["rule"], "ambiguous-charge", "{}", v[0]);
+    // The charge the amount picked is the one decided on (the customer comes first).
+    assert_eq!(v[0]["evidence"][1], "ch_SgC2", "{}", v[0]);
+    assert_eq!(v[1]["rule"], "ambiguous-charge", "{}", v[1]);
+}

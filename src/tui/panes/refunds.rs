@@ -25,7 +25,7 @@ use serde::Serialize;
 
 use crate::app::refund_exec::Outcome;
 use crate::domain::refunds::matching::{OrderMatch, PeriodLink};
-use crate::domain::refunds::{Assessment, Facts, Policy, Recommendation, Ticket, assess};
+use crate::domain::refunds::{Assessment, Facts, Policy, Recommendation, assess};
 use crate::money::{Money, format_major};
 use crate::source::AccountData;
 use crate::time::date_in;
@@ -167,18 +167,6 @@ impl RefundsPane {
     }
 }
 
-/// The workspace's ticket as the domain's.
-fn domain_ticket(t: &workspace::Ticket) -> Ticket {
-    let id = t.ticket_id.trim();
-    Ticket {
-        ticket_id: (!id.is_empty()).then(|| id.to_string()),
-        email: t.email.clone(),
-        order_id: t.order_id.clone(),
-        message: t.message.clone(),
-        amount: None,
-    }
-}
-
 /// Decides every ticket (the job the pane runs off the UI task).
 pub fn assess_all(
     data: &AccountData,
@@ -190,7 +178,7 @@ pub fn assess_all(
     let facts = Facts::of(data);
     tickets
         .iter()
-        .map(|t| assess(&domain_ticket(t), &facts, policy, now, tz))
+        .map(|t| assess(t, &facts, policy, now, tz))
         .collect()
 }
 

@@ -70,6 +70,20 @@ fn on_path(program: &str) -> bool {
         .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
 }
 
+/// The bytes `tool` reads as `text`. Windows' `clip.exe` (also from WSL) reads its input in
+/// the console's legacy code page, which garbles names such as "Zoë" or "Łódź", unless the
+/// input is UTF-16LE starting with a byte-order mark; the other tools read UTF-8.
+fn payload(tool: &Tool, text: &str) -> Vec<u8> {
+    if tool.program == "clip.exe" {
+        std::iter::once(0xFEFF)
+            .chain(text.encode_utf16())
+            .flat_map(u16::to_le_bytes)
+            .collect()
+    } else {
+        text.as_bytes().to_vec()
+    }
+}
+
 /// Pipes `text` into the tool.
 pub fn copy_with(tool: &Tool, text: &str) -> Result<(), String> {
     let mut child = Command::new(tool.program)
@@ -81,7 +95,7 @@ pub fn copy_with(tool: &Tool, text: &str) -> Result<(), String> {
         .map_err(|e| format!("{}: {e}", tool.program))?;
     if let Some(mut stdin) = child.stdin.take() {
         stdin
-            .write_all(text.as_bytes())
+            .write_all(&payload(tool, text))
             .map_err(|e| format!("{}: {e}", tool.program))?;
     }
     let status = child.wait().map_err(|e| format!("{}: {e}", tool.program))?;
@@ -129,5 +143,15 @@ mod tests {
         assert_eq!(base64(b"fooba"), "Zm9vYmE=");
         assert_eq!(base64(b"f"), "Zg==");
         assert_eq!(base64(b""), "");
+    }
+
+    #[test]
+    fn clip_exe_gets_utf16_with_a_bom_and_the_others_utf8() {
+        let tool = |program| Tool { program, args: &[] };
+        assert_eq!(
+            payload(&tool("clip.exe"), "Zoë"),
+            [0xFF, 0xFE, b'Z', 0, b'o', 0, 0xEB, 0]
+        );
+        assert_eq!(payload(&tool("pbcopy"), "Zoë"), "Zoë".as_bytes());
     }
 }
