@@ -274,15 +274,8 @@ fn payout_entries(
             }
             post(&mut postings, &clearing, c, net);
             let off = amount - fee - net;
-            if off != 0 {
-                post(&mut postings, &map.suspense(c)?, c, off);
-                suspense.push(SuspenseItem {
-                    payout: po.id.clone(),
-                    currency: c,
-                    amount: off,
-                    reason: format!("{cat} lines of {date} whose net is not amount minus fee"),
-                });
-            }
+            let why = || format!("{cat} lines of {date} whose net is not amount minus fee");
+            book_suspense(&mut postings, suspense, map, &po.id, c, off, why)?;
             postings.retain(|p| p.amount != 0);
             *cleared.entry(c).or_insert(0) += net;
             if postings.is_empty() {
@@ -330,19 +323,14 @@ fn payout_entries(
             let sum = cleared.get(&c).copied().unwrap_or(0);
             post(&mut postings, &map.clearing(c)?, c, -sum);
             let off = if c == cur { sum - po.amount } else { sum };
-            if off != 0 {
-                post(&mut postings, &map.suspense(c)?, c, off);
-                suspense.push(SuspenseItem {
-                    payout: po.id.clone(),
-                    currency: c,
-                    amount: off,
-                    reason: if c == cur {
-                        "the lines' net differs from the payout amount".to_string()
-                    } else {
-                        format!("lines in {c}, not the payout's currency")
-                    },
-                });
-            }
+            let why = || {
+                if c == cur {
+                    "the lines' net differs from the payout amount".to_string()
+                } else {
+                    format!("lines in {c}, not the payout's currency")
+                }
+            };
+            book_suspense(&mut postings, suspense, map, &po.id, c, off, why)?;
         }
         if p.verdict == Verdict::Difference {
             review = Some("the payout does not tie out: see the suspense account".to_string());
@@ -375,6 +363,28 @@ fn payout_entries(
         });
     }
     Ok(out)
+}
+
+/// Books `off` (when not zero) to the suspense account and records why.
+fn book_suspense(
+    postings: &mut Vec<Posting>,
+    suspense: &mut Vec<SuspenseItem>,
+    map: &AccountMap,
+    payout: &str,
+    currency: Currency,
+    off: i64,
+    why: impl FnOnce() -> String,
+) -> Result<(), JournalError> {
+    if off != 0 {
+        post(postings, &map.suspense(currency)?, currency, off);
+        suspense.push(SuspenseItem {
+            payout: payout.to_string(),
+            currency,
+            amount: off,
+            reason: why(),
+        });
+    }
+    Ok(())
 }
 
 /// One payout's entries as one, dated its arrival: clearing postings that cancel drop out.

@@ -106,9 +106,9 @@ pub fn render(
         )],
         Format::Hledger => vec![(
             format!("{base}.hledger.journal"),
-            hledger(journal).into_bytes(),
+            plain(journal, false).into_bytes(),
         )],
-        Format::Ledger => vec![(format!("{base}.ledger"), ledger(journal).into_bytes())],
+        Format::Ledger => vec![(format!("{base}.ledger"), plain(journal, true).into_bytes())],
         Format::QboJournal => per_currency(journal, |c| {
             Ok(vec![(
                 format!("{base}-qbo-journal-{c}.csv"),
@@ -295,7 +295,9 @@ fn plain_entry(s: &mut String, e: &Entry, w: usize, ledger: bool) {
     }
 }
 
-fn hledger(j: &Journal) -> String {
+/// The hledger or ledger journal: account directives, then the entries; hledger's ends
+/// with the clearing account's balance assertions.
+fn plain(j: &Journal, ledger: bool) -> String {
     let w = width(j);
     let mut s = header_lines(j, ";");
     s.push('\n');
@@ -304,9 +306,9 @@ fn hledger(j: &Journal) -> String {
     }
     for e in &j.entries {
         s.push('\n');
-        plain_entry(&mut s, e, w, false);
+        plain_entry(&mut s, e, w, ledger);
     }
-    if !j.clearing.is_empty() {
+    if !ledger && !j.clearing.is_empty() {
         let _ = writeln!(
             s,
             "\n{} * Stripe | clearing balance at the end of {}",
@@ -323,20 +325,6 @@ fn hledger(j: &Journal) -> String {
                 c.upper()
             );
         }
-    }
-    s
-}
-
-fn ledger(j: &Journal) -> String {
-    let w = width(j);
-    let mut s = header_lines(j, ";");
-    s.push('\n');
-    for a in j.accounts() {
-        let _ = writeln!(s, "account {a}");
-    }
-    for e in &j.entries {
-        s.push('\n');
-        plain_entry(&mut s, e, w, true);
     }
     s
 }
