@@ -9,6 +9,7 @@
 //! `UPDATE_GOLDEN=1 cargo test --test it journal` and review the diff.
 
 use std::collections::BTreeMap;
+use std::io::Write as _;
 use std::path::Path;
 use std::process::Command;
 
@@ -57,7 +58,8 @@ fn external_check(tool: &str, args: &[&str], file: &Path) {
             "{tool} is not installed: {} was NOT checked by it (install it: see .ci/run)",
             file.display()
         );
-        eprintln!("SKIPPED: {msg}");
+        // Straight to stderr, past the test harness's capture, so it shows on a pass too.
+        let _ = writeln!(std::io::stderr(), "SKIPPED: {msg}");
         assert!(
             std::env::var("CI").map_or(true, |v| v != "true"),
             "under CI=true every checker must run: {msg}"
