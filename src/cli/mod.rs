@@ -13,6 +13,7 @@ use jiff::tz::TimeZone;
 pub mod audit;
 pub mod close;
 pub mod dunning;
+pub mod journal;
 pub mod keys;
 pub mod reconcile;
 pub mod status;
@@ -160,6 +161,20 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Journal entries of a month's payouts for beancount, hledger, ledger, QuickBooks
+    /// Online or Xero, booked through a Stripe clearing account.
+    #[command(after_long_help = ACCOUNT_MAP_HELP)]
+    Journal(JournalArgs),
+    /// Write the commented default account map into the config folder.
+    #[command(after_long_help = ACCOUNT_MAP_HELP)]
+    InitAccounts {
+        /// Where to write it (default: accounts.toml in the config folder).
+        #[arg(long, value_name = "FILE")]
+        path: Option<PathBuf>,
+        /// Replace an existing, different map.
+        #[arg(long)]
+        force: bool,
+    },
     /// Print the refund audit log.
     Audit {
         /// Only entries for this ticket.
@@ -169,6 +184,35 @@ pub enum Command {
         #[arg(long, value_name = "YYYY-MM-DD")]
         day: Option<String>,
     },
+}
+
+const ACCOUNT_MAP_HELP: &str = concat!(
+    "The account map (accounts.toml in the config folder; this default when there is none):\n\n",
+    include_str!("../../crates/core/src/journal/default_accounts.toml")
+);
+
+#[derive(Debug, Clone, Args)]
+pub struct JournalArgs {
+    /// The month, YYYY-MM (payouts arriving in it, in --tz).
+    #[arg(long, value_name = "YYYY-MM")]
+    pub month: String,
+    /// A comma list of beancount, hledger, ledger, qbo-journal, xero-journal, qbo-bank,
+    /// xero-bank.
+    #[arg(long, default_value = "beancount", value_name = "LIST")]
+    pub format: String,
+    /// daily (per day and category into clearing, payouts to the bank) or per-payout (one
+    /// entry per payout, equal to the deposit).
+    #[arg(long, default_value = "daily", value_name = "STYLE")]
+    pub style: String,
+    /// Folder to write into (default: the current folder).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// The account map (default: accounts.toml in the config folder).
+    #[arg(long, value_name = "FILE")]
+    pub accounts: Option<PathBuf>,
+    /// Replace files written by an earlier, different run.
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -289,6 +333,10 @@ pub fn run(cli: Cli) -> CmdResult {
             verify.as_deref(),
             force,
         ),
+        Some(Command::Journal(args)) => journal::run(&ctx, &args),
+        Some(Command::InitAccounts { path, force }) => {
+            journal::init_accounts(path.as_deref(), force)
+        }
         Some(Command::Audit { ticket, day }) => audit::run(&ctx, ticket.as_deref(), day.as_deref()),
     }
 }

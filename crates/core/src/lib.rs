@@ -12,6 +12,7 @@
 
 pub mod domain;
 pub mod failure;
+pub mod journal;
 pub mod model;
 pub mod money;
 pub mod report;

@@ -1,0 +1,348 @@
+use std::collections::BTreeMap;
+
+use jiff::tz::TimeZone;
+use proptest::prelude::*;
+
+use super::*;
+use crate::domain::tieout::testdata::{line, month, own, payout, sample_month, sample_rows};
+use crate::domain::tieout::tie_out_month;
+use crate::model::rows::{BalanceTxnRow, PayoutRow};
+use crate::model::status::{PayoutStatus, ReconciliationStatus};
+use crate::money::Currency;
+
+fn map() -> AccountMap {
+    AccountMap::default_map().expect("default map")
+}
+
+/// The clearing postings of each payout, per currency.
+fn clearing_by_payout(j: &Journal) -> BTreeMap<(String, Currency), i64> {
+    let mut m = BTreeMap::new();
+    for e in &j.entries {
+        for p in &e.postings {
+            if j.clearing.get(&p.currency) == Some(&p.account) {
+                *m.entry((e.payout.clone(), p.currency)).or_insert(0) += p.amount;
+            }
+        }
+    }
+    m
+}
+
+#[test]
+fn the_sample_month_books_its_difference_to_suspense() {
+    let t = sample_month();
+    let j = build(&t, &map(), Style::Daily, &TimeZone::UTC).expect("journal");
+    assert!(j.entries.iter().all(Entry::balances));
+    assert!(!j.ties_out());
+    let short: Vec<_> = j
+        .suspense
+        .iter()
+        .filter(|s| s.payout == "po_short")
+        .collect();
+    assert_eq!(short.len(), 1, "{:?}", j.suspense);
+    assert_eq!(short[0].amount, -5465);
+    assert_eq!(short[0].currency, Currency::USD);
+    // Every itemised payout nets to zero in clearing; the difference is in suspense.
+    let itemised: Vec<&str> = t
+        .payouts
+        .iter()
+        .filter(|p| p.itemisation.is_some())
+        .map(|p| p.payout.id.as_str())
+        .collect();
+    for ((po, _), sum) in clearing_by_payout(&j) {
+        if itemised.contains(&po.as_str()) {
+            assert_eq!(sum, 0, "{po} nets to zero in clearing");
+        }
+    }
+    // Every entry names its payout and a payout of the month.
+    for e in &j.entries {
+        assert!(t.find(&e.payout).is_some(), "{}", e.payout);
+    }
+}
+
+#[test]
+fn per_payout_entries_equal_the_deposit() {
+    let t = sample_month();
+    let j = build(&t, &map(), Style::PerPayout, &TimeZone::UTC).expect("journal");
+    let m = map();
+    assert_eq!(j.entries.len(), t.payouts.len());
+    for e in &j.entries {
+        assert!(e.balances(), "{e:?}");
+        let p = t.find(&e.payout).expect("payout");
+        if matches!(p.payout.status, PayoutStatus::Paid) {
+            let bank = m.bank(p.currency()).expect("bank");
+            let deposit: i64 = e
+                .postings
+                .iter()
+                .filter(|x| x.account == bank)
+                .map(|x| x.amount)
+                .sum();
+            assert_eq!(deposit, p.payout.amount, "{}", e.payout);
+        }
+    }
+}
+
+#[test]
+fn an_unmapped_category_stops_the_journal_naming_it() {
+    let mut p = payout("po_t", 1000, "2026-10-05T00:00:00Z");
+    p.currency = Currency::USD;
+    let txns = vec![own(&p), line("txn_top", "po_t", "topup", "topup", 1000, 0)];
+    let t = tie_out_month(&[p], &txns, month("2026-10"), &TimeZone::UTC);
+    let e = build(&t, &map(), Style::Daily, &TimeZone::UTC).expect_err("topup unmapped");
+    assert!(e.to_string().contains("'topup'"), "{e}");
+}
+
+#[test]
+fn fees_of_billing_are_flagged_and_dispute_fees_go_apart() {
+    let p = payout(
+        "po_f",
+        10_000 - 300 - 2_000 - 1_500 - 250,
+        "2026-10-05T00:00:00Z",
+    );
+    let txns = vec![
+        own(&p),
+        line("txn_c", "po_f", "charge", "charge", 10_000, 300),
+        line("txn_d", "po_f", "adjustment", "dispute", -2_000, 1_500),
+        line("txn_s", "po_f", "stripe_fee", "fee", -250, 0),
+    ];
+    let t = tie_out_month(&[p], &txns, month("2026-10"), &TimeZone::UTC);
+    let j = build(&t, &map(), Style::Daily, &TimeZone::UTC).expect("journal");
+    assert!(j.ties_out());
+    let fee = j
+        .entries
+        .iter()
+        .find(|e| e.narration.starts_with("fee:"))
+        .expect("fee entry");
+    assert!(fee.review.is_some());
+    let dispute = j
+        .entries
+        .iter()
+        .find(|e| e.narration.starts_with("dispute:"))
+        .expect("dispute entry");
+    assert!(
+        dispute
+            .postings
+            .iter()
+            .any(|p| p.account == "Expenses:Stripe:DisputeFees" && p.amount == 1_500)
+    );
+    assert_eq!(j.clearing_at_end.get(&Currency::USD), Some(&0));
+}
+
+#[test]
+fn every_format_renders_the_sample_month() {
+    let (payouts, txns) = sample_rows();
+    let t = tie_out_month(&payouts, &txns, month("2026-10"), &TimeZone::UTC);
+    let m = map();
+    let j = build(&t, &m, Style::Daily, &TimeZone::UTC).expect("journal");
+    for f in Format::ALL {
+        let files = render(&j, &m, f).expect("render");
+        assert!(!files.is_empty(), "{f:?}");
+        let all: String = files
+            .iter()
+            .map(|(_, b)| String::from_utf8(b.clone()).expect("utf8"))
+            .collect();
+        assert!(all.contains("po_short"), "{f:?} names the payouts");
+    }
+}
+
+#[test]
+fn a_bad_beancount_name_or_a_missing_xero_code_is_named() {
+    let m = AccountMap::parse(
+        &DEFAULT_MAP.replace("charge = \"Income:Sales\"", "charge = \"Sales income\""),
+    )
+    .expect("map");
+    let j = build(&sample_month(), &m, Style::Daily, &TimeZone::UTC).expect("journal");
+    let e = render(&j, &m, Format::Beancount).expect_err("bad name");
+    assert!(e.to_string().contains("'Sales income'"), "{e}");
+    let e = render(&j, &m, Format::XeroJournal).expect_err("no code");
+    assert!(e.to_string().contains("'Sales income'"), "{e}");
+}
+
+#[test]
+fn xero_files_hold_at_most_300_lines_and_never_cut_an_entry() {
+    let mut payouts = Vec::new();
+    let mut txns = Vec::new();
+    for i in 0..120 {
+        let id = format!("po_{i:03}");
+        let p = payout(&id, 970, "2026-10-20T00:00:00Z");
+        txns.push(own(&p));
+        txns.push(line(&format!("txn_{i}"), &id, "charge", "charge", 1000, 30));
+        payouts.push(p);
+    }
+    let t = tie_out_month(&payouts, &txns, month("2026-10"), &TimeZone::UTC);
+    let m = map();
+    let j = build(&t, &m, Style::Daily, &TimeZone::UTC).expect("journal");
+    let files = render(&j, &m, Format::XeroJournal).expect("render");
+    assert!(files.len() > 1, "{}", files.len());
+    let mut total = 0;
+    for (name, bytes) in &files {
+        let mut r = csv::Reader::from_reader(bytes.as_slice());
+        let rows: Vec<csv::StringRecord> = r.records().map(|x| x.expect("row")).collect();
+        assert!(rows.len() <= XERO_MAX_LINES, "{name}: {}", rows.len());
+        // Each file balances: no entry is cut in two.
+        let sum: i64 = rows
+            .iter()
+            .map(|r| crate::money::parse_major(&r[5], Currency::USD).expect("amount"))
+            .sum();
+        assert_eq!(sum, 0, "{name}");
+        assert!(
+            rows.iter().all(|r| !r[4].is_empty()),
+            "tax rate on every line"
+        );
+        total += rows.len();
+    }
+    assert_eq!(total, 120 * 3 + 120 * 2);
+}
+
+// ---- property test over generated months -------------------------------------------
+
+const CATS: &[(&str, &str)] = &[
+    ("charge", "charge"),
+    ("refund", "refund"),
+    ("adjustment", "dispute"),
+    ("stripe_fee", "fee"),
+    ("adjustment", "other_adjustment"),
+    ("payout_minimum_balance_hold", "other_adjustment"),
+];
+
+fn currencies() -> [Currency; 3] {
+    [
+        Currency::USD,
+        Currency::parse("jpy").expect("jpy"),
+        Currency::parse("kwd").expect("kwd"),
+    ]
+}
+
+prop_compose! {
+    fn a_line()(cat in 0..CATS.len(), amount in -50_000i64..200_000, fee in 0i64..3_000,
+                day in 0i64..40, broken in prop::bool::weighted(0.05)) -> (usize, i64, i64, i64, bool) {
+        (cat, amount, fee, day, broken)
+    }
+}
+
+prop_compose! {
+    fn a_payout()(cur in 0usize..3, lines in prop::collection::vec(a_line(), 0..8),
+                  arrival in 0i64..31, kind in 0u8..10, off in prop::bool::weighted(0.1))
+                  -> (usize, Vec<(usize, i64, i64, i64, bool)>, i64, u8, bool) {
+        (cur, lines, arrival, kind, off)
+    }
+}
+
+/// A generated line: (category index, amount, fee, hours before arrival / 7, broken).
+type LineSpec = (usize, i64, i64, i64, bool);
+/// A generated payout: (currency index, lines, arrival day, kind, off by 7).
+type PayoutSpec = (usize, Vec<LineSpec>, i64, u8, bool);
+
+fn rows(spec: &[PayoutSpec]) -> (Vec<PayoutRow>, Vec<BalanceTxnRow>) {
+    let start = crate::time::parse_instant("2026-10-01T00:00:00Z").expect("start");
+    let mut payouts = Vec::new();
+    let mut txns = Vec::new();
+    for (i, (cur, lines, arrival, kind, off)) in spec.iter().enumerate() {
+        let id = format!("po_gen{i}");
+        let c = currencies()[*cur];
+        let mut ls = Vec::new();
+        for (k, (cat, amount, fee, day, broken)) in lines.iter().enumerate() {
+            let (kind_s, cat_s) = CATS[*cat];
+            let mut l = line(&format!("txn_{i}_{k}"), &id, kind_s, cat_s, *amount, *fee);
+            l.currency = c;
+            l.created = start + arrival * 86_400 - day * 3_600 * 7;
+            if *broken {
+                l.net += 1;
+            }
+            ls.push(l);
+        }
+        let net: i64 = ls.iter().map(|l| l.net).sum();
+        let mut p = payout(&id, net + if *off { 7 } else { 0 }, "2026-10-01T00:00:00Z");
+        p.currency = c;
+        p.arrival_date = start + arrival * 86_400;
+        match kind {
+            0 => {
+                p.automatic = false;
+                p.reconciliation_status = ReconciliationStatus::NotApplicable;
+            }
+            1 => p.status = PayoutStatus::Failed,
+            2 => p.reconciliation_status = ReconciliationStatus::InProgress,
+            _ => {}
+        }
+        txns.push(own(&p));
+        txns.extend(ls);
+        payouts.push(p);
+    }
+    (payouts, txns)
+}
+
+fn parsed_postings(text: &str) -> Vec<(String, String, String, String)> {
+    use beancount_parser::{BeancountFile, DirectiveContent};
+    let file: BeancountFile<rust_decimal::Decimal> = text.parse().expect("beancount parses");
+    let mut out = Vec::new();
+    for d in &file.directives {
+        if let DirectiveContent::Transaction(t) = &d.content {
+            let link = t
+                .links
+                .iter()
+                .next()
+                .map(|l| l.as_str().to_string())
+                .unwrap_or_default();
+            for p in &t.postings {
+                let a = p.amount.as_ref().expect("amount");
+                out.push((
+                    link.clone(),
+                    p.account.as_str().to_string(),
+                    a.currency.as_str().to_string(),
+                    a.value.normalize().to_string(),
+                ));
+            }
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, .. ProptestConfig::default() })]
+
+    #[test]
+    fn generated_months_balance_and_clear(spec in prop::collection::vec(a_payout(), 0..10),
+                                          per_payout in any::<bool>()) {
+        let (payouts, txns) = rows(&spec);
+        let t = tie_out_month(&payouts, &txns, month("2026-10"), &TimeZone::UTC);
+        let style = if per_payout { Style::PerPayout } else { Style::Daily };
+        let m = map();
+        let j = build(&t, &m, style, &TimeZone::UTC).expect("journal");
+        for e in &j.entries {
+            prop_assert!(e.balances(), "{e:?}");
+            prop_assert!(t.find(&e.payout).is_some());
+        }
+        // Clearing nets to zero over each itemised payout's entries; a payout Stripe did not
+        // itemise leaves its amount in clearing, and that is what the month-end balance says.
+        let by = clearing_by_payout(&j);
+        let mut expected_end: BTreeMap<Currency, i64> = BTreeMap::new();
+        for p in &t.payouts {
+            let sum: i64 = by.iter().filter(|((po, _), _)| po == &p.payout.id).map(|(_, v)| *v).sum();
+            if p.itemisation.is_some() {
+                prop_assert_eq!(sum, 0, "{}", p.payout.id);
+            } else {
+                prop_assert_eq!(sum, -p.payout.amount);
+                *expected_end.entry(p.currency()).or_insert(0) -= p.payout.amount;
+            }
+        }
+        for (c, v) in &j.clearing_at_end {
+            prop_assert_eq!(*v, expected_end.get(c).copied().unwrap_or(0));
+        }
+        // Suspense is exactly the differences and broken lines.
+        prop_assert_eq!(j.ties_out(), t.ties_out());
+
+        // Beancount round trip: the same postings, in minor units.
+        let files = render(&j, &m, Format::Beancount).expect("beancount");
+        let text = String::from_utf8(files[0].1.clone()).expect("utf8");
+        let parsed = parsed_postings(&text);
+        let mine: Vec<(String, String, String, String)> = j.entries.iter().flat_map(|e| {
+            e.postings.iter().map(|p| (
+                e.payout.clone(),
+                p.account.clone(),
+                p.currency.upper(),
+                rust_decimal::Decimal::from_str_exact(&crate::money::format_major(p.amount, p.currency))
+                    .expect("decimal").normalize().to_string(),
+            )).collect::<Vec<_>>()
+        }).collect();
+        prop_assert_eq!(parsed, mine);
+    }
+}

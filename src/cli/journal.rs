@@ -1,0 +1,202 @@
+//! `tieout journal --month`: the month's payouts as journal entries for the bookkeeper's
+//! tool (beancount, hledger, ledger, QuickBooks Online, Xero), booked through a Stripe
+//! clearing account with the accounts of the account map; and `tieout init-accounts`,
+//! which writes the commented default map into the config folder.
+//!
+//! Exits 5 when the month does not tie out: the files are still written, with the
+//! difference booked to the map's suspense account, and the difference is printed.
+
+use std::path::{Path, PathBuf};
+
+use super::reconcile::zone_name;
+use super::{CmdResult, Ctx, Failure, JournalArgs};
+use crate::app::load::{Need, load};
+use crate::domain::tieout::tie_out_month;
+use crate::money::format_major;
+use crate::source::AccountData;
+use crate::time::Month;
+use tieout_core::journal::{
+    AccountMap, DEFAULT_MAP, Format, Journal, MAP_FILE, Style, build, render,
+};
+
+/// The account map's path: `--accounts`, else `accounts.toml` in the config folder.
+fn map_path(explicit: Option<&Path>) -> Option<PathBuf> {
+    explicit
+        .map(Path::to_path_buf)
+        .or_else(|| crate::tui::config::config_dir().map(|d| d.join(MAP_FILE)))
+}
+
+/// Reads the account map: the named file, the config folder's, or the built-in default
+/// when the config folder has none. Says which on stderr.
+pub fn read_map(explicit: Option<&Path>) -> Result<AccountMap, Failure> {
+    let path = map_path(explicit);
+    let text = match &path {
+        Some(p) if p.exists() || explicit.is_some() => std::fs::read_to_string(p)
+            .map_err(|e| Failure::usage(format!("could not read {}: {e}", p.display())))?,
+        _ => {
+            eprintln!(
+                "tieout: no account map in the config folder; using the built-in default (write it with `tieout init-accounts` to change it)"
+            );
+            DEFAULT_MAP.to_string()
+        }
+    };
+    AccountMap::parse(&text).map_err(|e| {
+        let at = path
+            .as_ref()
+            .filter(|p| p.exists())
+            .map(|p| format!("{}: ", p.display()))
+            .unwrap_or_default();
+        Failure::usage(format!("{at}{e}"))
+    })
+}
+
+pub fn run(ctx: &Ctx, args: &JournalArgs) -> CmdResult {
+    let month: Month = args
+        .month
+        .parse()
+        .map_err(|e: crate::time::TimeError| Failure::usage(format!("--month: {e}")))?;
+    let formats = Format::parse_list(&args.format).map_err(Failure::usage)?;
+    let style = Style::parse(&args.style).ok_or_else(|| {
+        Failure::usage(format!("--style '{}': use daily or per-payout", args.style))
+    })?;
+    let map = read_map(args.accounts.as_deref())?;
+    let data = load(&ctx.request(), Need::Month(month))?;
+    let dir = args.out.clone().unwrap_or_else(|| PathBuf::from("."));
+    run_on(ctx, month, &data, &map, style, &formats, &dir, args.force)
+}
+
+/// Builds and writes the journal of `month` on `data`; prints a summary and the paths.
+#[allow(clippy::too_many_arguments)]
+pub fn run_on(
+    ctx: &Ctx,
+    month: Month,
+    data: &AccountData,
+    map: &AccountMap,
+    style: Style,
+    formats: &[Format],
+    dir: &Path,
+    force: bool,
+) -> CmdResult {
+    let tieout = tie_out_month(&data.payouts, &data.balance_transactions, month, &ctx.tz);
+    let journal = build(&tieout, map, style, &ctx.tz).map_err(|e| Failure::usage(e.to_string()))?;
+    let mut files = Vec::new();
+    for f in formats {
+        files.extend(render(&journal, map, *f).map_err(|e| Failure::usage(e.to_string()))?);
+    }
+    let named: Vec<(&str, Vec<u8>)> = files.iter().map(|(n, b)| (n.as_str(), b.clone())).collect();
+    let written = super::write_exports(dir, &named, force)?;
+    println!("{}", summary(&journal, &zone_name(ctx)));
+    for (path, changed) in &written {
+        if *changed {
+            println!("wrote {}", path.display());
+        } else {
+            println!("unchanged {} (same content)", path.display());
+        }
+    }
+    verdict(&journal)
+}
+
+/// The summary printed before the paths.
+pub fn summary(j: &Journal, zone: &str) -> String {
+    let payouts = {
+        let mut v: Vec<&str> = j.entries.iter().map(|e| e.payout.as_str()).collect();
+        v.sort_unstable();
+        v.dedup();
+        v.len()
+    };
+    let review = j.entries.iter().filter(|e| e.review.is_some()).count();
+    let mut s = format!(
+        "{} ({zone}): {} entr{} for {payouts} payout{}, {} style; {review} flagged for review",
+        j.month,
+        j.entries.len(),
+        if j.entries.len() == 1 { "y" } else { "ies" },
+        if payouts == 1 { "" } else { "s" },
+        j.style.as_str(),
+    );
+    for (c, v) in &j.clearing_at_end {
+        s.push_str(&format!(
+            "\n  {c}: clearing at the end of the month {}",
+            format_major(*v, *c)
+        ));
+    }
+    for item in &j.suspense {
+        s.push_str(&format!(
+            "\n  suspense: {} {} of {} ({})",
+            format_major(item.amount, item.currency),
+            item.currency,
+            item.payout,
+            item.reason
+        ));
+    }
+    s
+}
+
+/// Exit 5 when anything went to suspense.
+pub fn verdict(j: &Journal) -> CmdResult {
+    if j.ties_out() {
+        return Ok(());
+    }
+    let items: Vec<String> = j
+        .suspense
+        .iter()
+        .map(|i| {
+            format!(
+                "{} {} {}",
+                i.payout,
+                format_major(i.amount, i.currency),
+                i.currency
+            )
+        })
+        .collect();
+    Err(Failure::data(format!(
+        "{} does not tie out: {} booked to the suspense account. The journal was written; resolve the suspense entries before booking it.",
+        j.month,
+        items.join(", ")
+    )))
+}
+
+/// `tieout init-accounts`: writes the default map, never over a different file without
+/// `--force`.
+pub fn init_accounts(path: Option<&Path>, force: bool) -> CmdResult {
+    let path = map_path(path).ok_or_else(|| {
+        Failure::other("no config folder is known on this system; pass --path FILE")
+    })?;
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| Failure::other(format!("could not create {}: {e}", parent.display())))?;
+    }
+    let changed =
+        crate::files::write_atomic(&path, DEFAULT_MAP.as_bytes(), force).map_err(|e| match e {
+            crate::files::WriteError::Exists(_) => Failure::usage(e.to_string()),
+            other => Failure::other(other.to_string()),
+        })?;
+    if changed {
+        println!("wrote {}", path.display());
+    } else {
+        println!("unchanged {} (same content)", path.display());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::ExitStatus;
+    use crate::domain::tieout::testdata::sample_month;
+
+    #[test]
+    fn a_month_that_does_not_tie_out_exits_5_naming_the_suspense() {
+        let map = AccountMap::default_map().expect("map");
+        let j = build(
+            &sample_month(),
+            &map,
+            Style::Daily,
+            &jiff::tz::TimeZone::UTC,
+        )
+        .expect("journal");
+        let f = verdict(&j).expect_err("po_short does not tie out");
+        assert_eq!(f.kind.code(), 5);
+        assert!(f.message.contains("po_short -54.65 USD"), "{}", f.message);
+        assert!(summary(&j, "UTC").contains("suspense: -54.65 USD of po_short"));
+    }
+}
