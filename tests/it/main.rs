@@ -19,6 +19,7 @@ mod hardening_faults;
 mod hardening_permissions;
 mod hardening_readonly;
 mod hardening_secrets;
+mod house;
 mod keys;
 mod reconcile;
 mod refund_gate;
