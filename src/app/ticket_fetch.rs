@@ -140,26 +140,43 @@ impl<R: StripeReads> TicketFetcher<R> {
     }
 
     /// Fetches what `ticket` needs that earlier tickets did not; returns how many list
-    /// calls it made.
+    /// calls it made. Four waves, each only when the one before found something: the
+    /// customers of the ticket's email, their charges and subscriptions, the matched
+    /// charge's refunds and disputes, and the latest invoices' payments.
     pub async fn fetch(&mut self, ticket: &Ticket) -> Result<u32, R::Error> {
-        let mut calls = 0;
         let email = ticket.email.trim().to_string();
         if email.is_empty() {
             return Ok(0);
         }
+        let mut calls = self.fetch_customers(&email).await?;
+        let (_, customers) = customers_by_email(&email, self.got.customers.values());
+        let ids: Vec<String> = customers.iter().map(|c| c.id.clone()).collect();
+        if ids.is_empty() {
+            return Ok(calls);
+        }
+        calls += self.fetch_charges_and_subscriptions(&ids).await?;
+        let (wave, matched) = self.fetch_refunds_and_disputes(ticket, &ids).await?;
+        calls += wave;
+        if let Some(matched) = matched {
+            calls += self.fetch_period_payments(&matched).await?;
+        }
+        Ok(calls)
+    }
 
-        // Wave 1: customers by exact email, then by case-insensitive search.
-        if self.got.exact_emails.insert(email.clone()) {
+    /// Wave 1: customers by exact email, then by case-insensitive search.
+    async fn fetch_customers(&mut self, email: &str) -> Result<u32, R::Error> {
+        let mut calls = 0;
+        if self.got.exact_emails.insert(email.to_string()) {
             let found: Vec<Customer> = self
                 .reads
-                .list_all("/v1/customers", &q(&[("email", &email)]))
+                .list_all("/v1/customers", &q(&[("email", email)]))
                 .await?;
             calls += 1;
             self.add_customers(found);
         }
-        let (how, _) = customers_by_email(&email, self.got.customers.values());
+        let (how, _) = customers_by_email(email, self.got.customers.values());
         if how != EmailMatch::Exact && self.got.searched_emails.insert(email.to_lowercase()) {
-            let query = format!("email:{}", search_literal(&email));
+            let query = format!("email:{}", search_literal(email));
             let found: Vec<Customer> = self
                 .reads
                 .search_all("/v1/customers/search", &q(&[("query", &query)]))
@@ -167,13 +184,12 @@ impl<R: StripeReads> TicketFetcher<R> {
             calls += 1;
             self.add_customers(found);
         }
-        let (_, customers) = customers_by_email(&email, self.got.customers.values());
-        let ids: Vec<String> = customers.iter().map(|c| c.id.clone()).collect();
-        if ids.is_empty() {
-            return Ok(calls);
-        }
+        Ok(calls)
+    }
 
-        // Wave 2: charges and subscriptions of each customer not seen yet.
+    /// Wave 2: charges and subscriptions of each customer not seen yet.
+    async fn fetch_charges_and_subscriptions(&mut self, ids: &[String]) -> Result<u32, R::Error> {
+        let mut calls = 0;
         let need_charges: Vec<&String> = ids
             .iter()
             .filter(|id| !self.got.charges_of.contains(*id))
@@ -216,8 +232,18 @@ impl<R: StripeReads> TicketFetcher<R> {
             |s: &Subscription| (s.id.clone(), SubscriptionRow::from(s)),
         )?;
 
-        // Wave 3: the matched charge's disputes and refunds, and refunds of the customers'
-        // other refunded charges.
+        Ok(calls)
+    }
+
+    /// Wave 3: the matched charge's disputes and refunds, and refunds of the customers'
+    /// other refunded charges. Returns the matched charge, when the ticket's order names
+    /// exactly one.
+    async fn fetch_refunds_and_disputes(
+        &mut self,
+        ticket: &Ticket,
+        ids: &[String],
+    ) -> Result<(u32, Option<ChargeRow>), R::Error> {
+        let mut calls = 0;
         let of_customers: Vec<&ChargeRow> = self
             .got
             .charges
@@ -231,7 +257,7 @@ impl<R: StripeReads> TicketFetcher<R> {
             .collect();
         let matched = match match_order(ticket, succeeded) {
             OrderMatch::One { charge, .. } => charge,
-            _ => return Ok(calls),
+            _ => return Ok((calls, None)),
         };
         let mut refund_for: Vec<String> = of_customers
             .iter()
@@ -276,8 +302,13 @@ impl<R: StripeReads> TicketFetcher<R> {
             |d: &Dispute| (d.id.clone(), DisputeRow::from(d)),
         )?;
 
-        // Wave 4: only when no subscription period started just before the charge, the
-        // latest invoices' payments (a late or retried payment of the period).
+        Ok((calls, Some(*matched)))
+    }
+
+    /// Wave 4: only when no subscription period started just before the charge, the
+    /// latest invoices' payments (a late or retried payment of the period).
+    async fn fetch_period_payments(&mut self, matched: &ChargeRow) -> Result<u32, R::Error> {
+        let mut calls = 0;
         let Some(customer) = matched.customer.clone() else {
             return Ok(calls);
         };

@@ -19,6 +19,7 @@ mod hardening_faults;
 mod hardening_permissions;
 mod hardening_readonly;
 mod hardening_secrets;
+mod house;
 mod journal;
 mod keys;
 mod reconcile;

@@ -1,4 +1,4 @@
-//! The decline-code table: what each Stripe decline code, advice code and `outcome.reason`
+//! The decline-code data table: what each Stripe decline code, advice code and `outcome.reason`
 //! means for the next action billing staff take on a failed invoice payment.
 //!
 //! Source: Stripe's published decline codes (docs.stripe.com/declines/codes) and the

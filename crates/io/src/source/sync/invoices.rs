@@ -1,0 +1,188 @@
+//! The open invoices' side of a sync: the open and uncollectible invoices, the payments
+//! Stripe did not expand, and the PaymentIntent (with its latest charge) that explains each
+//! failed invoice.
+
+use super::*;
+
+pub(super) struct InvoicePart {
+    pub(super) invoices: Vec<InvoiceRow>,
+    pub(super) payments: Vec<InvoicePaymentRow>,
+    pub(super) intents: Vec<PaymentIntentRow>,
+    /// The failed charges the payment intents' `latest_charge` expanded.
+    pub(super) charges: Vec<ChargeRow>,
+}
+
+/// The PaymentIntent whose last error explains an open invoice's failure, if the invoice
+/// has failed: the default payment's intent, else the newest payment's with an intent,
+/// else the pre-basil `invoice.payment_intent`.
+///
+/// An invoice has failed when it was `attempted` (`attempt_count >= 1`), or, for
+/// `charge_automatically`, when its default payment is still `open` with an intent (Stripe
+/// may be between attempts). A `send_invoice` invoice nobody tried to pay also has an open
+/// default payment with an intent (Stripe makes it when the invoice is finalised), but
+/// that intent has no error to read: no request is made for it.
+pub fn failing_payment_intent(inv: &InvoiceRow, payments: &[&InvoicePaymentRow]) -> Option<String> {
+    if inv.status != InvoiceStatus::Open {
+        return None;
+    }
+    let default = payments
+        .iter()
+        .find(|p| p.is_default && p.payment_intent.is_some());
+    let send_invoice = inv.collection_method.as_deref() == Some("send_invoice");
+    let default_open = default.is_some_and(|p| p.status == "open") && !send_invoice;
+    let attempted = inv.attempted && inv.attempt_count >= 1;
+    if !(attempted || default_open) {
+        return None;
+    }
+    default
+        .or_else(|| {
+            payments
+                .iter()
+                .filter(|p| p.payment_intent.is_some())
+                .max_by_key(|p| p.created)
+        })
+        .and_then(|p| p.payment_intent.clone())
+        .or_else(|| inv.legacy_payment_intent.clone())
+}
+
+pub(super) async fn fetch_invoices(
+    client: &Client,
+    progress: &dyn Progress,
+) -> Result<InvoicePart, StripeError> {
+    let open_q = params([("status", "open"), ("expand[]", "data.payments")]);
+    let uncollectible_q = params([("status", "uncollectible")]);
+    let (open, uncollectible): (Vec<Invoice>, Vec<Invoice>) = futures::try_join!(
+        list_with(client, "/v1/invoices", open_q, Part::OpenInvoices, progress),
+        list_with(
+            client,
+            "/v1/invoices",
+            uncollectible_q,
+            Part::UncollectibleInvoices,
+            progress
+        ),
+    )?;
+
+    // Payments: the expanded handful, or the full list when there are more.
+    let incomplete: Vec<&str> = open
+        .iter()
+        .filter(|i| i.payments.as_ref().is_some_and(|p| p.has_more))
+        .map(|i| i.id.as_str())
+        .collect();
+    let total = incomplete.len();
+    if total > 0 {
+        progress.event(SyncEvent::Planned {
+            part: Part::InvoicePayments,
+            total,
+        });
+    }
+    let done = AtomicUsize::new(0);
+    let items = AtomicUsize::new(0);
+    let fan_out = client.background();
+    let full_lists: Vec<Vec<InvoicePayment>> = client
+        .map_concurrent(incomplete.iter().copied(), |id| {
+            let (done, items, fan_out) = (&done, &items, &fan_out);
+            async move {
+                let list: Vec<InvoicePayment> = fan_out
+                    .list_all("/v1/invoice_payments", &params([("invoice", id)]))
+                    .await?;
+                let items = items.fetch_add(list.len(), Ordering::Relaxed) + list.len();
+                progress.event(SyncEvent::Fetched {
+                    part: Part::InvoicePayments,
+                    done: done.fetch_add(1, Ordering::Relaxed) + 1,
+                    total,
+                    items,
+                });
+                Ok(list)
+            }
+        })
+        .await?;
+    let mut full: HashMap<&str, Vec<InvoicePayment>> =
+        incomplete.iter().copied().zip(full_lists).collect();
+
+    let mut invoices = Vec::with_capacity(open.len() + uncollectible.len());
+    let mut payments = Vec::new();
+    for inv in &open {
+        let list = match full.remove(inv.id.as_str()) {
+            Some(list) => list,
+            None => inv
+                .payments
+                .as_ref()
+                .map(|p| p.data.clone())
+                .unwrap_or_default(),
+        };
+        payments.extend(list.iter().map(|p| {
+            let mut row = InvoicePaymentRow::from(p);
+            if row.invoice.is_empty() {
+                row.invoice = inv.id.clone();
+            }
+            row
+        }));
+        invoices.push(InvoiceRow::from(inv));
+    }
+    invoices.extend(uncollectible.iter().map(InvoiceRow::from));
+
+    // The failing invoices' payment intents, one request each.
+    let mut by_invoice: HashMap<&str, Vec<&InvoicePaymentRow>> = HashMap::new();
+    for p in &payments {
+        by_invoice.entry(p.invoice.as_str()).or_default().push(p);
+    }
+    let mut seen = HashSet::new();
+    let intent_ids: Vec<String> = invoices
+        .iter()
+        .filter_map(|inv| {
+            let pays = by_invoice
+                .get(inv.id.as_str())
+                .map_or(&[][..], Vec::as_slice);
+            failing_payment_intent(inv, pays)
+        })
+        .filter(|pi| seen.insert(pi.clone()))
+        .collect();
+    let total = intent_ids.len();
+    progress.event(SyncEvent::Planned {
+        part: Part::PaymentIntents,
+        total,
+    });
+    let done = AtomicUsize::new(0);
+    let fan_out = client.background();
+    let fetched: Vec<Option<PaymentIntent>> = client
+        .map_concurrent(intent_ids.iter(), |id| {
+            let (done, fan_out) = (&done, &fan_out);
+            async move {
+                let path = format!("/v1/payment_intents/{id}");
+                let query = params([("expand[]", "latest_charge")]);
+                let result = match fan_out.get::<PaymentIntent>(&path, &query).await {
+                    Ok(pi) => Some(pi),
+                    // Gone or in the other mode: the row shows no decline rather than
+                    // the whole read failing.
+                    Err(e) if e.is_not_found() => {
+                        tracing::warn!(payment_intent = %id, "payment intent not found; its invoice shows no decline");
+                        None
+                    }
+                    Err(e) => return Err(e),
+                };
+                let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                progress.event(SyncEvent::Fetched {
+                    part: Part::PaymentIntents,
+                    done: n,
+                    total,
+                    items: n,
+                });
+                Ok(result)
+            }
+        })
+        .await?;
+    let mut intents = Vec::new();
+    let mut charges = Vec::new();
+    for pi in fetched.into_iter().flatten() {
+        if let Some(Expandable::Object(ch)) = &pi.latest_charge {
+            charges.push(ChargeRow::from(&**ch));
+        }
+        intents.push(PaymentIntentRow::from(&pi));
+    }
+    Ok(InvoicePart {
+        invoices,
+        payments,
+        intents,
+        charges,
+    })
+}

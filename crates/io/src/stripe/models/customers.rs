@@ -1,0 +1,108 @@
+//! Customers and their subscriptions, with the items, prices and plans that say how much
+//! and how often a subscription bills.
+
+use super::*;
+
+/// A customer (`cus_...`). A deleted customer comes back with `deleted: true`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Customer {
+    pub id: String,
+    pub email: Option<String>,
+    pub name: Option<String>,
+    pub description: Option<String>,
+    pub created: Option<i64>,
+    #[serde(default, deserialize_with = "null_default")]
+    pub deleted: bool,
+    pub livemode: Option<bool>,
+    #[serde(default, deserialize_with = "lenient_metadata")]
+    pub metadata: BTreeMap<String, String>,
+}
+
+/// A subscription (`sub_...`). Periods live on its items since basil.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Subscription {
+    pub id: String,
+    pub customer: Option<Expandable<AnyObject>>,
+    pub status: Option<SubscriptionStatus>,
+    pub items: Option<List<SubscriptionItem>>,
+    pub created: Option<i64>,
+    pub currency: Option<String>,
+    #[serde(default, deserialize_with = "null_default")]
+    pub cancel_at_period_end: bool,
+    pub canceled_at: Option<i64>,
+    pub latest_invoice: Option<Expandable<AnyObject>>,
+    pub collection_method: Option<String>,
+    pub livemode: Option<bool>,
+    /// Pre-basil shapes only.
+    pub current_period_start: Option<i64>,
+    /// Pre-basil shapes only.
+    pub current_period_end: Option<i64>,
+    /// Legacy (single-plan) shapes only; the interval lives on the items otherwise.
+    pub plan: Option<Plan>,
+}
+
+impl Subscription {
+    /// The current period: the first item's period, else the pre-basil top-level fields.
+    pub fn current_period(&self) -> (Option<i64>, Option<i64>) {
+        let item = self.items.as_ref().and_then(|l| l.data.first());
+        let start = item
+            .and_then(|i| i.current_period_start)
+            .or(self.current_period_start);
+        let end = item
+            .and_then(|i| i.current_period_end)
+            .or(self.current_period_end);
+        (start, end)
+    }
+
+    /// The billing interval (`month`, `year`, ...) and its count, from the first item's
+    /// price, else its legacy plan, else the legacy top-level `plan`.
+    pub fn interval(&self) -> Option<(String, i64)> {
+        let item = self.items.as_ref().and_then(|l| l.data.first());
+        if let Some(rec) = item
+            .and_then(|i| i.price.as_ref())
+            .and_then(|p| p.recurring.as_ref())
+            && let Some(interval) = &rec.interval
+        {
+            return Some((interval.clone(), rec.interval_count.unwrap_or(1)));
+        }
+        let plan = item.and_then(|i| i.plan.as_ref()).or(self.plan.as_ref())?;
+        Some((plan.interval.clone()?, plan.interval_count.unwrap_or(1)))
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SubscriptionItem {
+    pub id: String,
+    pub current_period_start: Option<i64>,
+    pub current_period_end: Option<i64>,
+    pub price: Option<Price>,
+    pub plan: Option<Plan>,
+    pub quantity: Option<i64>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Price {
+    pub id: String,
+    pub unit_amount: Option<i64>,
+    pub currency: Option<String>,
+    pub recurring: Option<Recurring>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Recurring {
+    pub interval: Option<String>,
+    pub interval_count: Option<i64>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Plan {
+    pub id: String,
+    pub amount: Option<i64>,
+    pub currency: Option<String>,
+    pub interval: Option<String>,
+    pub interval_count: Option<i64>,
+}
