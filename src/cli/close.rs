@@ -8,12 +8,12 @@
 
 use std::path::Path;
 
-use super::reconcile::zone_name;
 use super::{CmdResult, Ctx, Failure};
 use crate::app::load::{Need, load};
 use crate::report::close_packet::PacketSpec;
 use crate::report::packet::PacketError;
 use crate::time::Month;
+use crate::time::zone_name;
 
 pub fn run(
     ctx: &Ctx,
@@ -31,7 +31,7 @@ pub fn run(
         .map_err(|e: crate::time::TimeError| Failure::usage(format!("--month: {e}")))?;
     let out = out.ok_or_else(|| Failure::usage("--out DIR is required"))?;
     let data = load(&ctx.request(), Need::All)?;
-    let zone = zone_name(ctx);
+    let zone = zone_name(&ctx.tz);
     let spec = PacketSpec {
         month,
         data: &data,

@@ -5,7 +5,8 @@
 use std::fmt::Write as _;
 
 use super::{CmdResult, Ctx, Failure};
-use crate::app::load::{cache_failure, connect};
+use crate::app::connect;
+use crate::app::load::cache_failure;
 use crate::source::cache::Cache;
 use crate::source::progress::{StderrProgress, grouped};
 use crate::source::sync::{self, SyncOptions, SyncReport};
