@@ -15,10 +15,7 @@ use crate::report::reconciliation::{ReportHeader, render};
 use crate::source::AccountData;
 use crate::time::{Month, zone_name};
 
-pub fn run(ctx: &Ctx, month: &str, out: &OutArgs) -> CmdResult {
-    let month: Month = month
-        .parse()
-        .map_err(|e: crate::time::TimeError| Failure::usage(format!("--month: {e}")))?;
+pub fn run(ctx: &Ctx, month: Month, out: &OutArgs) -> CmdResult {
     let formats = Formats::parse(&out.format)?;
     let data = load(ctx, month)?;
     let dir = out.out.clone().unwrap_or_else(|| PathBuf::from("."));

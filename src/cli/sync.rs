@@ -79,7 +79,7 @@ pub fn summary(report: &SyncReport, opts: &SyncOptions, ctx: &Ctx) -> String {
         "payouts arriving {} to {} ({}), charges since {}",
         crate::time::date_in(opts.window.0, &ctx.tz),
         crate::time::date_in((opts.window.1 - 1).max(opts.window.0), &ctx.tz),
-        ctx.global.tz,
+        crate::time::zone_name(&ctx.tz),
         crate::time::date_in(opts.charges_since, &ctx.tz),
     );
     let kept = if report.reused_lines > 0 {
