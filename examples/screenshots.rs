@@ -25,7 +25,7 @@ fn main() -> Result<(), String> {
         .map_or_else(|| PathBuf::from("screenshots"), PathBuf::from);
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     let cli = Cli::parse_from(["tieout", "--demo", "--now", "2026-11-30T12:00:00Z"]);
-    let ctx = Ctx::from_args(cli.global).map_err(|f| f.message)?;
+    let ctx = Ctx::from_args(cli.global);
     let ws = tieout::cli::tui_cmd::demo_workspace(&ctx).map_err(|e| e.message)?;
 
     // (file name, theme, script)

@@ -131,39 +131,33 @@ pub enum AuditError {
     NoDataDir(String),
 }
 
-/// The OS user running tieout: `USER`/`USERNAME`/`LOGNAME`, else (Linux, where a
-/// service or container may set none of them) the process's uid looked up in
-/// `/etc/passwd` (or `uid N`), else `unknown`.
+/// The OS user running tieout: `USER`/`USERNAME`/`LOGNAME`, else (a service or container
+/// may set none of them) the account of the process's user as the OS resolves it
+/// (`whoami`: the passwd database on Unix), else `uid N` on Unix, else `unknown`.
 pub fn os_user() -> String {
+    os_user_with(|v| std::env::var(v).ok())
+}
+
+fn os_user_with(env: impl Fn(&str) -> Option<String>) -> String {
+    let nonblank = |s: &String| !s.trim().is_empty();
     ["USER", "USERNAME", "LOGNAME"]
         .iter()
-        .find_map(|v| std::env::var(v).ok().filter(|s| !s.trim().is_empty()))
-        .or_else(process_user)
+        .find_map(|v| env(v).filter(nonblank))
+        .or_else(|| whoami::username().ok().filter(nonblank))
+        .or_else(process_uid)
         .unwrap_or_else(|| "unknown".to_string())
 }
 
 #[cfg(unix)]
-fn process_user() -> Option<String> {
+fn process_uid() -> Option<String> {
     use std::os::unix::fs::MetadataExt;
     let uid = std::fs::metadata("/proc/self").ok()?.uid();
-    let passwd = std::fs::read_to_string("/etc/passwd").unwrap_or_default();
-    Some(user_in_passwd(&passwd, uid).unwrap_or_else(|| format!("uid {uid}")))
+    Some(format!("uid {uid}"))
 }
 
 #[cfg(not(unix))]
-fn process_user() -> Option<String> {
+fn process_uid() -> Option<String> {
     None
-}
-
-/// The name `/etc/passwd` gives `uid`.
-fn user_in_passwd(passwd: &str, uid: u32) -> Option<String> {
-    passwd.lines().find_map(|line| {
-        let mut f = line.split(':');
-        let name = f.next()?;
-        let _password = f.next()?;
-        let id: u32 = f.next()?.trim().parse().ok()?;
-        (id == uid && !name.is_empty()).then(|| name.to_string())
-    })
 }
 
 /// The append-only log file.
@@ -291,12 +285,16 @@ mod tests {
     }
 
     #[test]
-    fn the_user_is_found_by_uid_in_passwd() {
-        let passwd =
-            "# comment\nroot:x:0:0:root:/root:/bin/bash\nops:x:1000:1000::/home/ops:/bin/sh\n";
-        assert_eq!(user_in_passwd(passwd, 1000).as_deref(), Some("ops"));
-        assert_eq!(user_in_passwd(passwd, 0).as_deref(), Some("root"));
-        assert_eq!(user_in_passwd(passwd, 7), None);
+    fn the_user_comes_from_the_environment_else_from_the_os() {
+        let env = |v: &str| (v == "LOGNAME").then(|| "ops".to_string());
+        assert_eq!(os_user_with(env), "ops");
+        let blank = |_: &str| Some("  ".to_string());
+        let from_os = os_user_with(blank);
+        assert_ne!(from_os, "unknown");
+        assert!(!from_os.trim().is_empty());
+        if let Ok(name) = whoami::username() {
+            assert_eq!(from_os, name);
+        }
         assert_ne!(os_user(), "");
     }
 

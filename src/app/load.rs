@@ -15,7 +15,7 @@ use crate::source::cache::{Cache, CacheError, Generation};
 use crate::source::progress::StderrProgress;
 use crate::source::sync::{self, Parts, SyncOptions};
 use crate::source::{AccountData, Table};
-use crate::stripe::{Client, ClientConfig, StripeError};
+use crate::stripe::StripeError;
 use crate::time::Month;
 
 /// How many months of payouts a fresh read of everything covers (as `tieout sync`).
@@ -175,17 +175,8 @@ pub fn merge_rest(first: &mut AccountData, mut rest: AccountData) {
     }
 }
 
-/// A client for the profile's key (env `STRIPE_API_KEY`, else the keychain). Call it
-/// outside any tokio runtime.
-pub fn connect(ctx: &ReadRequest) -> Result<Client, Failure> {
-    let (key, _source) = crate::secrets::resolve_key(&ctx.profile, ctx.allow_secret_key)?;
-    let mut config = ClientConfig::new(ctx.api_base.clone(), key);
-    config.stripe_account = ctx.stripe_account.clone();
-    Client::new(config).map_err(stripe_failure)
-}
-
 fn load_fresh(ctx: &ReadRequest, need: Need) -> Result<AccountData, Failure> {
-    let client = connect(ctx)?;
+    let client = super::connect(ctx)?;
     let opts = need.options(ctx.now, &ctx.tz);
     let cache = Cache::open_default().ok();
     let progress = StderrProgress::new();

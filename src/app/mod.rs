@@ -5,10 +5,13 @@
 //! The shells (`cli`, `tui`) call these; nothing here decides an exit code.
 
 pub mod audit;
+pub mod connect;
 pub mod exports;
 pub mod load;
 pub mod refund_exec;
 pub mod ticket_fetch;
+
+pub use connect::{client_config, connect, verify_key};
 
 use jiff::tz::TimeZone;
 

@@ -98,7 +98,7 @@ mod tests {
     #[test]
     fn a_bad_day_is_a_usage_error_that_says_the_format_once() {
         let cli = crate::cli::Cli::try_parse_from(["tieout", "--demo", "audit"]).expect("parse");
-        let ctx = Ctx::from_args(cli.global).expect("ctx");
+        let ctx = Ctx::from_args(cli.global);
         let f = run(&ctx, None, Some("2026-13-01")).expect_err("refused");
         assert_eq!(f.kind.code(), 2);
         assert_eq!(

@@ -8,16 +8,16 @@
 
 use std::path::Path;
 
-use super::reconcile::zone_name;
 use super::{CmdResult, Ctx, Failure};
 use crate::app::load::{Need, load};
 use crate::report::close_packet::PacketSpec;
 use crate::report::packet::PacketError;
 use crate::time::Month;
+use crate::time::zone_name;
 
 pub fn run(
     ctx: &Ctx,
-    month: Option<&str>,
+    month: Option<Month>,
     out: Option<&Path>,
     verify: Option<&Path>,
     force: bool,
@@ -25,13 +25,10 @@ pub fn run(
     if let Some(dir) = verify {
         return verify_packet(dir);
     }
-    let month: Month = month
-        .ok_or_else(|| Failure::usage("--month YYYY-MM is required"))?
-        .parse()
-        .map_err(|e: crate::time::TimeError| Failure::usage(format!("--month: {e}")))?;
+    let month = month.ok_or_else(|| Failure::usage("--month YYYY-MM is required"))?;
     let out = out.ok_or_else(|| Failure::usage("--out DIR is required"))?;
     let data = load(&ctx.request(), Need::All)?;
-    let zone = zone_name(ctx);
+    let zone = zone_name(&ctx.tz);
     let spec = PacketSpec {
         month,
         data: &data,

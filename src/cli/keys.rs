@@ -9,29 +9,14 @@
 use std::io::{IsTerminal, Read, Write};
 
 use super::{CmdResult, Ctx, FailKind, Failure};
+use crate::app::verify_key;
 use crate::secrets::{ApiKey, ENV_KEY, Keychain, KeychainError};
-use crate::stripe::account::{AccountInfo, identify};
-use crate::stripe::{Client, ClientConfig, StripeError, blocking, permissions};
+use crate::stripe::permissions;
 
 /// Writes a line of output; a closed stdout is a failure of its own.
 pub(crate) fn say(out: &mut dyn Write, line: impl AsRef<str>) -> Result<(), Failure> {
     writeln!(out, "{}", line.as_ref())
         .map_err(|e| Failure::other(format!("could not write the output: {e}")))
-}
-
-/// The client configuration for the command's options (`--api-base`, `--stripe-account`).
-pub(crate) fn config_for(ctx: &Ctx, key: ApiKey) -> ClientConfig {
-    let mut config = ClientConfig::new(ctx.global.api_base.clone(), key);
-    config.stripe_account = ctx.global.stripe_account.clone();
-    config
-}
-
-/// Verifies `key` against Stripe and says which account it reads.
-// StripeError carries the request id and permission for the message; it is returned once.
-#[allow(clippy::result_large_err)]
-pub(crate) fn verify(ctx: &Ctx, key: &ApiKey) -> Result<AccountInfo, StripeError> {
-    let client = Client::new(config_for(ctx, key.clone()))?;
-    blocking::run(identify(&client))?
 }
 
 /// Reads the key: hidden prompt on a terminal, else the first non-empty line of stdin.
@@ -86,7 +71,7 @@ pub fn login_with(
 ) -> CmdResult {
     let key = ApiKey::validate(key_text, ctx.global.allow_secret_key)?;
     let profile = &ctx.global.profile;
-    let info = verify(ctx, &key).map_err(|e| {
+    let info = verify_key(&ctx.request(), &key).map_err(|e| {
         let mut failure = Failure::from(e);
         failure.message = format!("the key was not stored: {}", failure.message);
         failure

@@ -6,9 +6,12 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::str::FromStr as _;
 
 use clap::{Args, Parser, Subcommand};
 use jiff::tz::TimeZone;
+
+use crate::time::Month;
 
 pub mod audit;
 pub mod close;
@@ -80,11 +83,11 @@ pub struct GlobalArgs {
     #[arg(long, global = true, value_name = "ACCT")]
     pub stripe_account: Option<String>,
     /// The clock, for reproducible runs (RFC 3339, e.g. 2026-11-30T09:00:00Z).
-    #[arg(long, global = true, value_name = "RFC3339")]
-    pub now: Option<String>,
+    #[arg(long, global = true, value_name = "RFC3339", value_parser = crate::time::parse_instant)]
+    pub now: Option<i64>,
     /// Time zone for month boundaries and dates (IANA name, e.g. Europe/Berlin).
-    #[arg(long, global = true, default_value = "UTC", value_name = "ZONE")]
-    pub tz: String,
+    #[arg(long, global = true, default_value = "UTC", value_name = "ZONE", value_parser = crate::time::parse_tz)]
+    pub tz: TimeZone,
     /// Headless commands: use the local cache of the last sync instead of reading fresh.
     #[arg(long, global = true)]
     pub cached: bool,
@@ -139,8 +142,8 @@ pub enum Command {
     /// Tie each payout of a month to its balance transactions.
     Reconcile {
         /// The month, YYYY-MM (payouts arriving in it, in --tz).
-        #[arg(long, value_name = "YYYY-MM")]
-        month: String,
+        #[arg(long, value_name = "YYYY-MM", value_parser = Month::from_str)]
+        month: Month,
         #[command(flatten)]
         out: OutArgs,
     },
@@ -149,8 +152,8 @@ pub enum Command {
     /// Write (or verify) a month-end close packet.
     Close {
         /// The month, YYYY-MM.
-        #[arg(long, value_name = "YYYY-MM", required_unless_present = "verify")]
-        month: Option<String>,
+        #[arg(long, value_name = "YYYY-MM", required_unless_present = "verify", value_parser = Month::from_str)]
+        month: Option<Month>,
         /// The folder to write the packet into.
         #[arg(long, value_name = "DIR", required_unless_present = "verify")]
         out: Option<PathBuf>,
@@ -282,15 +285,11 @@ pub struct Ctx {
 }
 
 impl Ctx {
-    pub fn from_args(global: GlobalArgs) -> Result<Self, Failure> {
-        let now = match &global.now {
-            Some(text) => {
-                crate::time::parse_instant(text).map_err(|e| Failure::usage(e.to_string()))?
-            }
-            None => crate::time::now_unix(),
-        };
-        let tz = crate::time::parse_tz(&global.tz).map_err(|e| Failure::usage(e.to_string()))?;
-        Ok(Self { global, now, tz })
+    /// `--now` and `--tz` arrive parsed (clap refuses a bad one as a usage error).
+    pub fn from_args(global: GlobalArgs) -> Self {
+        let now = global.now.unwrap_or_else(crate::time::now_unix);
+        let tz = global.tz.clone();
+        Self { global, now, tz }
     }
 
     /// What the use cases need of these options to read the account.
@@ -310,7 +309,7 @@ impl Ctx {
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> CmdResult {
-    let ctx = Ctx::from_args(cli.global)?;
+    let ctx = Ctx::from_args(cli.global);
     match cli.command {
         None => tui_cmd::run(&ctx, ctx.global.demo),
         Some(Command::Demo) => tui_cmd::run(&ctx, true),
@@ -319,20 +318,14 @@ pub fn run(cli: Cli) -> CmdResult {
         Some(Command::Status) => status::run(&ctx),
         Some(Command::Sync { months }) => sync::run(&ctx, months),
         Some(Command::Dunning { out }) => dunning::run(&ctx, &out),
-        Some(Command::Reconcile { month, out }) => reconcile::run(&ctx, &month, &out),
+        Some(Command::Reconcile { month, out }) => reconcile::run(&ctx, month, &out),
         Some(Command::Suggest(args)) => suggest::run(&ctx, &args),
         Some(Command::Close {
             month,
             out,
             verify,
             force,
-        }) => close::run(
-            &ctx,
-            month.as_deref(),
-            out.as_deref(),
-            verify.as_deref(),
-            force,
-        ),
+        }) => close::run(&ctx, month, out.as_deref(), verify.as_deref(), force),
         Some(Command::Journal(args)) => journal::run(&ctx, &args),
         Some(Command::InitAccounts { path, force }) => {
             journal::init_accounts(path.as_deref(), force)

@@ -13,12 +13,9 @@ use crate::domain::tieout::{EMPTY_MONTH, MonthTieOut, tie_out_month};
 use crate::money::format_major;
 use crate::report::reconciliation::{ReportHeader, render};
 use crate::source::AccountData;
-use crate::time::Month;
+use crate::time::{Month, zone_name};
 
-pub fn run(ctx: &Ctx, month: &str, out: &OutArgs) -> CmdResult {
-    let month: Month = month
-        .parse()
-        .map_err(|e: crate::time::TimeError| Failure::usage(format!("--month: {e}")))?;
+pub fn run(ctx: &Ctx, month: Month, out: &OutArgs) -> CmdResult {
     let formats = Formats::parse(&out.format)?;
     let data = load(ctx, month)?;
     let dir = out.out.clone().unwrap_or_else(|| PathBuf::from("."));
@@ -28,11 +25,6 @@ pub fn run(ctx: &Ctx, month: &str, out: &OutArgs) -> CmdResult {
 /// The data the month needs, from wherever `--demo`/`--cached`/the key say.
 fn load(ctx: &Ctx, month: Month) -> Result<AccountData, Failure> {
     crate::app::load::load(&ctx.request(), crate::app::load::Need::Month(month))
-}
-
-/// The time zone's name as the reports show it (the same in the pane's export).
-pub fn zone_name(ctx: &Ctx) -> String {
-    ctx.tz.iana_name().unwrap_or(&ctx.global.tz).to_string()
 }
 
 /// Ties the month out on `data`, writes the files into `dir`, prints the summary.
@@ -45,9 +37,9 @@ pub fn run_on(
     force: bool,
 ) -> CmdResult {
     let tieout = tie_out_month(&data.payouts, &data.balance_transactions, month, &ctx.tz);
-    let header = ReportHeader::from_meta(&data.meta, &zone_name(ctx));
+    let header = ReportHeader::from_meta(&data.meta, &zone_name(&ctx.tz));
     let written = write_files(&tieout, &header, dir, formats, force)?;
-    println!("{}", summary(&tieout, &zone_name(ctx)));
+    println!("{}", summary(&tieout, &zone_name(&ctx.tz)));
     for (path, changed) in &written {
         if *changed {
             println!("wrote {}", path.display());

@@ -6,8 +6,9 @@
 
 use std::io::Write;
 
-use super::keys::{say, verify};
+use super::keys::say;
 use super::{CmdResult, Ctx, Failure};
+use crate::app::verify_key;
 use crate::secrets::{self, ApiKey, KeySource};
 use crate::source::{AccountData, Mode, SnapshotMeta};
 use crate::stripe::DEFAULT_API_BASE;
@@ -88,7 +89,7 @@ pub fn status_with(
     cache: impl FnOnce(&str, Mode) -> Result<Option<SnapshotMeta>, String>,
     out: &mut dyn Write,
 ) -> CmdResult {
-    let verified = verify(ctx, key);
+    let verified = verify_key(&ctx.request(), key);
     let account = match &verified {
         Ok(info) => info.describe(),
         Err(_) => "could not be read (see below)".to_string(),

@@ -196,7 +196,7 @@ mod live {
     use crate::source::{Origin, SnapshotMeta};
 
     pub fn fetch(ctx: &Ctx, tickets: &[Ticket]) -> Result<AccountData, Failure> {
-        let client = crate::app::load::connect(&ctx.request())?;
+        let client = crate::app::connect(&ctx.request())?;
         let meta = SnapshotMeta {
             account_id: ctx.global.stripe_account.clone().unwrap_or_default(),
             account_name: None,
@@ -207,11 +207,7 @@ mod live {
             window_start: 0,
             window_end: 0,
         };
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| Failure::other(format!("could not start the async runtime: {e}")))?;
-        runtime.block_on(async {
+        crate::stripe::blocking::block_on(async {
             let (data, counts) = fetch_tickets(client.clone(), tickets, meta)
                 .await
                 .map_err(stripe_failure)?;
@@ -228,6 +224,7 @@ mod live {
             );
             Ok(data)
         })
+        .map_err(|e| Failure::other(format!("could not start the async runtime: {e}")))?
     }
 }
 

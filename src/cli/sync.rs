@@ -5,7 +5,8 @@
 use std::fmt::Write as _;
 
 use super::{CmdResult, Ctx, Failure};
-use crate::app::load::{cache_failure, connect};
+use crate::app::connect;
+use crate::app::load::cache_failure;
 use crate::source::cache::Cache;
 use crate::source::progress::{StderrProgress, grouped};
 use crate::source::sync::{self, SyncOptions, SyncReport};
@@ -78,7 +79,7 @@ pub fn summary(report: &SyncReport, opts: &SyncOptions, ctx: &Ctx) -> String {
         "payouts arriving {} to {} ({}), charges since {}",
         crate::time::date_in(opts.window.0, &ctx.tz),
         crate::time::date_in((opts.window.1 - 1).max(opts.window.0), &ctx.tz),
-        ctx.global.tz,
+        crate::time::zone_name(&ctx.tz),
         crate::time::date_in(opts.charges_since, &ctx.tz),
     );
     let kept = if report.reused_lines > 0 {

@@ -209,7 +209,7 @@ impl CliLoader {
     /// A full read from Stripe, saved to the cache like `tieout sync`.
     fn fresh(&self, progress: &(dyn Fn(String) + Send + Sync)) -> Result<Workspace, LoadError> {
         let ctx = &self.ctx;
-        let client = load::connect(&ctx.request()).map_err(|f| LoadError::new(f.message))?;
+        let client = crate::app::connect(&ctx.request()).map_err(|f| LoadError::new(f.message))?;
         let cache = Cache::open_default().map_err(|e| LoadError::new(e.to_string()))?;
         let opts = Need::All.options(ctx.now, &ctx.tz);
         let report = move |event: SyncEvent| {

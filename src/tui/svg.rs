@@ -68,7 +68,7 @@ fn indexed(i: u8) -> (u8, u8, u8) {
 }
 
 fn hex(c: (u8, u8, u8)) -> String {
-    format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
+    format!("#{}", hex::encode([c.0, c.1, c.2]))
 }
 
 fn escape(s: &str) -> String {

@@ -44,7 +44,7 @@ fn ctx(base: &str, extra: &[&str]) -> Ctx {
     args.extend_from_slice(extra);
     args.push("status");
     let cli = Cli::try_parse_from(args).expect("arguments");
-    Ctx::from_args(cli.global).expect("ctx")
+    Ctx::from_args(cli.global)
 }
 
 fn mock_store() -> Arc<CredentialStore> {

@@ -201,17 +201,24 @@ pub fn format_major_grouped(minor: i64, currency: Currency) -> String {
         Some((i, f)) => (i, Some(f)),
         None => (rest, None),
     };
-    let mut grouped = String::with_capacity(int.len() + int.len() / 3);
-    for (i, ch) in int.chars().enumerate() {
-        if i > 0 && (int.len() - i) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(ch);
-    }
+    let grouped = group_thousands(int);
     match frac {
         Some(f) => format!("{sign}{grouped}.{f}"),
         None => format!("{sign}{grouped}"),
     }
+}
+
+/// Puts a comma between each group of three digits of a run of ASCII digits:
+/// `1234567` -> `1,234,567`. The one grouping helper (counts use it too).
+pub fn group_thousands(digits: &str) -> String {
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
 }
 
 /// Reads decimal major units back into minor units. Exactly the currency's number of

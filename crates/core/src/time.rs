@@ -123,6 +123,17 @@ pub fn parse_tz(name: &str) -> Result<TimeZone, TimeError> {
     TimeZone::get(name).map_err(|_| TimeError::BadZone(name.to_string()))
 }
 
+/// The zone as reports and screens name it: its IANA name (`Europe/Berlin`), else a fixed
+/// zone's offset (`+02:00`), else `UTC`. The one naming of a zone, for the CLI and the TUI.
+pub fn zone_name(tz: &TimeZone) -> String {
+    match tz.iana_name() {
+        Some(name) => name.to_string(),
+        None => tz
+            .to_fixed_offset()
+            .map_or_else(|_| "UTC".to_string(), |o| o.to_string()),
+    }
+}
+
 /// Parses `--now` (RFC 3339) into unix seconds.
 pub fn parse_instant(text: &str) -> Result<i64, TimeError> {
     text.trim()
@@ -224,6 +235,15 @@ pub fn whole_months_between(from: i64, to: i64, tz: &TimeZone) -> i64 {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn zones_are_named_by_iana_name_else_offset() {
+        assert_eq!(zone_name(&TimeZone::UTC), "UTC");
+        let berlin = parse_tz("Europe/Berlin").expect("zone");
+        assert_eq!(zone_name(&berlin), "Europe/Berlin");
+        let fixed = TimeZone::fixed(jiff::tz::offset(2));
+        assert_eq!(zone_name(&fixed), "+02");
+    }
 
     #[test]
     fn a_month_titles_as_a_reader_names_it() {

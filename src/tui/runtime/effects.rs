@@ -258,7 +258,7 @@ pub fn export_packet(
             }
         }
     };
-    let zone = crate::tui::panes::tieout::zone_name(&input.tz);
+    let zone = crate::time::zone_name(&input.tz);
     let spec = PacketSpec {
         month,
         data: &input.data,
@@ -316,8 +316,10 @@ fn panic_text(panic: &Box<dyn std::any::Any + Send>) -> String {
         .unwrap_or_else(|| "panic".into())
 }
 
+/// Runs effect `name` on the shared runtime's blocking pool (loads and refunds may take
+/// minutes, so a pool that grows, not a fixed-size one).
 pub(super) fn spawn(name: String, f: impl FnOnce() + Send + 'static) {
-    if let Err(e) = std::thread::Builder::new().name(name).spawn(f) {
-        tracing::error!("could not start a worker thread: {e}");
+    if let Err(e) = crate::stripe::blocking::spawn_blocking(f) {
+        tracing::error!("could not start the worker for {name}: {e}");
     }
 }

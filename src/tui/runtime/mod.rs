@@ -53,11 +53,9 @@ pub fn translate(ev: Event) -> Option<Msg> {
 
 /// Runs the TUI until the user quits. The terminal is restored however this ends.
 pub fn run(state: State, loader: Arc<dyn Loader>) -> Result<(), String> {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| format!("could not start the async runtime: {e}"))?;
-    let result = rt.block_on(main_loop(state, loader));
+    let result = crate::stripe::blocking::block_on(main_loop(state, loader))
+        .map_err(|e| format!("could not start the async runtime: {e}"))
+        .and_then(|r| r);
     terminal::restore();
     result
 }

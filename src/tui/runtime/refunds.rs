@@ -40,11 +40,8 @@ pub async fn execute(session: &GateSession, p: &Proposal) -> Result<Outcome, Str
 
 fn run_blocking(loader: &dyn Loader, p: &Proposal) -> Result<Outcome, String> {
     let session = loader.refund_gate()?;
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| format!("could not start the network runtime: {e}"))?;
-    rt.block_on(execute(&session, p))
+    crate::stripe::blocking::block_on(execute(&session, p))
+        .map_err(|e| format!("could not start the network runtime: {e}"))?
 }
 
 /// Runs the refund on a worker thread and sends its outcome back.

@@ -49,7 +49,7 @@ impl Proposal {
             field("evidence", e);
         }
         field("rule", &self.rule);
-        hex(&h.finalize())
+        hex::encode(h.finalize())
     }
 
     /// The `Idempotency-Key` for the refund call: derived from the ticket and the approved
@@ -72,10 +72,6 @@ impl Proposal {
             self.currency.upper()
         )
     }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// An operator's approval, bound to one proposal by its digest.

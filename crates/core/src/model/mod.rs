@@ -7,6 +7,7 @@ pub mod rows;
 pub mod status;
 
 use serde::{Deserialize, Serialize};
+use strum::IntoStaticStr;
 
 use rows::{
     BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, InvoiceRow,
@@ -14,8 +15,9 @@ use rows::{
 };
 
 /// Live or test mode, as the key (and every object's `livemode`) says.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, IntoStaticStr)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Mode {
     Live,
     Test,
@@ -23,16 +25,14 @@ pub enum Mode {
 
 impl Mode {
     pub fn as_str(&self) -> &'static str {
-        match self {
-            Mode::Live => "live",
-            Mode::Test => "test",
-        }
+        self.into()
     }
 }
 
 /// How the data at hand was obtained.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, IntoStaticStr)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Origin {
     /// The bundled demo account (`fixtures/demo`), no key, no network.
     Demo,
@@ -44,11 +44,7 @@ pub enum Origin {
 
 impl Origin {
     pub fn as_str(&self) -> &'static str {
-        match self {
-            Origin::Demo => "demo",
-            Origin::Live => "live",
-            Origin::Cache => "cache",
-        }
+        self.into()
     }
 }
 

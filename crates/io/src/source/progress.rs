@@ -109,15 +109,7 @@ impl Progress for Quiet {
 
 /// `2431` -> `2,431`.
 pub fn grouped(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    tieout_core::money::group_thousands(&n.to_string())
 }
 
 /// The plain line for an event, if it deserves one (lists every 50 pages, per-object

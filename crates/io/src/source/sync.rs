@@ -77,9 +77,8 @@ use crate::source::rows::{
 use crate::source::tables::{Snapshot, TableError};
 use crate::source::{AccountData, Origin, SnapshotMeta};
 use crate::stripe::models::{
-    Account, BalanceTransaction, Charge, Customer, Dispute, Expandable, HasId, Invoice,
-    InvoicePayment, InvoiceStatus, PaymentIntent, Payout, PayoutStatus, ReconciliationStatus,
-    Refund, Subscription,
+    BalanceTransaction, Charge, Customer, Dispute, Expandable, HasId, Invoice, InvoicePayment,
+    InvoiceStatus, PaymentIntent, Payout, PayoutStatus, ReconciliationStatus, Refund, Subscription,
 };
 use crate::stripe::query::params;
 use crate::stripe::{Client, RequestStats, StripeError};
@@ -188,42 +187,28 @@ pub struct AccountIdent {
 /// The id used when neither Stripe nor the command line names the account.
 pub const UNKNOWN_ACCOUNT: &str = "acct_unknown";
 
-/// Finds `acct_...` in Stripe's 403 wording ("... on account 'acct_1PJB...'").
-fn account_in_message(message: &str) -> Option<String> {
-    let start = message.find("acct_")?;
-    let id: String = message[start..]
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-        .collect();
-    (id.len() > 5).then_some(id)
-}
-
-/// Which account the client reads: `GET /v1/account`; when a restricted key may not
-/// read it, the id Stripe's refusal names, else `--stripe-account`, else
-/// [`UNKNOWN_ACCOUNT`]. A bad key fails here, before anything else is read.
+/// Which account the client reads ([`crate::stripe::account::identify`]); when a
+/// restricted key may not read it, `--stripe-account`, else the id Stripe's refusal
+/// names, else [`UNKNOWN_ACCOUNT`]. A bad key fails here, before anything else is read.
 pub async fn identify(
     client: &Client,
     stripe_account: Option<&str>,
 ) -> Result<AccountIdent, StripeError> {
-    match client.get::<Account>("/v1/account", &[]).await {
-        Ok(account) => Ok(AccountIdent {
-            name: account.display_name().map(str::to_string),
-            id: if account.id.is_empty() {
-                stripe_account.unwrap_or(UNKNOWN_ACCOUNT).to_string()
-            } else {
-                account.id
-            },
-        }),
-        Err(StripeError::MissingPermission { message, .. }) => {
-            let id = stripe_account
-                .map(str::to_string)
-                .or_else(|| message.as_deref().and_then(account_in_message))
-                .unwrap_or_else(|| UNKNOWN_ACCOUNT.to_string());
-            tracing::info!(%id, "GET /v1/account refused to this key; using the id named elsewhere");
-            Ok(AccountIdent { id, name: None })
-        }
-        Err(e) => Err(e),
+    let found = crate::stripe::account::identify(client).await?;
+    let named = stripe_account.map(str::to_string);
+    let id = if found.refused {
+        named.or(found.id)
+    } else {
+        found.id.or(named)
     }
+    .unwrap_or_else(|| UNKNOWN_ACCOUNT.to_string());
+    if found.refused {
+        tracing::info!(%id, "GET /v1/account refused to this key; using the id named elsewhere");
+    }
+    Ok(AccountIdent {
+        id,
+        name: found.name,
+    })
 }
 
 /// What [`fetch`] read.
@@ -502,15 +487,9 @@ pub fn stats_since(before: &RequestStats, after: &RequestStats) -> RequestStats 
     }
 }
 
-/// Runs a future to completion on a fresh single-thread runtime: the blocking entry
-/// point for the CLI. Resolve the key before calling this (keychain access must stay
-/// outside a tokio runtime).
-pub fn block_on<F: std::future::Future>(fut: F) -> Result<F::Output, std::io::Error> {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()?;
-    Ok(rt.block_on(fut))
-}
+/// The blocking entry point for the CLI: the process's one runtime. Resolve the key
+/// before calling this (keychain access must stay outside a tokio runtime).
+pub use crate::stripe::blocking::block_on;
 
 #[cfg(test)]
 mod tests {
@@ -586,13 +565,6 @@ mod tests {
             tieout_core::time::iso_utc(o.window.1),
             "2026-11-01T00:00:00Z"
         );
-    }
-
-    #[test]
-    fn the_account_id_is_found_in_stripes_refusal() {
-        let msg = "The provided key 'rk_test_***Kgd' does not have the required permissions for this endpoint on account 'acct_1PJBxyz'. Having the 'rak_accounts_kyc_id_numbers_read' permission would allow this request to continue.";
-        assert_eq!(account_in_message(msg).as_deref(), Some("acct_1PJBxyz"));
-        assert_eq!(account_in_message("no account here"), None);
     }
 
     fn inv(attempted: bool, count: i64) -> InvoiceRow {

@@ -31,9 +31,38 @@ impl AccountInfo {
     }
 }
 
+/// What `GET /v1/account` showed: the account, or (a restricted key often may not read
+/// it) the id Stripe's refusal named.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Identity {
+    pub id: Option<String>,
+    pub name: Option<String>,
+    /// The key may not read the account's details (a 403); `id` is then the refusal's.
+    pub refused: bool,
+}
+
+/// Which account the client reads: `GET /v1/account`, with the 403 of a restricted key
+/// read for the account id it names. Any other error (a bad key, the network) is returned.
+pub async fn identify(client: &Client) -> Result<Identity, StripeError> {
+    match client.get::<Account>("/v1/account", &[]).await {
+        Ok(account) => Ok(Identity {
+            name: account.display_name().map(str::to_string),
+            id: Some(account.id).filter(|id| !id.is_empty()),
+            refused: false,
+        }),
+        Err(e @ StripeError::MissingPermission { .. }) => Ok(Identity {
+            id: e.account_hint(),
+            name: None,
+            refused: true,
+        }),
+        Err(e) => Err(e),
+    }
+}
+
 /// Verifies the key with `GET /v1/balance` (errors are returned: a refused key, a missing
-/// `rak_balance_read`, a network failure), then asks `GET /v1/account` for the name.
-pub async fn identify(client: &Client) -> Result<AccountInfo, StripeError> {
+/// `rak_balance_read`, a network failure), then asks [`identify`] for the account; only a
+/// key error there fails, anything else becomes a note.
+pub async fn verify(client: &Client) -> Result<AccountInfo, StripeError> {
     let balance: Balance = client.get("/v1/balance", &[]).await?;
     let reported_mode = balance
         .livemode
@@ -44,18 +73,17 @@ pub async fn identify(client: &Client) -> Result<AccountInfo, StripeError> {
         reported_mode,
         note: None,
     };
-    match client.get::<Account>("/v1/account", &[]).await {
-        Ok(account) => {
-            info.name = account.display_name().map(str::to_string);
-            info.id = Some(account.id).filter(|id| !id.is_empty());
-        }
-        Err(e @ StripeError::MissingPermission { .. }) => {
-            info.id = e.account_hint();
-            info.note = Some(
-                "the key may not read the account's details (common for restricted keys; \
-                 tieout does not need them)"
-                    .to_string(),
-            );
+    match identify(client).await {
+        Ok(found) => {
+            info.id = found.id;
+            info.name = found.name;
+            if found.refused {
+                info.note = Some(
+                    "the key may not read the account's details (common for restricted keys; \
+                     tieout does not need them)"
+                        .to_string(),
+                );
+            }
         }
         Err(e) if e.fail_kind() == tieout_core::failure::FailKind::Key => return Err(e),
         Err(e) => {

@@ -2,6 +2,8 @@
 //! (`created[gte]=1700000000`, `expand[]=data.payments`, `metadata[order_id]=6735`),
 //! everything else is percent-encoded; repeated names repeat (`expand[]=a&expand[]=b`).
 
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
+
 /// Builds an owned query list from borrowed pairs.
 pub fn params<K: AsRef<str>, V: AsRef<str>>(
     pairs: impl IntoIterator<Item = (K, V)>,
@@ -12,19 +14,15 @@ pub fn params<K: AsRef<str>, V: AsRef<str>>(
         .collect()
 }
 
-fn encode_into(out: &mut String, text: &str, keep_brackets: bool) {
-    for b in text.bytes() {
-        let keep = b.is_ascii_alphanumeric()
-            || matches!(b, b'-' | b'_' | b'.' | b'~')
-            || (keep_brackets && matches!(b, b'[' | b']'));
-        if keep {
-            out.push(char::from(b));
-        } else {
-            out.push('%');
-            out.push_str(&format!("{b:02X}"));
-        }
-    }
-}
+/// What a value or a path segment leaves as it is: RFC 3986's unreserved characters.
+const VALUE: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'~');
+
+/// A name also keeps its brackets (`created[gte]`, `expand[]`).
+const NAME: &AsciiSet = &VALUE.remove(b'[').remove(b']');
 
 /// `a=1&created[gte]=5&expand[]=data.x`.
 pub fn encode(query: &[(String, String)]) -> String {
@@ -33,9 +31,9 @@ pub fn encode(query: &[(String, String)]) -> String {
         if i > 0 {
             out.push('&');
         }
-        encode_into(&mut out, k, true);
+        out.extend(utf8_percent_encode(k, NAME));
         out.push('=');
-        encode_into(&mut out, v, false);
+        out.extend(utf8_percent_encode(v, VALUE));
     }
     out
 }
@@ -48,7 +46,7 @@ pub fn encode_path(path: &str) -> String {
         if seg.0 > 0 {
             out.push('/');
         }
-        encode_into(&mut out, seg.1, false);
+        out.extend(utf8_percent_encode(seg.1, VALUE));
     }
     out
 }
@@ -95,6 +93,9 @@ mod tests {
             encode(&q),
             "query=email%3A%27a%2Bb%40example.com%27&metadata[order%20id]=x%26y%3Dz"
         );
+        // Non-ASCII text goes as its UTF-8 bytes, upper-case hex; `~` stays.
+        let q = params([("metadata[n\u{e9}]", "caf\u{e9} ~a*")]);
+        assert_eq!(encode(&q), "metadata[n%C3%A9]=caf%C3%A9%20~a%2A");
     }
 
     #[test]

@@ -118,10 +118,7 @@ pub fn default_month(data: &AccountData, now: i64, tz: &TimeZone) -> Month {
         .unwrap_or(current)
 }
 
-/// The zone's name as the reports show it.
-pub fn zone_name(tz: &TimeZone) -> String {
-    tz.iana_name().unwrap_or("UTC").to_string()
-}
+use crate::time::zone_name;
 
 /// Up to this many payouts plus balance transactions, a month is tied out inline; above
 /// it, on a worker thread (with the spinner).

@@ -1,0 +1,33 @@
+//! Reaching Stripe, once for every shell: the client configuration from a
+//! [`ReadRequest`] (`--api-base`, `--stripe-account`), the client for the profile's key,
+//! and the key's check (which account it reads).
+
+use super::ReadRequest;
+use super::load::stripe_failure;
+use crate::failure::Failure;
+use crate::secrets::ApiKey;
+use crate::stripe::account::{self, AccountInfo};
+use crate::stripe::{Client, ClientConfig, StripeError, blocking};
+
+/// The client configuration for `key` and the request's API base and connected account.
+pub fn client_config(req: &ReadRequest, key: ApiKey) -> ClientConfig {
+    let mut config = ClientConfig::new(req.api_base.clone(), key);
+    config.stripe_account = req.stripe_account.clone();
+    config
+}
+
+/// A client for the profile's key (env `STRIPE_API_KEY`, else the keychain). Call it
+/// outside any tokio runtime.
+pub fn connect(req: &ReadRequest) -> Result<Client, Failure> {
+    let (key, _source) = crate::secrets::resolve_key(&req.profile, req.allow_secret_key)?;
+    Client::new(client_config(req, key)).map_err(stripe_failure)
+}
+
+/// Verifies `key` against Stripe and says which account it reads (`GET /v1/balance`,
+/// then [`account::identify`]).
+// StripeError carries the request id and permission for the message; it is returned once.
+#[allow(clippy::result_large_err)]
+pub fn verify_key(req: &ReadRequest, key: &ApiKey) -> Result<AccountInfo, StripeError> {
+    let client = Client::new(client_config(req, key.clone()))?;
+    blocking::run(account::verify(&client))?
+}
