@@ -239,6 +239,43 @@ impl BankMatch {
     }
 }
 
+/// The accounts' currencies: per file, the currency most of its lines are in (all of them
+/// on a tie). A line in another currency is still read, and offered as "currency off".
+pub fn statement_currencies(lines: &[BankLine]) -> BTreeSet<Currency> {
+    let mut per_file: BTreeMap<&str, BTreeMap<Currency, usize>> = BTreeMap::new();
+    for l in lines {
+        *per_file
+            .entry(l.file.as_str())
+            .or_default()
+            .entry(l.currency)
+            .or_default() += 1;
+    }
+    let mut out = BTreeSet::new();
+    for counts in per_file.values() {
+        let top = counts.values().copied().max().unwrap_or(0);
+        out.extend(counts.iter().filter(|(_, n)| **n == top).map(|(c, _)| *c));
+    }
+    out
+}
+
+/// Whether a line's text looks like a Stripe payout: STRIPE or one of the descriptors.
+fn looks_like_stripe(line: &BankLine, descriptors: &[String]) -> bool {
+    let text = normalise(&line.text());
+    text.contains("STRIPE") || descriptors.iter().any(|d| text.contains(d.as_str()))
+}
+
+fn descriptors(payouts: &[&PayoutKey]) -> Vec<String> {
+    let mut d: Vec<String> = payouts
+        .iter()
+        .filter_map(|p| p.statement_descriptor.as_deref())
+        .map(normalise)
+        .filter(|d| d.len() >= 3)
+        .collect();
+    d.sort();
+    d.dedup();
+    d
+}
+
 fn days_between(from: Date, to: Date) -> i64 {
     from.until(to).map(|s| i64::from(s.get_days())).unwrap_or(0)
 }
@@ -342,7 +379,7 @@ pub fn match_payouts(payouts: &[PayoutKey], lines: &[BankLine], o: &MatchOptions
     payouts.sort_by(|a, b| (a.arrival, &a.id).cmp(&(b.arrival, &b.id)));
     let mut sorted = lines.to_vec();
     sorted.sort();
-    let currencies: BTreeSet<Currency> = sorted.iter().map(|l| l.currency).collect();
+    let currencies = statement_currencies(&sorted);
     let n = payouts.len();
     let mut s = State {
         used: vec![false; sorted.len()],
@@ -373,21 +410,12 @@ pub fn match_payouts(payouts: &[PayoutKey], lines: &[BankLine], o: &MatchOptions
     aggregate_pass(&mut s, o);
     review_pass(&mut s, o);
 
-    let descriptors: Vec<String> = s
-        .payouts
-        .iter()
-        .filter_map(|p| p.statement_descriptor.as_deref())
-        .map(normalise)
-        .filter(|d| d.len() >= 3)
-        .collect();
+    let descriptors = descriptors(&s.payouts);
     let unmatched_stripe = s
         .lines
         .iter()
         .zip(&s.used)
-        .filter(|(l, used)| {
-            let text = normalise(&l.text());
-            !**used && (text.contains("STRIPE") || descriptors.iter().any(|d| text.contains(d)))
-        })
+        .filter(|(l, used)| !**used && looks_like_stripe(l, &descriptors))
         .map(|(l, _)| l.clone())
         .collect();
     BankMatch {
@@ -728,22 +756,20 @@ fn aggregate_pass(s: &mut State<'_>, o: &MatchOptions) {
 
 /// Pass 5: what is left gets candidates and a status.
 fn review_pass(s: &mut State<'_>, o: &MatchOptions) {
+    let descriptors = descriptors(&s.payouts);
     for i in 0..s.payouts.len() {
         if s.result[i].is_some() {
             continue;
         }
         let p = s.payouts[i];
         let (_, hi) = window(p, o);
-        // (rank, |days|, line, reason)
-        let mut ranked: Vec<(u8, i64, usize, String)> = s.review[i]
+        // (rank, not Stripe-looking, |days|, line, reason)
+        let not_stripe = |l: usize| !looks_like_stripe(&s.lines[l], &descriptors);
+        let mut ranked: Vec<(u8, bool, i64, usize, String)> = s.review[i]
             .iter()
             .map(|(l, why)| {
-                (
-                    0,
-                    days_between(p.arrival, s.lines[*l].date).abs(),
-                    *l,
-                    why.clone(),
-                )
+                let d = days_between(p.arrival, s.lines[*l].date).abs();
+                (0, not_stripe(*l), d, *l, why.clone())
             })
             .collect();
         let equal_in_window: Vec<usize> = (0..s.lines.len())
@@ -797,7 +823,7 @@ fn review_pass(s: &mut State<'_>, o: &MatchOptions) {
                     None
                 };
                 if let Some((rank, why)) = reason {
-                    ranked.push((rank, d.abs(), l, why));
+                    ranked.push((rank, not_stripe(l), d.abs(), l, why));
                 }
             }
         }
@@ -805,7 +831,7 @@ fn review_pass(s: &mut State<'_>, o: &MatchOptions) {
         ranked.truncate(3);
         let candidates: Vec<Candidate> = ranked
             .iter()
-            .map(|(_, _, l, why)| Candidate {
+            .map(|(_, _, _, l, why)| Candidate {
                 line: s.lines[*l].clone(),
                 reason: why.clone(),
             })
