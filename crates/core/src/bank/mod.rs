@@ -11,6 +11,8 @@ pub mod camt;
 pub mod csv;
 pub mod matcher;
 pub mod ofx;
+#[cfg(test)]
+pub(crate) mod testdata;
 
 use jiff::civil::Date;
 
