@@ -77,6 +77,9 @@ pub struct MatchOptions {
     pub max_subset: usize,
     /// Today (UTC): a payout whose window ends on or after it is not due yet.
     pub today: Date,
+    /// The days whose unmatched Stripe-looking lines are listed (a statement often covers
+    /// more than the month matched); all days when `None`.
+    pub listed_days: Option<(Date, Date)>,
 }
 
 impl MatchOptions {
@@ -87,7 +90,18 @@ impl MatchOptions {
             return_business_days: 10,
             max_subset: 4,
             today,
+            listed_days: None,
         }
+    }
+
+    /// Lists only the unmatched lines a payout arriving from `first` to `last` could have
+    /// become: from the day before `first` to the end of `last`'s window.
+    pub fn listing(mut self, first: Date, last: Date) -> Self {
+        self.listed_days = Some((
+            add_days(first, -self.days_before),
+            add_business_days(last, self.business_days_after),
+        ));
+        self
     }
 }
 
@@ -415,7 +429,12 @@ pub fn match_payouts(payouts: &[PayoutKey], lines: &[BankLine], o: &MatchOptions
         .lines
         .iter()
         .zip(&s.used)
-        .filter(|(l, used)| !**used && looks_like_stripe(l, &descriptors))
+        .filter(|(l, used)| {
+            !**used
+                && looks_like_stripe(l, &descriptors)
+                && o.listed_days
+                    .is_none_or(|(lo, hi)| lo <= l.date && l.date <= hi)
+        })
         .map(|(l, _)| l.clone())
         .collect();
     BankMatch {

@@ -178,6 +178,22 @@ fn a_negative_payout_matches_a_debit() {
 }
 
 #[test]
+fn only_the_unmatched_lines_of_the_period_are_listed() {
+    let ps = [payout("po_a", 1000, date(2026, 10, 30))];
+    let ls = [
+        line(2, date(2026, 9, 29), 7, "STRIPE"),
+        line(3, date(2026, 9, 30), 8, "STRIPE"),
+        line(4, date(2026, 11, 4), 9, "STRIPE"),
+        line(5, date(2026, 11, 5), 10, "STRIPE"),
+    ];
+    let o = opts().listing(date(2026, 10, 1), date(2026, 10, 31));
+    let m = match_payouts(&ps, &ls, &o);
+    let listed: Vec<u32> = m.unmatched_stripe.iter().map(|l| l.line).collect();
+    assert_eq!(listed, [3, 4]);
+    assert_eq!(match_payouts(&ps, &ls, &opts()).unmatched_stripe.len(), 4);
+}
+
+#[test]
 fn a_failed_payout_with_nothing_or_with_its_debit_back() {
     let mut p = payout("po_f", 1000, date(2026, 10, 5));
     p.status = PayoutStatus::Failed;

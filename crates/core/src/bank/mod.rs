@@ -87,7 +87,7 @@ impl StatementError {
 
 impl From<StatementError> for Failure {
     fn from(e: StatementError) -> Self {
-        Failure::data(format!("bank statement {e}"))
+        Failure::usage(format!("bank statement {e}"))
     }
 }
 
