@@ -692,6 +692,22 @@ fn fits(pool: &[usize], value: &dyn Fn(usize) -> i64, target: i64, max: usize) -
 /// The most items an aggregate search looks at, so it stays small.
 const POOL_LIMIT: usize = 12;
 
+/// The one subset of a small `pool` that sums to `target`, if exactly one does.
+fn unique_fit(
+    pool: &[usize],
+    value: &dyn Fn(usize) -> i64,
+    target: i64,
+    o: &MatchOptions,
+) -> Option<Vec<usize>> {
+    if pool.len() < 2 || pool.len() > POOL_LIMIT {
+        return None;
+    }
+    match fits(pool, value, target, o.max_subset).as_slice() {
+        [one] => Some(one.clone()),
+        _ => None,
+    }
+}
+
 /// Pass 4: one line for several payouts, or one payout in several lines.
 fn aggregate_pass(s: &mut State<'_>, o: &MatchOptions) {
     let open: Vec<usize> = s.open().filter(|&i| expected(s.payouts[i])).collect();
@@ -711,12 +727,8 @@ fn aggregate_pass(s: &mut State<'_>, o: &MatchOptions) {
                     && in_window(p, line, o)
             })
             .collect();
-        if pool.len() < 2 || pool.len() > POOL_LIMIT {
-            continue;
-        }
-        let f = fits(&pool, &|i| s.payouts[i].amount, line.amount, o.max_subset);
-        if let [one] = f.as_slice() {
-            proposals.push((one.clone(), vec![l]));
+        if let Some(one) = unique_fit(&pool, &|i| s.payouts[i].amount, line.amount, o) {
+            proposals.push((one, vec![l]));
         }
     }
     for &i in &open {
@@ -731,12 +743,8 @@ fn aggregate_pass(s: &mut State<'_>, o: &MatchOptions) {
                     && in_window(p, line, o)
             })
             .collect();
-        if pool.len() < 2 || pool.len() > POOL_LIMIT {
-            continue;
-        }
-        let f = fits(&pool, &|l| s.lines[l].amount, p.amount, o.max_subset);
-        if let [one] = f.as_slice() {
-            proposals.push((vec![i], one.clone()));
+        if let Some(one) = unique_fit(&pool, &|l| s.lines[l].amount, p.amount, o) {
+            proposals.push((vec![i], one));
         }
     }
     let mut uses_p: BTreeMap<usize, usize> = BTreeMap::new();
