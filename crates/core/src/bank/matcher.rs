@@ -505,8 +505,12 @@ fn reference_pass(s: &mut State<'_>, o: &MatchOptions) {
             .collect::<BTreeSet<_>>()
             .len()
             == 1;
-        let p_sum: i64 = ps.iter().map(|&p| s.payouts[p].amount).sum();
-        let l_sum: i64 = ls.iter().map(|&l| s.lines[l].amount).sum();
+        let p_sum = ps
+            .iter()
+            .fold(0_i64, |a, &p| a.saturating_add(s.payouts[p].amount));
+        let l_sum = ls
+            .iter()
+            .fold(0_i64, |a, &l| a.saturating_add(s.lines[l].amount));
         for &p in &ps {
             let named: BTreeSet<&str> = edges.iter().filter(|e| e.0 == p).map(|e| e.2).collect();
             let named = named.into_iter().collect::<Vec<_>>().join(" and ");
@@ -680,7 +684,14 @@ fn fits(pool: &[usize], value: &dyn Fn(usize) -> i64, target: i64, max: usize) -
         }
         for (k, &x) in pool.iter().enumerate() {
             pick.push(x);
-            go(&pool[k + 1..], value, left - value(x), max, pick, out);
+            go(
+                &pool[k + 1..],
+                value,
+                left.saturating_sub(value(x)),
+                max,
+                pick,
+                out,
+            );
             pick.pop();
         }
     }
@@ -712,7 +723,8 @@ fn unique_fit(
 fn aggregate_pass(s: &mut State<'_>, o: &MatchOptions) {
     let open: Vec<usize> = s.open().filter(|&i| expected(s.payouts[i])).collect();
     let free: Vec<usize> = (0..s.lines.len()).filter(|&l| !s.used[l]).collect();
-    let same_sign = |a: i64, b: i64| a.signum() == b.signum() && a.abs() < b.abs();
+    let same_sign =
+        |a: i64, b: i64| a.signum() == b.signum() && a.unsigned_abs() < b.unsigned_abs();
     // (payouts, lines) proposals.
     let mut proposals: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
     for &l in &free {
@@ -837,13 +849,14 @@ fn review_pass(s: &mut State<'_>, o: &MatchOptions) {
                 } else if line.currency == p.currency
                     && line.amount.signum() == p.amount.signum()
                     && in_window(p, line, o)
-                    && (line.amount - p.amount).abs() * 20 <= p.amount.abs()
+                    && (i128::from(line.amount) - i128::from(p.amount)).abs() * 20
+                        <= i128::from(p.amount).abs()
                 {
                     Some((
                         4,
                         format!(
                             "amount off by {}",
-                            format_major(line.amount - p.amount, p.currency)
+                            format_major(line.amount.saturating_sub(p.amount), p.currency)
                         ),
                     ))
                 } else {

@@ -194,6 +194,22 @@ fn only_the_unmatched_lines_of_the_period_are_listed() {
 }
 
 #[test]
+fn extreme_amounts_do_not_overflow() {
+    let ps = [
+        payout("po_a", i64::MAX, date(2026, 10, 5)),
+        payout("po_b", i64::MAX - 1, date(2026, 10, 5)),
+        payout("po_c", i64::MIN + 1, date(2026, 10, 5)),
+    ];
+    let ls = [
+        line(2, date(2026, 10, 5), i64::MAX, "STRIPE PO_A PO_B"),
+        line(3, date(2026, 10, 5), i64::MAX - 2, "STRIPE"),
+        line(4, date(2026, 10, 5), i64::MIN + 1, "STRIPE"),
+    ];
+    let m = match_payouts(&ps, &ls, &opts());
+    assert_eq!(m.payouts.len(), 3);
+}
+
+#[test]
 fn a_failed_payout_with_nothing_or_with_its_debit_back() {
     let mut p = payout("po_f", 1000, date(2026, 10, 5));
     p.status = PayoutStatus::Failed;
@@ -456,6 +472,60 @@ proptest! {
             prop_assert_eq!(p.lines.len(), 1);
             prop_assert_eq!(p.lines[0].amount, p.payout.amount);
             prop_assert_eq!(claimed[&p.lines[0].line_id()].len(), 1);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// On random small statements full of ties, sums and near misses, the order of the
+    /// lines and payouts still changes nothing, every payout is there once, and no line
+    /// is paired by two different rules.
+    #[test]
+    fn random_statements_are_order_independent(
+        ps in proptest::collection::vec((0usize..5, 1i8..12, 0usize..3), 0..10),
+        ls in proptest::collection::vec((0usize..5, 1i8..16, 0usize..4), 0..24),
+        rot in 0usize..24,
+    ) {
+        const AMOUNTS: [i64; 5] = [100, 200, 300, 500, -100];
+        let statuses = [PayoutStatus::Paid, PayoutStatus::Failed, PayoutStatus::InTransit];
+        let texts = ["STRIPE", "STRIPE PO_P1", "RENT", "TRACE TR000002"];
+        let payouts: Vec<PayoutKey> = ps
+            .iter()
+            .enumerate()
+            .map(|(n, (a, d, st))| {
+                let mut p = payout(&format!("po_p{n}"), AMOUNTS[*a], date(2026, 10, *d));
+                p.status = statuses[*st].clone();
+                p.trace_id = Some(format!("TR00000{n}"));
+                p
+            })
+            .collect();
+        let lines: Vec<BankLine> = ls
+            .iter()
+            .enumerate()
+            .map(|(n, (a, d, t))| line(u32::try_from(n).unwrap_or(0) + 2, date(2026, 10, *d), AMOUNTS[*a], texts[*t]))
+            .collect();
+        let o = MatchOptions::new(date(2026, 10, 20));
+        let base = match_payouts(&payouts, &lines, &o);
+        let mut l2 = lines.clone();
+        if !l2.is_empty() {
+            let k = rot % l2.len();
+            l2.rotate_left(k);
+        }
+        l2.reverse();
+        let mut p2 = payouts.clone();
+        p2.reverse();
+        prop_assert_eq!(&base, &match_payouts(&p2, &l2, &o));
+        prop_assert_eq!(base.payouts.len(), payouts.len());
+        let mut owner: std::collections::BTreeMap<u32, MatchRule> = Default::default();
+        for p in &base.payouts {
+            if let Some(rule) = p.rule {
+                for l in &p.lines {
+                    let prev = owner.insert(l.line, rule);
+                    prop_assert!(prev.is_none() || prev == Some(rule));
+                }
+            }
         }
     }
 }

@@ -53,7 +53,10 @@ fn bank_cells(p: &PayoutMatch) -> [String; 4] {
     if p.lines.is_empty() {
         return Default::default();
     }
-    let total: i64 = p.lines.iter().map(|l| l.amount).sum();
+    let total = p
+        .lines
+        .iter()
+        .fold(0_i64, |a, l| a.saturating_add(l.amount));
     let currency = p.lines[0].currency;
     [
         join(p.lines.iter().map(|l| l.date.to_string())),
