@@ -13,5 +13,5 @@ pub mod app;
 pub mod cli;
 pub mod tui;
 
-pub use tieout_core::{domain, failure, model, money, report, time};
+pub use tieout_core::{bank, domain, failure, model, money, report, time};
 pub use tieout_io::{files, packet_dir, secrets, source, stripe};

@@ -118,6 +118,19 @@ pub struct OutArgs {
     pub force: bool,
 }
 
+/// The bank leg: statements to match the month's payouts against.
+#[derive(Debug, Clone, Default, Args)]
+pub struct BankArgs {
+    /// A bank statement (CSV, OFX/QFX or CAMT.053); repeat for several files. Writes
+    /// bank-match.csv and a Bank section in the reconciliation files.
+    #[arg(long = "bank", value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// The CSV layout: a profile from bank.toml in the config folder, or a built-in one
+    /// (tieout, us-debit-credit, eu-semicolon).
+    #[arg(long, value_name = "NAME", default_value = "tieout")]
+    pub bank_profile: String,
+}
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Open the TUI on the bundled demo account.
@@ -146,6 +159,8 @@ pub enum Command {
         month: Month,
         #[command(flatten)]
         out: OutArgs,
+        #[command(flatten)]
+        bank: BankArgs,
     },
     /// Refund recommendations: one ticket (JSON on stdout) or a tickets file.
     Suggest(SuggestArgs),
@@ -318,7 +333,7 @@ pub fn run(cli: Cli) -> CmdResult {
         Some(Command::Status) => status::run(&ctx),
         Some(Command::Sync { months }) => sync::run(&ctx, months),
         Some(Command::Dunning { out }) => dunning::run(&ctx, &out),
-        Some(Command::Reconcile { month, out }) => reconcile::run(&ctx, month, &out),
+        Some(Command::Reconcile { month, out, bank }) => reconcile::run(&ctx, month, &out, &bank),
         Some(Command::Suggest(args)) => suggest::run(&ctx, &args),
         Some(Command::Close {
             month,

@@ -4,22 +4,118 @@
 //! (never replacing a different earlier file without `--force`), prints a short summary
 //! and the paths written, and exits 5 when any payout does not tie out (the files are
 //! still written, so the difference can be looked at).
+//!
+//! With `--bank FILE…` the month's payouts are also matched to the statements' lines:
+//! `bank-match.csv` is written, the Markdown and JSON gain a Bank section, and a payout
+//! that should have arrived but has no deposit, or a match to review, also exits 5.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::{CmdResult, Ctx, Failure, Formats, OutArgs};
+use super::{BankArgs, CmdResult, Ctx, Failure, Formats, OutArgs};
+use crate::bank::csv::CsvProfile;
+use crate::bank::{BankLine, BankMatch, MatchOptions, PayoutKey, match_payouts, read_statement};
 use crate::domain::tieout::{EMPTY_MONTH, MonthTieOut, tie_out_month};
 use crate::money::format_major;
 use crate::report::reconciliation::{ReportHeader, render};
 use crate::source::AccountData;
 use crate::time::{Month, zone_name};
 
-pub fn run(ctx: &Ctx, month: Month, out: &OutArgs) -> CmdResult {
+pub fn run(ctx: &Ctx, month: Month, out: &OutArgs, bank: &BankArgs) -> CmdResult {
     let formats = Formats::parse(&out.format)?;
+    // The statements are read first, so a malformed one stops the run before Stripe is asked.
+    let statements = read_statements(bank)?;
     let data = load(ctx, month)?;
     let dir = out.out.clone().unwrap_or_else(|| PathBuf::from("."));
-    run_on(ctx, month, &data, &dir, formats, out.force)
+    run_on(
+        ctx,
+        month,
+        &data,
+        &dir,
+        formats,
+        out.force,
+        statements.as_deref(),
+    )
+}
+
+/// The user's bank CSV profiles: `[profiles.NAME]` tables in `bank.toml` in the config
+/// folder, if the file exists.
+fn user_profiles() -> Result<std::collections::BTreeMap<String, CsvProfile>, Failure> {
+    #[derive(serde::Deserialize)]
+    struct BankConfig {
+        #[serde(default)]
+        profiles: std::collections::BTreeMap<String, CsvProfile>,
+    }
+    let Some(path) = crate::tui::config::config_dir().map(|d| d.join("bank.toml")) else {
+        return Ok(Default::default());
+    };
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Default::default()),
+        Err(e) => return Err(Failure::usage(format!("{}: {e}", path.display()))),
+    };
+    let config: BankConfig =
+        toml::from_str(&text).map_err(|e| Failure::usage(format!("{}: {e}", path.display())))?;
+    Ok(config.profiles)
+}
+
+/// Reads every `--bank` file into lines; `None` when no statement was given.
+pub fn read_statements(bank: &BankArgs) -> Result<Option<Vec<BankLine>>, Failure> {
+    if bank.files.is_empty() {
+        return Ok(None);
+    }
+    let profile = CsvProfile::named(&bank.bank_profile, &user_profiles()?)
+        .map_err(|e| Failure::usage(format!("--bank-profile: {e}")))?;
+    let mut lines = Vec::new();
+    for path in &bank.files {
+        let bytes = std::fs::read(path)
+            .map_err(|e| Failure::usage(format!("--bank {}: {e}", path.display())))?;
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        lines.extend(read_statement(&name, &bytes, &profile)?);
+    }
+    Ok(Some(lines))
+}
+
+/// Matches the month's payouts to the statements' lines, as of the run's clock. The
+/// payouts of the weeks around the month are matched too (and then left out of the
+/// result), so a neighbouring month's deposit is not listed as an unmatched line.
+pub fn match_bank(
+    ctx: &Ctx,
+    tieout: &MonthTieOut,
+    all: &[crate::model::rows::PayoutRow],
+    lines: &[BankLine],
+) -> BankMatch {
+    let first = tieout.month.first_day();
+    let last = tieout.month.next().first_day().yesterday().unwrap_or(first);
+    let near = |p: &&crate::model::rows::PayoutRow| {
+        p.arrival_date >= tieout.start - 14 * 86_400 && p.arrival_date < tieout.end + 14 * 86_400
+    };
+    let in_month: std::collections::BTreeSet<&str> = tieout
+        .payouts
+        .iter()
+        .map(|p| p.payout.id.as_str())
+        .collect();
+    let mut keys: Vec<PayoutKey> = tieout
+        .payouts
+        .iter()
+        .map(|p| PayoutKey::from_row(&p.payout, None))
+        .collect();
+    keys.extend(
+        all.iter()
+            .filter(near)
+            .filter(|p| !in_month.contains(p.id.as_str()))
+            .map(|p| PayoutKey::from_row(p, None)),
+    );
+    let today = jiff::Timestamp::from_second(ctx.now)
+        .map(|t| t.to_zoned(jiff::tz::TimeZone::UTC).date())
+        .unwrap_or_default();
+    let mut m = match_payouts(&keys, lines, &MatchOptions::new(today).listing(first, last));
+    m.payouts
+        .retain(|p| in_month.contains(p.payout.id.as_str()));
+    m
 }
 
 /// The data the month needs, from wherever `--demo`/`--cached`/the key say.
@@ -35,11 +131,10 @@ pub fn run_on(
     dir: &Path,
     formats: Formats,
     force: bool,
+    statements: Option<&[BankLine]>,
 ) -> CmdResult {
     let tieout = tie_out_month(&data.payouts, &data.balance_transactions, month, &ctx.tz);
-    let header = ReportHeader::from_meta(&data.meta, &zone_name(&ctx.tz));
-    let written = write_files(&tieout, &header, dir, formats, force)?;
-    println!("{}", summary(&tieout, &zone_name(&ctx.tz)));
+pub fn run(ctx: &Ctx, month: Month, out: &OutArgs, bank: &BankArgs) -> CmdResult {
     for (path, changed) in &written {
         if *changed {
             println!("wrote {}", path.display());
@@ -47,19 +142,49 @@ pub fn run_on(
             println!("unchanged {} (same content)", path.display());
         }
     }
-    verdict(&tieout)
+    match (verdict(&tieout), bank.as_ref().map(bank_verdict)) {
+        (Err(a), Some(Err(b))) => Err(Failure::data(format!("{} {}", a.message, b.message))),
+        (Err(a), _) => Err(a),
+        (Ok(()), Some(b)) => b,
+        (Ok(()), None) => Ok(()),
+    }
+}
+
+/// Exit 5 when a due payout has no deposit or a match needs review, naming them.
+pub fn bank_verdict(m: &BankMatch) -> CmdResult {
+    let bad: Vec<String> = m
+        .attention()
+        .map(|p| format!("{} ({})", p.payout.id, p.status.as_str()))
+        .collect();
+    if bad.is_empty() {
+        return Ok(());
+    }
+    Err(Failure::data(format!(
+        "{} payout{} need{} a look on the bank side: {}. See bank-match.csv.",
+        bad.len(),
+        if bad.len() == 1 { "" } else { "s" },
+        if bad.len() == 1 { "s" } else { "" },
+        bad.join(", ")
+    )))
 }
 
 /// Renders and writes the files; refuses before writing anything if one would replace a
-/// different file without `force`. Returns each path and whether it changed.
+/// different file without `force`. Returns each path and whether it changed. With a bank
+/// match, `bank-match.csv` is added and the Markdown and JSON gain their Bank section.
 pub fn write_files(
     tieout: &MonthTieOut,
     header: &ReportHeader,
     dir: &Path,
     formats: Formats,
     force: bool,
+    bank: Option<&BankMatch>,
 ) -> Result<Vec<(PathBuf, bool)>, Failure> {
-    let files = render(tieout, header, formats);
+    use crate::report::bank::{BANK_MATCH_FILE, add_bank_section, bank_match_csv};
+    let mut files = render(tieout, header, formats);
+    if let Some(m) = bank {
+        add_bank_section(&mut files, m);
+        files.push((BANK_MATCH_FILE, bank_match_csv(m)));
+    }
     super::write_exports(dir, &files, force)
 }
 

@@ -3,6 +3,7 @@
 
 mod support;
 
+mod bank;
 mod client;
 mod client_fake;
 mod close;

@@ -10,6 +10,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod bank;
 pub mod domain;
 pub mod failure;
 pub mod journal;

@@ -1,0 +1,427 @@
+//! The bank leg's exports: `bank-match.csv` (one row per payout, then one per
+//! Stripe-looking bank line no payout took) and the "Bank" section that `reconciliation.md`
+//! and `reconciliation.json` gain when a statement is given. Without a statement nothing
+//! here is called, so those files stay as they were. Byte-deterministic, like the other
+//! renderers.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use crate::bank::{BankLine, BankMatch, BankStatus, PayoutMatch};
+use crate::money::format_major;
+use crate::report::csv_out::CsvDoc;
+
+pub const BANK_MATCH_FILE: &str = "bank-match.csv";
+
+pub const BANK_MATCH_HEADER: [&str; 12] = [
+    "payout_id",
+    "arrival_date_utc",
+    "currency",
+    "amount",
+    "status",
+    "bank_date",
+    "bank_amount",
+    "bank_reference",
+    "bank_line_id",
+    "match_rule",
+    "days_offset",
+    "note",
+];
+
+/// The status of a bank line listed because it looks like Stripe and no payout took it.
+pub const UNMATCHED: &str = "unmatched";
+
+/// What a listed line's row says.
+const UNMATCHED_NOTE: &str = "looks like a Stripe payout but no payout was paired with it";
+
+fn join<I: IntoIterator<Item = String>>(parts: I) -> String {
+    let mut v: Vec<String> = parts.into_iter().collect();
+    v.dedup();
+    v.join(" + ")
+}
+
+fn reference(l: &BankLine) -> String {
+    match &l.reference {
+        Some(r) if !r.is_empty() => r.clone(),
+        _ => l.description.clone(),
+    }
+}
+
+/// The bank columns of a paired payout: dates, the lines' total, references and ids.
+fn bank_cells(p: &PayoutMatch) -> [String; 4] {
+    if p.lines.is_empty() {
+        return Default::default();
+    }
+    let total = p
+        .lines
+        .iter()
+        .fold(0_i64, |a, l| a.saturating_add(l.amount));
+    let currency = p.lines[0].currency;
+    [
+        join(p.lines.iter().map(|l| l.date.to_string())),
+        format_major(total, currency),
+        join(p.lines.iter().map(reference)),
+        join(p.lines.iter().map(BankLine::line_id)),
+    ]
+}
+
+/// `bank-match.csv`: payouts in arrival order, then the unmatched Stripe-looking lines.
+pub fn bank_match_csv(m: &BankMatch) -> Vec<u8> {
+    let mut doc = CsvDoc::new(&BANK_MATCH_HEADER);
+    for p in &m.payouts {
+        let [date, amount, reference, id] = bank_cells(p);
+        doc.row([
+            p.payout.id.clone(),
+            p.payout.arrival.to_string(),
+            p.payout.currency.upper(),
+            format_major(p.payout.amount, p.payout.currency),
+            p.status.as_str().to_string(),
+            date,
+            amount,
+            reference,
+            id,
+            p.rule.map_or(String::new(), |r| r.as_str().to_string()),
+            p.days_offset().map_or(String::new(), |d| d.to_string()),
+            p.note.clone(),
+        ]);
+    }
+    let mut candidate_of: std::collections::BTreeMap<String, Vec<&str>> = Default::default();
+    for p in &m.payouts {
+        for c in &p.candidates {
+            candidate_of
+                .entry(c.line.line_id())
+                .or_default()
+                .push(&p.payout.id);
+        }
+    }
+    for l in &m.unmatched_stripe {
+        let note = match candidate_of.get(&l.line_id()) {
+            Some(ids) => format!(
+                "{UNMATCHED_NOTE}; a candidate for {} (review)",
+                ids.join(", ")
+            ),
+            None => UNMATCHED_NOTE.to_string(),
+        };
+        doc.row([
+            String::new(),
+            String::new(),
+            l.currency.upper(),
+            String::new(),
+            UNMATCHED.to_string(),
+            l.date.to_string(),
+            format_major(l.amount, l.currency),
+            reference(l),
+            l.line_id(),
+            String::new(),
+            String::new(),
+            note,
+        ]);
+    }
+    doc.into_bytes()
+}
+
+/// Escapes bank text for a Markdown table cell.
+fn esc(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        match ch {
+            '\r' | '\n' => out.push(' '),
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '#' => {
+                out.push('\\');
+                out.push(ch);
+            }
+            _ => out.push(ch),
+        }
+    }
+    out
+}
+
+/// The one-line count of each status that occurs, for summaries.
+pub fn counts_line(m: &BankMatch) -> String {
+    let parts: Vec<String> = m
+        .counts()
+        .into_iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(s, n)| format!("{n} {}", s.as_str()))
+        .collect();
+    let mut line = if parts.is_empty() {
+        "no payouts".to_string()
+    } else {
+        parts.join(", ")
+    };
+    if !m.unmatched_stripe.is_empty() {
+        let _ = write!(
+            line,
+            "; {} Stripe-looking bank line{} unmatched",
+            m.unmatched_stripe.len(),
+            if m.unmatched_stripe.len() == 1 {
+                ""
+            } else {
+                "s"
+            }
+        );
+    }
+    line
+}
+
+/// The "Bank" section appended to `reconciliation.md`.
+pub fn markdown_section(m: &BankMatch) -> String {
+    let mut o = String::new();
+    let currencies: Vec<String> = m.currencies.iter().map(|c| c.upper()).collect();
+    let _ = writeln!(o, "\n## Bank\n");
+    let _ = writeln!(
+        o,
+        "{} statement line{} read, in {}. A payout is matched by the bank text naming its trace id or payout id, else by the same amount in the window from one day before its arrival date to three business days after it with exactly one candidate, else by one line for a few payouts (or a few lines for one) when exactly one combination fits. Anything else is for review; nothing is accepted on a guess.\n",
+        m.lines_read,
+        if m.lines_read == 1 { "" } else { "s" },
+        if currencies.is_empty() {
+            "no currency".to_string()
+        } else {
+            currencies.join(", ")
+        }
+    );
+    let _ = writeln!(o, "| status | payouts | meaning |");
+    let _ = writeln!(o, "|---|--:|---|");
+    for (status, n) in m.counts() {
+        if n > 0 {
+            let _ = writeln!(o, "| {} | {n} | {} |", status.as_str(), status.meaning());
+        }
+    }
+    let attention: Vec<&PayoutMatch> = m.attention().collect();
+    if !attention.is_empty() {
+        let _ = writeln!(o, "\n### To look at\n");
+        let _ = writeln!(o, "| payout | arrival (UTC) | amount | status | note |");
+        let _ = writeln!(o, "|---|---|--:|---|---|");
+        for p in attention {
+            let _ = writeln!(
+                o,
+                "| {} | {} | {} {} | {} | {} |",
+                esc(&p.payout.id),
+                p.payout.arrival,
+                format_major(p.payout.amount, p.payout.currency),
+                p.payout.currency,
+                p.status.as_str(),
+                esc(&p.note)
+            );
+        }
+    }
+    if !m.unmatched_stripe.is_empty() {
+        let _ = writeln!(o, "\n### Stripe-looking bank lines no payout took\n");
+        let _ = writeln!(o, "| line | date | amount | text |");
+        let _ = writeln!(o, "|---|---|--:|---|");
+        for l in &m.unmatched_stripe {
+            let _ = writeln!(
+                o,
+                "| {} | {} | {} {} | {} |",
+                esc(&l.line_id()),
+                l.date,
+                format_major(l.amount, l.currency),
+                l.currency,
+                esc(&l.text())
+            );
+        }
+    }
+    o
+}
+
+#[derive(Serialize)]
+struct Doc<'a> {
+    lines_read: usize,
+    currencies: Vec<String>,
+    counts: std::collections::BTreeMap<&'static str, usize>,
+    payouts: Vec<Payout<'a>>,
+    unmatched_stripe_lines: Vec<Line<'a>>,
+}
+
+#[derive(Serialize)]
+struct Payout<'a> {
+    id: &'a str,
+    arrival_date_utc: String,
+    currency: String,
+    amount: i64,
+    status: &'static str,
+    match_rule: Option<&'static str>,
+    days_offset: Option<i64>,
+    note: &'a str,
+    lines: Vec<Line<'a>>,
+    candidates: Vec<Candidate<'a>>,
+}
+
+#[derive(Serialize)]
+struct Line<'a> {
+    id: String,
+    file: &'a str,
+    line: u32,
+    date: String,
+    currency: String,
+    amount: i64,
+    text: &'a str,
+    reference: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct Candidate<'a> {
+    line: Line<'a>,
+    reason: &'a str,
+}
+
+fn line(l: &BankLine) -> Line<'_> {
+    Line {
+        id: l.line_id(),
+        file: &l.file,
+        line: l.line,
+        date: l.date.to_string(),
+        currency: l.currency.upper(),
+        amount: l.amount,
+        text: &l.description,
+        reference: l.reference.as_deref(),
+    }
+}
+
+/// The "bank" member of `reconciliation.json` (minor units), pretty-printed.
+fn json_value(m: &BankMatch) -> String {
+    let doc = Doc {
+        lines_read: m.lines_read,
+        currencies: m.currencies.iter().map(|c| c.upper()).collect(),
+        counts: m
+            .counts()
+            .into_iter()
+            .map(|(s, n)| (s.as_str(), n))
+            .collect(),
+        payouts: m
+            .payouts
+            .iter()
+            .map(|p| Payout {
+                id: &p.payout.id,
+                arrival_date_utc: p.payout.arrival.to_string(),
+                currency: p.payout.currency.upper(),
+                amount: p.payout.amount,
+                status: p.status.as_str(),
+                match_rule: p.rule.map(|r| r.as_str()),
+                days_offset: p.days_offset(),
+                note: &p.note,
+                lines: p.lines.iter().map(line).collect(),
+                candidates: p
+                    .candidates
+                    .iter()
+                    .map(|c| Candidate {
+                        line: line(&c.line),
+                        reason: &c.reason,
+                    })
+                    .collect(),
+            })
+            .collect(),
+        unmatched_stripe_lines: m.unmatched_stripe.iter().map(line).collect(),
+    };
+    serde_json::to_string_pretty(&doc).unwrap_or_default()
+}
+
+/// Adds the Bank section to the files `reconciliation::render` gave: appended to the
+/// Markdown, and a last `"bank"` member in the JSON document (the members before it are
+/// untouched, byte for byte).
+pub fn add_bank_section(files: &mut [(&'static str, Vec<u8>)], m: &BankMatch) {
+    use crate::report::reconciliation::{JSON_FILE, MD_FILE};
+    for (name, bytes) in files.iter_mut() {
+        if *name == MD_FILE {
+            bytes.extend_from_slice(markdown_section(m).as_bytes());
+        } else if *name == JSON_FILE {
+            let text = String::from_utf8_lossy(bytes);
+            if let Some(body) = text.trim_end().strip_suffix('}') {
+                let member = json_value(m).replace('\n', "\n  ");
+                let spliced = format!("{},\n  \"bank\": {member}\n}}\n", body.trim_end());
+                *bytes = spliced.into_bytes();
+            }
+        }
+    }
+}
+
+/// Whether a person must act: a due payout with no deposit, or a match to review.
+pub fn needs_attention(m: &BankMatch) -> bool {
+    m.payouts
+        .iter()
+        .any(|p| matches!(p.status, BankStatus::Missing | BankStatus::Review))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bank::testdata;
+    use crate::bank::{MatchOptions, match_payouts};
+
+    fn golden(name: &str, actual: &[u8]) {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/golden/bank")
+            .join(name);
+        if std::env::var_os("UPDATE_GOLDEN").is_some() {
+            std::fs::create_dir_all(path.parent().expect("dir")).expect("mkdir");
+            std::fs::write(&path, actual).expect("write golden");
+        }
+        let expected = std::fs::read(&path).unwrap_or_default();
+        assert!(
+            expected == actual,
+            "{} differs (UPDATE_GOLDEN=1 to regenerate):\n{}",
+            path.display(),
+            String::from_utf8_lossy(actual)
+        );
+    }
+
+    /// One golden `bank-match.csv` per fixture statement.
+    #[test]
+    fn each_fixture_statement_matches_its_golden_file() {
+        let o = MatchOptions::new(jiff::civil::date(2026, 12, 1));
+        for (file, profile) in [
+            ("us-checking-2026-10-11.csv", "us-debit-credit"),
+            ("eu-giro-2026-10-11.csv", "eu-semicolon"),
+            ("eur-2026-10-11.camt053.xml", "tieout"),
+            ("jpy-2026-10-11.ofx", "tieout"),
+        ] {
+            let m = match_payouts(
+                &testdata::demo_payouts(),
+                &testdata::fixture(file, profile),
+                &o,
+            );
+            golden(&format!("{file}.bank-match.csv"), &bank_match_csv(&m));
+        }
+    }
+
+    #[test]
+    fn the_header_is_the_documented_one() {
+        let m = BankMatch {
+            payouts: Vec::new(),
+            unmatched_stripe: Vec::new(),
+            lines_read: 0,
+            currencies: Default::default(),
+        };
+        assert_eq!(
+            String::from_utf8(bank_match_csv(&m)).expect("utf8"),
+            "payout_id,arrival_date_utc,currency,amount,status,bank_date,bank_amount,bank_reference,bank_line_id,match_rule,days_offset,note\r\n"
+        );
+    }
+
+    #[test]
+    fn the_json_member_is_spliced_into_a_valid_document() {
+        let o = MatchOptions::new(jiff::civil::date(2026, 12, 1));
+        let m = match_payouts(
+            &testdata::demo_payouts(),
+            &testdata::fixture("jpy-2026-10-11.ofx", "tieout"),
+            &o,
+        );
+        let before = b"{\n  \"report\": \"x\",\n  \"n\": [\n    1\n  ]\n}\n".to_vec();
+        let mut files = vec![
+            (crate::report::reconciliation::JSON_FILE, before.clone()),
+            (crate::report::reconciliation::MD_FILE, b"# T\n".to_vec()),
+        ];
+        add_bank_section(&mut files, &m);
+        let text = String::from_utf8(files[0].1.clone()).expect("utf8");
+        assert!(text.starts_with("{\n  \"report\": \"x\",\n  \"n\": [\n    1\n  ],\n  \"bank\": {\n    \"lines_read\": 10,"), "{text}");
+        let v: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+        assert_eq!(v["bank"]["counts"]["matched"], 9);
+        let md = String::from_utf8(files[1].1.clone()).expect("utf8");
+        assert!(
+            md.starts_with("# T\n\n## Bank\n\n10 statement lines read, in JPY."),
+            "{md}"
+        );
+        assert!(md.contains("| matched | 9 |"));
+    }
+}

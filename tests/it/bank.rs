@@ -1,0 +1,197 @@
+//! `tieout reconcile --bank` end to end through the binary: golden files (bank-match.csv,
+//! the reconciliation files with their Bank section, stdout and the exit code) for the
+//! demo's October and November against the fixture statements, a user's CSV profile from
+//! `bank.toml`, and malformed statements refused with the place named (exit 2, nothing
+//! written).
+//!
+//! Regenerate the goldens after an intended change with
+//! `UPDATE_GOLDEN=1 cargo test --test it bank` and review the diff.
+
+use std::path::PathBuf;
+
+use crate::support::{RunOutput, Tieout, assert_golden, assert_golden_dir};
+
+fn fixture(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/bank")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+fn reconcile(t: &Tieout, month: &str, out: &str, profile: &str, files: &[&str]) -> RunOutput {
+    let paths: Vec<String> = files.iter().map(|f| fixture(f)).collect();
+    let mut args = vec![
+        "reconcile",
+        "--month",
+        month,
+        "--out",
+        out,
+        "--bank-profile",
+        profile,
+    ];
+    for p in &paths {
+        args.push("--bank");
+        args.push(p);
+    }
+    t.run(&args)
+}
+
+fn stdout_golden(out: &RunOutput) -> String {
+    format!(
+        "{}exit: {:?}\n{}",
+        out.stdout,
+        out.code.unwrap_or(-1),
+        out.stderr
+    )
+}
+
+#[test]
+fn demo_months_against_the_fixture_statements_match_their_golden_files() {
+    let t = Tieout::demo();
+    // (month, name, profile, files, exit code)
+    let cases: [(&str, &str, &str, &[&str], i32); 3] = [
+        (
+            "2026-10",
+            "2026-10-all",
+            "us-debit-credit",
+            &[
+                "us-checking-2026-10-11.csv",
+                "jpy-2026-10-11.ofx",
+                "eur-2026-10-11.camt053.xml",
+            ],
+            5,
+        ),
+        (
+            "2026-11",
+            "2026-11-all",
+            "us-debit-credit",
+            &[
+                "us-checking-2026-10-11.csv",
+                "jpy-2026-10-11.ofx",
+                "eur-2026-10-11.camt053.xml",
+            ],
+            5,
+        ),
+        (
+            "2026-11",
+            "2026-11-eu-csv",
+            "eu-semicolon",
+            &["eu-giro-2026-10-11.csv"],
+            0,
+        ),
+    ];
+    for (month, name, profile, files, code) in cases {
+        let out = reconcile(&t, month, name, profile, files);
+        // A review or a missing deposit: exit 5, with the files written.
+        assert_eq!(out.code, Some(code), "{}\n{}", out.stdout, out.stderr);
+        assert_eq!(
+            out.stderr.contains("on the bank side"),
+            code == 5,
+            "{}",
+            out.stderr
+        );
+        assert_golden_dir(&format!("bank/{name}/files"), &t.work_dir().join(name));
+        assert_golden(&format!("bank/{name}/stdout.txt"), &stdout_golden(&out));
+    }
+}
+
+#[test]
+fn the_bank_section_and_file_appear_only_with_a_statement() {
+    let t = Tieout::demo();
+    let out = t.run(&["reconcile", "--month", "2026-10", "--out", "plain"]);
+    assert!(matches!(out.code, Some(0) | Some(5)), "{}", out.stderr);
+    let dir = t.work_dir().join("plain");
+    assert!(!dir.join("bank-match.csv").exists());
+    let md = std::fs::read_to_string(dir.join("reconciliation.md")).expect("md");
+    assert!(!md.contains("## Bank"));
+    // The same run with a statement keeps every byte before the Bank section.
+    let with = reconcile(&t, "2026-10", "with", "tieout", &["jpy-2026-10-11.ofx"]);
+    assert!(matches!(with.code, Some(0) | Some(5)), "{}", with.stderr);
+    let md_bank = std::fs::read_to_string(t.work_dir().join("with/reconciliation.md")).expect("md");
+    assert!(
+        md_bank.starts_with(&md),
+        "the Markdown before the Bank section is unchanged"
+    );
+    let json = std::fs::read_to_string(dir.join("reconciliation.json")).expect("json");
+    let json_bank =
+        std::fs::read_to_string(t.work_dir().join("with/reconciliation.json")).expect("json");
+    let head = json.trim_end().trim_end_matches('}').trim_end();
+    assert!(json_bank.starts_with(head));
+    let v: serde_json::Value = serde_json::from_str(&json_bank).expect("valid JSON");
+    assert_eq!(v["bank"]["counts"]["matched"], 5, "{}", v["bank"]["counts"]);
+    assert_eq!(
+        std::fs::read(dir.join("payout-reconciliation.csv")).expect("csv"),
+        std::fs::read(t.work_dir().join("with/payout-reconciliation.csv")).expect("csv")
+    );
+}
+
+#[test]
+fn a_users_csv_profile_from_bank_toml() {
+    let config = tempfile::tempdir().expect("config dir");
+    std::fs::write(
+        config.path().join("bank.toml"),
+        "[profiles.giro]\ndate = \"Buchungstag\"\ndate_formats = [\"%d.%m.%Y\"]\namount = \"Betrag\"\ncurrency_column = \"Waehrung\"\ndescription = [\"Auftraggeber\", \"Verwendungszweck\"]\ndecimal_comma = true\ndelimiter = \";\"\n",
+    )
+    .expect("write bank.toml");
+    let t = Tieout::demo().env("TIEOUT_CONFIG_DIR", &config.path().display().to_string());
+    let user = reconcile(&t, "2026-11", "user", "giro", &["eu-giro-2026-10-11.csv"]);
+    let builtin = reconcile(
+        &t,
+        "2026-11",
+        "builtin",
+        "eu-semicolon",
+        &["eu-giro-2026-10-11.csv"],
+    );
+    assert_eq!(user.code, builtin.code, "{}", user.stderr);
+    assert_eq!(
+        std::fs::read(t.work_dir().join("user/bank-match.csv")).expect("user"),
+        std::fs::read(t.work_dir().join("builtin/bank-match.csv")).expect("builtin")
+    );
+    let out = reconcile(&t, "2026-11", "none", "nope", &["eu-giro-2026-10-11.csv"]);
+    assert_eq!(out.code, Some(2));
+    assert!(
+        out.stderr
+            .contains("no bank CSV profile named 'nope': use one of giro, tieout"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn malformed_statements_are_refused_naming_the_place() {
+    let t = Tieout::demo();
+    let cases = [
+        (
+            "bad-date.csv",
+            "date,amount,currency,description\n2026-10-05,1.00,usd,STRIPE\n2026-10-32,2.00,usd,STRIPE\n",
+            "tieout: bank statement bad-date.csv: line 3: a date in column 'date' as %Y-%m-%d, found '2026-10-32'",
+        ),
+        (
+            "empty.ofx",
+            "OFXHEADER:100\nDATA:OFXSGML\n\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>USD<BANKTRANLIST><DTSTART>20261001</BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n",
+            "tieout: bank statement empty.ofx: <BANKTRANLIST>: at least one <STMTTRN> transaction (the file has none)",
+        ),
+        (
+            "cut.xml",
+            "<?xml version=\"1.0\"?>\n<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.053.001.02\"><BkToCstmrStmt><Stmt>\n<Ntry><Amt Ccy=\"EUR\">1.00</Amt>\n",
+            "tieout: bank statement cut.xml: line 3, <Ntry>: </Ntry> before the end of the file (the XML is truncated)",
+        ),
+    ];
+    for (name, text, message) in cases {
+        let path = t.work_dir().join(name);
+        std::fs::write(&path, text).expect("write the statement");
+        let out = t.run(&[
+            "reconcile",
+            "--month",
+            "2026-10",
+            "--out",
+            "bad",
+            "--bank",
+            &path.display().to_string(),
+        ]);
+        assert_eq!(out.code, Some(2), "{name}: {}", out.stderr);
+        assert_eq!(out.stderr.trim_end(), message);
+        assert!(!t.work_dir().join("bad").exists(), "nothing is written");
+    }
+}
