@@ -14,6 +14,7 @@ pub mod audit;
 pub mod close;
 pub mod dunning;
 pub mod keys;
+pub mod query;
 pub mod reconcile;
 pub mod status;
 pub mod suggest;
@@ -160,6 +161,8 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// SQL over the snapshot: tieout query "SELECT …" [--format table|csv|json|md].
+    Query(query::QueryArgs),
     /// Print the refund audit log.
     Audit {
         /// Only entries for this ticket.
@@ -289,6 +292,7 @@ pub fn run(cli: Cli) -> CmdResult {
             verify.as_deref(),
             force,
         ),
+        Some(Command::Query(args)) => query::run(&ctx, &args),
         Some(Command::Audit { ticket, day }) => audit::run(&ctx, ticket.as_deref(), day.as_deref()),
     }
 }

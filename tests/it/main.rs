@@ -20,6 +20,7 @@ mod hardening_permissions;
 mod hardening_readonly;
 mod hardening_secrets;
 mod keys;
+mod query;
 mod reconcile;
 mod refund_gate;
 mod suggest;

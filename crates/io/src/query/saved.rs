@@ -46,6 +46,10 @@ const BUILTIN: &[(&str, &str)] = &[
         include_str!("builtin/past_due_subscriptions.sql"),
     ),
     (
+        "worklist_by_currency",
+        include_str!("builtin/worklist_by_currency.sql"),
+    ),
+    (
         "top_customers_by_net",
         include_str!("builtin/top_customers_by_net.sql"),
     ),
