@@ -55,11 +55,20 @@ const BUILTIN: &[(&str, &str)] = &[
     ),
 ];
 
+/// The leading comment's first phrase (up to a colon, a parenthesis or a full stop).
 fn title_of(sql: &str) -> String {
-    sql.lines()
-        .find_map(|l| l.trim().strip_prefix("--"))
-        .map(|t| t.trim().to_string())
-        .unwrap_or_default()
+    let comment: Vec<&str> = sql
+        .lines()
+        .map(str::trim)
+        .skip_while(|l| l.is_empty())
+        .map_while(|l| l.strip_prefix("--"))
+        .map(str::trim)
+        .collect();
+    let text = comment.join(" ");
+    let end = text.find([':', '(']).unwrap_or(text.len());
+    let text = &text[..end];
+    let text = text.split(". ").next().unwrap_or(text);
+    text.trim().trim_end_matches('.').trim().to_string()
 }
 
 fn saved(name: &str, sql: String, origin: Origin) -> Saved {
