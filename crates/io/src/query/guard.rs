@@ -162,11 +162,7 @@ pub fn find_ident(statements: &[Statement], name: &str) -> Option<Pos> {
             ControlFlow::Continue(())
         }
     }
-    let mut f = Finder(name);
-    statements.iter().find_map(|st| match st.visit(&mut f) {
-        ControlFlow::Break(span) => pos(span),
-        ControlFlow::Continue(()) => None,
-    })
+    first_span(statements, &mut Finder(name))
 }
 
 /// Where a call of the function `name` first appears in the query.
@@ -183,8 +179,12 @@ pub fn find_function(statements: &[Statement], name: &str) -> Option<Pos> {
             ControlFlow::Continue(())
         }
     }
-    let mut f = Finder(name);
-    statements.iter().find_map(|st| match st.visit(&mut f) {
+    first_span(statements, &mut Finder(name))
+}
+
+/// Where `finder` first stops in the statements.
+fn first_span(statements: &[Statement], finder: &mut impl Visitor<Break = Span>) -> Option<Pos> {
+    statements.iter().find_map(|st| match st.visit(finder) {
         ControlFlow::Break(span) => pos(span),
         ControlFlow::Continue(()) => None,
     })
