@@ -14,4 +14,4 @@ pub mod cli;
 pub mod tui;
 
 pub use tieout_core::{bank, domain, failure, model, money, report, time};
-pub use tieout_io::{files, packet_dir, secrets, source, stripe};
+pub use tieout_io::{files, packet_dir, query, secrets, source, stripe};

@@ -8,6 +8,7 @@ pub mod audit;
 pub mod connect;
 pub mod exports;
 pub mod load;
+pub mod query;
 pub mod refund_exec;
 pub mod ticket_fetch;
 

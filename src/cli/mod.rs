@@ -18,6 +18,7 @@ pub mod close;
 pub mod dunning;
 pub mod journal;
 pub mod keys;
+pub mod query;
 pub mod reconcile;
 pub mod status;
 pub mod suggest;
@@ -193,6 +194,8 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// SQL over the snapshot: tieout query "SELECT …" [--format table|csv|json|md].
+    Query(query::QueryArgs),
     /// Print the refund audit log.
     Audit {
         /// Only entries for this ticket.
@@ -345,6 +348,7 @@ pub fn run(cli: Cli) -> CmdResult {
         Some(Command::InitAccounts { path, force }) => {
             journal::init_accounts(path.as_deref(), force)
         }
+        Some(Command::Query(args)) => query::run(&ctx, &args),
         Some(Command::Audit { ticket, day }) => audit::run(&ctx, ticket.as_deref(), day.as_deref()),
     }
 }

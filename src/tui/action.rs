@@ -125,6 +125,9 @@ actions! {
     ApproveRefund => "approve_refund", "Refunds: preview the suggested refund to approve and send it (test mode)", Table;
     ExportPacket => "export_packet", "Tie-out: write the month's close packet", Table;
     OverwritePacket => "overwrite_packet", "Tie-out: overwrite the packet export found", Table;
+    EditQuery => "edit_query", "Query: edit the SQL (enter runs, up/down history, esc leaves)", Table;
+    SavedQuery => "saved_query", "Query: put the next saved query in the editor", Table;
+    ExportQuery => "export_query", "Query: write the whole result to query-result.csv/.md/.json", Table;
 }
 
 impl Action {
@@ -163,6 +166,9 @@ impl Action {
             Action::ApproveRefund => "approve",
             Action::ExportPacket => "packet",
             Action::OverwritePacket => "overwrite",
+            Action::EditQuery => "edit",
+            Action::SavedQuery => "saved",
+            Action::ExportQuery => "export all",
             other => other.name(),
         }
     }

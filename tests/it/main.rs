@@ -23,6 +23,7 @@ mod hardening_secrets;
 mod house;
 mod journal;
 mod keys;
+mod query;
 mod reconcile;
 mod refund_gate;
 mod suggest;

@@ -10,6 +10,7 @@
 
 pub mod files;
 pub mod packet_dir;
+pub mod query;
 pub mod secrets;
 pub mod source;
 pub mod stripe;

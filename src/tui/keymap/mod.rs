@@ -702,7 +702,8 @@ mod tests {
             .expect_err("unknown layer");
         assert!(err.to_string().starts_with("keymap.toml: "), "{err}");
         assert!(
-            err.to_string().contains("worklist, tieout, refunds, help"),
+            err.to_string()
+                .contains("worklist, tieout, refunds, query, help"),
             "{err}"
         );
     }

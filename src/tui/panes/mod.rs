@@ -4,6 +4,7 @@
 //! [`detail::RowDetail`] (the default drill-down: every field of the selected row).
 
 pub mod detail;
+pub mod query;
 pub mod refunds;
 pub mod table_pane;
 pub mod tieout;
@@ -40,6 +41,11 @@ pub const TABS: &[Tab] = &[
         key: "refunds",
         title: "Refunds",
         make: refunds::pane,
+    },
+    Tab {
+        key: "query",
+        title: "Query",
+        make: query::pane,
     },
 ];
 

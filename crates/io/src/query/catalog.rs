@@ -1,0 +1,311 @@
+//! The tables a query reads: the snapshot's ten tables (with a `*_utc` datetime column
+//! beside each epoch-seconds column) and three views of the domain's results
+//! (`payout_tieout`, `payout_lines`, `worklist`), computed by the same code as the panes.
+
+use std::collections::BTreeSet;
+
+use jiff::tz::TimeZone;
+use polars::prelude::{
+    BooleanChunked, Column, DataFrame, DataType, Int64Chunked, IntoColumn, IntoLazy,
+    NewChunkedArray, StringChunked, TimeUnit, col, lit,
+};
+
+use tieout_core::domain::dunning::{self, Reason};
+use tieout_core::domain::tieout::{self as tie, category};
+use tieout_core::time::Month;
+
+use crate::source::AccountData;
+use crate::source::tables::Snapshot;
+
+use super::QueryError;
+
+/// Epoch-seconds columns: each gets a `<name>_utc` datetime column next to it.
+pub const TIME_COLUMNS: &[&str] = &[
+    "created",
+    "arrival_date",
+    "available_on",
+    "due_date",
+    "next_payment_attempt",
+    "current_period_start",
+    "current_period_end",
+    "payout_arrival_date",
+];
+
+/// One table or view a query can name.
+#[derive(Debug, Clone)]
+pub struct TableInfo {
+    pub name: String,
+    /// One line saying what a row is.
+    pub about: &'static str,
+    pub frame: DataFrame,
+}
+
+impl TableInfo {
+    /// `(column, type)` pairs, in order.
+    pub fn columns(&self) -> Vec<(String, String)> {
+        self.frame
+            .schema()
+            .iter()
+            .map(|(n, t)| (n.to_string(), type_name(t)))
+            .collect()
+    }
+}
+
+/// A column type in SQL words.
+pub fn type_name(t: &DataType) -> String {
+    match t {
+        DataType::Int64 | DataType::Int32 | DataType::UInt32 | DataType::UInt64 => "integer".into(),
+        DataType::Float64 | DataType::Float32 => "float".into(),
+        DataType::String => "text".into(),
+        DataType::Boolean => "boolean".into(),
+        DataType::Datetime(_, _) => "timestamp (UTC)".into(),
+        DataType::Date => "date".into(),
+        other => other.to_string(),
+    }
+}
+
+fn about(table: &str) -> &'static str {
+    match table {
+        "payouts" => "one payout (amount in minor units, arrival_date)",
+        "balance_transactions" => {
+            "one balance transaction (kind = Stripe's type; payout = the payout that paid it out)"
+        }
+        "charges" => "one charge (failure_code, outcome_reason, decline_code)",
+        "refunds" => "one refund",
+        "disputes" => "one dispute (reason, status)",
+        "invoices" => "one invoice (amount_remaining, attempt_count, due_date)",
+        "invoice_payments" => "one payment of an invoice (invoice -> payment_intent)",
+        "payment_intents" => "one payment intent",
+        "customers" => "one customer (email, name)",
+        "subscriptions" => "one subscription (status, current_period_end)",
+        "payout_tieout" => "view: one payout with the tie-out's verdict and difference",
+        "payout_lines" => "view: one line of an itemised payout, with its payout and verdict",
+        "worklist" => "view: one invoice of the dunning worklist, with its action",
+        _ => "",
+    }
+}
+
+/// The frame with a `<name>_utc` datetime column after each epoch-seconds column.
+pub fn with_utc_columns(df: DataFrame) -> Result<DataFrame, QueryError> {
+    let names: Vec<String> = df
+        .get_column_names()
+        .iter()
+        .map(|n| n.to_string())
+        .collect();
+    let mut order = Vec::with_capacity(names.len() * 2);
+    let mut exprs = Vec::new();
+    for n in &names {
+        order.push(col(n.as_str()));
+        let is_time = TIME_COLUMNS.contains(&n.as_str())
+            && df
+                .column(n)
+                .map(|c| c.dtype() == &DataType::Int64)
+                .unwrap_or(false);
+        if is_time {
+            let utc = format!("{n}_utc");
+            exprs.push(
+                (col(n.as_str()) * lit(1000i64))
+                    .cast(DataType::Datetime(TimeUnit::Milliseconds, None))
+                    .alias(utc.as_str()),
+            );
+            order.push(col(utc.as_str()));
+        }
+    }
+    if exprs.is_empty() {
+        return Ok(df);
+    }
+    df.lazy()
+        .with_columns(exprs)
+        .select(order)
+        .collect()
+        .map_err(QueryError::engine)
+}
+
+/// Every table and view, built from the account's rows. `now` and `tz` are what the
+/// worklist and the tie-out's months use (as the panes).
+pub fn build(data: &AccountData, now: i64, tz: &TimeZone) -> Result<Vec<TableInfo>, QueryError> {
+    let snap = Snapshot::from_data(data).map_err(|e| QueryError::engine(e.to_string()))?;
+    let mut out = Vec::new();
+    for (table, frame) in snap.tables() {
+        let name = table.name().to_string();
+        out.push(TableInfo {
+            about: about(&name),
+            frame: with_utc_columns(frame.clone())?,
+            name,
+        });
+    }
+    let (payouts, lines) = tieout_views(data, tz)?;
+    for (name, frame) in [
+        ("payout_tieout", payouts),
+        ("payout_lines", lines),
+        ("worklist", worklist_view(data, now)?),
+    ] {
+        out.push(TableInfo {
+            name: name.to_string(),
+            about: about(name),
+            frame: with_utc_columns(frame)?,
+        });
+    }
+    Ok(out)
+}
+
+fn s(name: &str, v: Vec<String>) -> Column {
+    StringChunked::from_iter_values(name.into(), v.iter().map(String::as_str)).into_column()
+}
+
+fn os(name: &str, v: Vec<Option<String>>) -> Column {
+    StringChunked::from_iter_options(name.into(), v.iter().map(|x| x.as_deref())).into_column()
+}
+
+fn i(name: &str, v: Vec<i64>) -> Column {
+    Int64Chunked::from_vec(name.into(), v).into_column()
+}
+
+fn oi(name: &str, v: Vec<Option<i64>>) -> Column {
+    Int64Chunked::from_iter_options(name.into(), v.into_iter()).into_column()
+}
+
+fn b(name: &str, v: Vec<bool>) -> Column {
+    BooleanChunked::from_iter_values(name.into(), v.into_iter()).into_column()
+}
+
+fn frame(height: usize, cols: Vec<Column>) -> Result<DataFrame, QueryError> {
+    DataFrame::new(height, cols).map_err(QueryError::engine)
+}
+
+/// `payout_tieout` and `payout_lines`: every payout of every month the snapshot's payouts
+/// arrive in (months in `tz`, as the Tie-out tab), tied out by the domain.
+fn tieout_views(data: &AccountData, tz: &TimeZone) -> Result<(DataFrame, DataFrame), QueryError> {
+    let months: BTreeSet<Month> = data
+        .payouts
+        .iter()
+        .map(|p| Month::of(p.arrival_date, tz))
+        .collect();
+    let months: Vec<Month> = months.into_iter().collect();
+    let results = tie::tie_out_months(&data.payouts, &data.balance_transactions, &months, tz);
+
+    let (mut pid, mut pmonth, mut pamount, mut pcur, mut parr) =
+        (vec![], vec![], vec![], vec![], vec![]);
+    let (mut pkind, mut pverdict, mut pnet, mut pdiff, mut plines) =
+        (vec![], vec![], vec![], vec![], vec![]);
+    let (mut lpayout, mut lverdict, mut lparr, mut lid, mut lkind, mut lmonth) =
+        (vec![], vec![], vec![], vec![], vec![], vec![]);
+    let (mut lcat, mut lrcat, mut lsource, mut lcreated, mut lcur) =
+        (vec![], vec![], vec![], vec![], vec![]);
+    let (mut lamount, mut lfee, mut lnet) = (vec![], vec![], vec![]);
+    for m in &results {
+        for p in &m.payouts {
+            pid.push(p.payout.id.clone());
+            pmonth.push(m.month.to_string());
+            pamount.push(p.payout.amount);
+            pcur.push(p.payout.currency.as_str().to_string());
+            parr.push(p.payout.arrival_date);
+            pkind.push(p.kind.as_str().to_string());
+            pverdict.push(p.verdict.as_str().to_string());
+            pnet.push(p.lines_net());
+            pdiff.push(p.difference());
+            plines.push(p.itemisation.as_ref().map(|it| it.lines.len() as i64));
+            for l in p.itemisation.iter().flat_map(|it| it.lines.iter()) {
+                lpayout.push(p.payout.id.clone());
+                lmonth.push(m.month.to_string());
+                lverdict.push(p.verdict.as_str().to_string());
+                lparr.push(p.payout.arrival_date);
+                lid.push(l.id.clone());
+                lkind.push(l.kind.clone());
+                lcat.push(category::category_of(l));
+                lrcat.push(l.reporting_category.clone());
+                lsource.push(l.source.clone());
+                lcreated.push(l.created);
+                lcur.push(l.currency.as_str().to_string());
+                lamount.push(l.amount);
+                lfee.push(l.fee);
+                lnet.push(l.net);
+            }
+        }
+    }
+    let payouts = frame(
+        pid.len(),
+        vec![
+            s("payout", pid),
+            s("month", pmonth),
+            i("amount", pamount),
+            s("currency", pcur),
+            i("arrival_date", parr),
+            s("kind", pkind),
+            s("verdict", pverdict),
+            oi("lines", plines),
+            oi("lines_net", pnet),
+            oi("difference", pdiff),
+        ],
+    )?;
+    let lines = frame(
+        lid.len(),
+        vec![
+            s("payout", lpayout),
+            s("month", lmonth),
+            s("verdict", lverdict),
+            i("payout_arrival_date", lparr),
+            s("id", lid),
+            s("kind", lkind),
+            s("category", lcat),
+            s("reporting_category", lrcat),
+            os("source", lsource),
+            i("created", lcreated),
+            s("currency", lcur),
+            i("amount", lamount),
+            i("fee", lfee),
+            i("net", lnet),
+        ],
+    )?;
+    Ok((payouts, lines))
+}
+
+fn reason_str(r: Reason) -> &'static str {
+    match r {
+        Reason::FailedAttempt => "failed_attempt",
+        Reason::PastDue => "past_due",
+        Reason::FailedAndPastDue => "failed_and_past_due",
+    }
+}
+
+/// `worklist`: the dunning worklist at `now`, in its own order.
+fn worklist_view(data: &AccountData, now: i64) -> Result<DataFrame, QueryError> {
+    let w = dunning::build(data, now).map_err(|e| QueryError::engine(e.to_string()))?;
+    let r = &w.rows;
+    let strs = |f: fn(&dunning::WorkRow) -> String| r.iter().map(f).collect::<Vec<_>>();
+    let opts = |f: fn(&dunning::WorkRow) -> Option<String>| r.iter().map(f).collect::<Vec<_>>();
+    let ints = |f: fn(&dunning::WorkRow) -> Option<i64>| r.iter().map(f).collect::<Vec<_>>();
+    frame(
+        r.len(),
+        vec![
+            s("invoice", strs(|x| x.invoice_id.clone())),
+            os("invoice_number", opts(|x| x.invoice_number.clone())),
+            os("customer", opts(|x| x.customer_id.clone())),
+            os("customer_email", opts(|x| x.customer_email.clone())),
+            os("customer_name", opts(|x| x.customer_name.clone())),
+            s("currency", strs(|x| x.currency.as_str().to_string())),
+            i(
+                "amount_remaining",
+                r.iter().map(|x| x.amount_remaining).collect(),
+            ),
+            i("attempt_count", r.iter().map(|x| x.attempt_count).collect()),
+            oi("next_payment_attempt", ints(|x| x.next_payment_attempt)),
+            b("retries_left", r.iter().map(|x| x.retries_left).collect()),
+            oi("due_date", ints(|x| x.due_date)),
+            oi("days_past_due", ints(|x| x.days_past_due)),
+            os("subscription", opts(|x| x.subscription_id.clone())),
+            os(
+                "subscription_status",
+                opts(|x| {
+                    x.subscription_status
+                        .as_ref()
+                        .map(|s| s.as_str().to_string())
+                }),
+            ),
+            os("decline_code", opts(|x| x.decline_code.clone())),
+            os("failure_code", opts(|x| x.failure_code.clone())),
+            s("reason", strs(|x| reason_str(x.reason).to_string())),
+            s("action", strs(|x| x.action().as_str().to_string())),
+        ],
+    )
+}

@@ -1,0 +1,283 @@
+//! SQL over the local snapshot, with polars' SQL front end (`polars::sql::SQLContext`).
+//!
+//! [`Engine`] registers the snapshot's tables and the domain's views ([`catalog`]), adds
+//! tieout's functions ([`functions`]: `money`, `month`, `day`), checks each query before
+//! it runs ([`guard`]: one `SELECT`/`WITH`, no table function, so nothing outside the
+//! snapshot is read), and turns polars' errors into ones that point at the SQL (line and
+//! column) and name the closest valid table or column. [`output`] writes results as a
+//! text table, CSV, JSON or Markdown, row by row; [`saved`] holds the built-in queries.
+//!
+//! Known traps of polars SQL handled here: no `date_trunc`/`date_format` (use `month()`,
+//! `day()` or `strftime(created_utc, '%Y-%m')`); a `CAST` of epoch seconds to a timestamp
+//! reads them as microseconds (hence the `*_utc` columns); `SELECT k - SUM(x) … GROUP BY k`
+//! returns a list instead of a number (upstream pola-rs/polars#14938): such a result is
+//! refused with how to write it.
+
+pub mod catalog;
+pub mod functions;
+pub mod guard;
+pub mod output;
+pub mod saved;
+
+use std::fmt;
+
+use jiff::tz::TimeZone;
+use polars::prelude::{DataFrame, DataType, IntoLazy, PolarsError};
+use polars::sql::SQLContext;
+use sqlparser::ast::Statement;
+
+use crate::source::AccountData;
+
+pub use catalog::TableInfo;
+
+/// A place in the SQL text, 1-based.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pos {
+    pub line: u64,
+    pub column: u64,
+}
+
+/// Why a query gave no result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum QueryError {
+    /// The SQL does not parse.
+    Syntax { message: String, at: Option<Pos> },
+    /// The SQL parses but is not allowed (not a query, a table function, two statements).
+    Refused { message: String, at: Option<Pos> },
+    /// A table or column that does not exist, with the closest valid name.
+    Unknown {
+        what: &'static str,
+        name: String,
+        closest: Option<String>,
+        at: Option<Pos>,
+    },
+    /// A result column came back as a list (the group-key trap).
+    ListResult { column: String },
+    /// polars refused or failed to run the query.
+    Engine { message: String, at: Option<Pos> },
+}
+
+impl QueryError {
+    pub fn engine(e: impl fmt::Display) -> Self {
+        QueryError::Engine {
+            message: e.to_string(),
+            at: None,
+        }
+    }
+
+    /// Where in the SQL the problem is, when known.
+    pub fn at(&self) -> Option<Pos> {
+        match self {
+            QueryError::Syntax { at, .. }
+            | QueryError::Refused { at, .. }
+            | QueryError::Unknown { at, .. }
+            | QueryError::Engine { at, .. } => *at,
+            QueryError::ListResult { .. } => None,
+        }
+    }
+
+    /// The message with the offending line of `sql` and a caret under the column.
+    pub fn with_source(&self, sql: &str) -> String {
+        let mut out = self.to_string();
+        if let Some(at) = self.at()
+            && let Some(line) = sql.lines().nth(at.line.saturating_sub(1) as usize)
+        {
+            let pad = " ".repeat(at.column.saturating_sub(1) as usize);
+            out.push_str(&format!("\n  {line}\n  {pad}^"));
+        }
+        out
+    }
+}
+
+impl fmt::Display for QueryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(at) = self.at() {
+            write!(f, "line {}, column {}: ", at.line, at.column)?;
+        }
+        match self {
+            QueryError::Syntax { message, .. } => write!(f, "SQL syntax: {message}"),
+            QueryError::Refused { message, .. } => write!(f, "refused: {message}"),
+            QueryError::Unknown {
+                what,
+                name,
+                closest,
+                ..
+            } => {
+                write!(f, "no {what} named `{name}`")?;
+                match closest {
+                    Some(c) => write!(f, "; did you mean `{c}`?"),
+                    None => write!(f, " (see `tieout query --tables`)"),
+                }
+            }
+            QueryError::ListResult { column } => write!(
+                f,
+                "column `{column}` came back as a list, not a value: polars SQL does this for \
+                 `SELECT k - SUM(x) … GROUP BY k` (pola-rs/polars#14938). Write `MAX(k) - SUM(x)`, \
+                 or compute the sums in a CTE and join them"
+            ),
+            QueryError::Engine { message, .. } => write!(f, "{message}"),
+        }
+    }
+}
+
+impl std::error::Error for QueryError {}
+
+/// The snapshot's tables and views, ready to query.
+#[derive(Debug, Clone)]
+pub struct Engine {
+    tables: Vec<TableInfo>,
+}
+
+impl Engine {
+    /// Every table and view of `data` (the worklist at `now`, months in `tz`).
+    pub fn from_data(data: &AccountData, now: i64, tz: &TimeZone) -> Result<Self, QueryError> {
+        Ok(Self::from_tables(catalog::build(data, now, tz)?))
+    }
+
+    /// An engine over the given tables (tests, benches).
+    pub fn from_tables(tables: Vec<TableInfo>) -> Self {
+        Self { tables }
+    }
+
+    pub fn tables(&self) -> &[TableInfo] {
+        &self.tables
+    }
+
+    /// Checks and runs one query.
+    pub fn run(&self, sql: &str) -> Result<DataFrame, QueryError> {
+        let statements = guard::check(sql)?;
+        let mut ctx = SQLContext::new().with_function_registry(functions::registry());
+        for t in &self.tables {
+            ctx.register(&t.name, t.frame.clone().lazy());
+        }
+        let df = ctx
+            .execute(sql)
+            .and_then(|lf| lf.collect())
+            .map_err(|e| self.explain(e, &statements))?;
+        if let Some(c) = df
+            .columns()
+            .iter()
+            .find(|c| matches!(c.dtype(), DataType::List(_)))
+        {
+            return Err(QueryError::ListResult {
+                column: c.name().to_string(),
+            });
+        }
+        Ok(df)
+    }
+
+    /// A polars error, pointed at the SQL, with the closest valid name when a table or
+    /// column is unknown.
+    fn explain(&self, e: PolarsError, statements: &[Statement]) -> QueryError {
+        let message = match &e {
+            PolarsError::ColumnNotFound(m)
+            | PolarsError::SQLInterface(m)
+            | PolarsError::SQLSyntax(m)
+            | PolarsError::InvalidOperation(m)
+            | PolarsError::SchemaMismatch(m)
+            | PolarsError::ComputeError(m) => m.to_string(),
+            other => other.to_string(),
+        };
+        let first = message.lines().next().unwrap_or_default().to_string();
+        if let Some(f) = quoted_after(&first, "unsupported function ")
+            && functions::FUNCTIONS
+                .iter()
+                .any(|(sig, _)| sig.starts_with(&format!("{f}(")))
+        {
+            return QueryError::Engine {
+                message: format!(
+                    "{f}() works in the outer SELECT only: polars SQL drops added functions \
+                     inside WITH and subqueries. Inside, write strftime(created_utc, '%Y-%m') \
+                     for a month, strftime(created_utc, '%Y-%m-%d') for a day, and keep money \
+                     in minor units until the outer SELECT"
+                ),
+                at: guard::find_function(statements, &f),
+            };
+        }
+        let relation = quoted_after(&first, "relation ");
+        let column = match &e {
+            PolarsError::ColumnNotFound(_) => {
+                quoted_after(&first, "").or_else(|| Some(first.trim().to_string()))
+            }
+            _ => {
+                quoted_after(&first, "column ").or_else(|| quoted_after(&first, "no column named "))
+            }
+        };
+        if let Some(name) = relation.filter(|n| !self.is_table(n)) {
+            return QueryError::Unknown {
+                what: "table",
+                closest: closest(&name, self.tables.iter().map(|t| t.name.as_str())),
+                at: guard::find_ident(statements, &name),
+                name,
+            };
+        }
+        if let Some(name) = column.filter(|n| !n.is_empty() && !n.contains(' ')) {
+            let names = self.column_names();
+            return QueryError::Unknown {
+                what: "column",
+                closest: closest(&name, names.iter().map(String::as_str)),
+                at: guard::find_ident(statements, &name),
+                name,
+            };
+        }
+        QueryError::Engine {
+            message: first,
+            at: None,
+        }
+    }
+
+    fn is_table(&self, name: &str) -> bool {
+        self.tables.iter().any(|t| t.name == name)
+    }
+
+    /// Every column name of every table, sorted, once each.
+    pub fn column_names(&self) -> Vec<String> {
+        let mut v: Vec<String> = self
+            .tables
+            .iter()
+            .flat_map(|t| {
+                t.frame
+                    .get_column_names()
+                    .into_iter()
+                    .map(|n| n.to_string())
+            })
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+}
+
+/// The first quoted word (`"x"` or `'x'`) after `prefix` in `text`.
+fn quoted_after(text: &str, prefix: &str) -> Option<String> {
+    let start = if prefix.is_empty() {
+        0
+    } else {
+        text.find(prefix)? + prefix.len()
+    };
+    let rest = &text[start..];
+    let open = rest.find(['"', '\''])?;
+    let q = rest[open..].chars().next()?;
+    let body = &rest[open + 1..];
+    let close = body.find(q)?;
+    Some(body[..close].to_string())
+}
+
+/// The candidate closest to `name` (case-insensitive edit distance), when it is close
+/// enough to be a likely typo.
+pub fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<String> {
+    let lower = name.to_ascii_lowercase();
+    let best = candidates
+        .map(|c| {
+            (
+                strsim::damerau_levenshtein(&lower, &c.to_ascii_lowercase()),
+                c,
+            )
+        })
+        .min_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)))?;
+    let limit = (lower.chars().count() / 3).max(2);
+    (best.0 <= limit).then(|| best.1.to_string())
+}
+
+#[cfg(test)]
+mod tests;

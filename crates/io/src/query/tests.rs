@@ -1,0 +1,341 @@
+use std::sync::OnceLock;
+
+use jiff::tz::TimeZone;
+use polars::prelude::{AnyValue, DataFrame, Int64Chunked, IntoColumn};
+
+use super::*;
+use crate::source::demo::load_demo;
+
+/// The demo account's engine, built once (the worklist at the snapshot's fetch time).
+fn demo() -> &'static Engine {
+    static E: OnceLock<Engine> = OnceLock::new();
+    E.get_or_init(|| {
+        let data = load_demo().expect("demo");
+        Engine::from_data(&data, data.meta.fetched_at, &TimeZone::UTC).expect("engine")
+    })
+}
+
+fn one_i64(df: &DataFrame) -> i64 {
+    match df.columns()[0].get(0).expect("a row") {
+        AnyValue::Int64(v) => v,
+        AnyValue::UInt32(v) => i64::from(v),
+        AnyValue::UInt64(v) => v as i64,
+        other => panic!("not an integer: {other:?}"),
+    }
+}
+
+#[test]
+fn every_table_and_view_is_registered_with_utc_columns_beside_epoch_seconds() {
+    let names: Vec<&str> = demo().tables().iter().map(|t| t.name.as_str()).collect();
+    for want in [
+        "payouts",
+        "balance_transactions",
+        "charges",
+        "refunds",
+        "disputes",
+        "invoices",
+        "invoice_payments",
+        "payment_intents",
+        "customers",
+        "subscriptions",
+        "payout_tieout",
+        "payout_lines",
+        "worklist",
+    ] {
+        assert!(names.contains(&want), "{want} missing from {names:?}");
+    }
+    let bt = demo()
+        .tables()
+        .iter()
+        .find(|t| t.name == "balance_transactions")
+        .expect("bt");
+    let cols = bt.columns();
+    let i = cols
+        .iter()
+        .position(|(n, _)| n == "created")
+        .expect("created");
+    assert_eq!(
+        cols[i + 1],
+        ("created_utc".into(), "timestamp (UTC)".into())
+    );
+    assert_eq!(cols[i].1, "integer");
+}
+
+#[test]
+fn the_utc_column_is_the_epoch_seconds_not_microseconds() {
+    // The trap: CAST(created AS TIMESTAMP) reads seconds as microseconds (1970). The
+    // `_utc` column agrees with the seconds.
+    let df = demo()
+        .run("SELECT created, created_utc, month(created) AS m1, month(created_utc) AS m2, day(created) AS d FROM payouts ORDER BY created LIMIT 1")
+        .expect("runs");
+    let secs = one_i64(&df);
+    let when = jiff::Timestamp::from_second(secs).expect("ts");
+    let utc = output::text(&df.columns()[1].get(0).expect("v"));
+    assert_eq!(utc, when.strftime("%Y-%m-%dT%H:%M:%SZ").to_string());
+    let m1 = output::text(&df.columns()[2].get(0).expect("v"));
+    let m2 = output::text(&df.columns()[3].get(0).expect("v"));
+    assert_eq!(m1, when.strftime("%Y-%m").to_string());
+    assert_eq!(m1, m2);
+    let d = output::text(&df.columns()[4].get(0).expect("v"));
+    assert_eq!(d, when.strftime("%Y-%m-%d").to_string());
+}
+
+#[test]
+fn money_renders_major_units_with_the_currency_exponent() {
+    let df = demo()
+        .run("SELECT money(amount * 0 + 1999, 'usd') AS a, money(amount * 0 - 500, 'jpy') AS b, money(amount, currency) AS c, amount, currency FROM payouts LIMIT 1")
+        .expect("runs");
+    assert_eq!(output::text(&df.columns()[0].get(0).expect("v")), "19.99");
+    assert_eq!(output::text(&df.columns()[1].get(0).expect("v")), "-500");
+    let amount = df.columns()[3].get(0).expect("v");
+    let AnyValue::Int64(amount) = amount else {
+        panic!("{amount:?}")
+    };
+    let cur = output::text(&df.columns()[4].get(0).expect("v"));
+    let cur = tieout_core::money::Currency::parse(&cur).expect("currency");
+    assert_eq!(
+        output::text(&df.columns()[2].get(0).expect("v")),
+        tieout_core::money::format_major(amount, cur)
+    );
+}
+
+#[test]
+fn every_builtin_query_runs_on_the_demo_account() {
+    for q in saved::builtin() {
+        let df = demo()
+            .run(&q.sql)
+            .unwrap_or_else(|e| panic!("{}: {}", q.name, e.with_source(&q.sql)));
+        assert!(df.width() > 0, "{}", q.name);
+        assert!(!q.title.is_empty(), "{} has a title line", q.name);
+    }
+}
+
+#[test]
+fn malformed_sql_points_at_line_and_column() {
+    let sql = "SELECT id\n  FROM payouts WHERE (amount > 1";
+    let e = demo().run(sql).expect_err("malformed");
+    assert!(matches!(e, QueryError::Syntax { .. }), "{e:?}");
+    let at = e.at().expect("a position");
+    assert_eq!(at.line, 2, "{e}");
+    assert!(e.to_string().starts_with("line 2, column "), "{e}");
+    assert!(
+        e.with_source(sql)
+            .contains("  FROM payouts WHERE (amount > 1\n"),
+        "{}",
+        e.with_source(sql)
+    );
+}
+
+#[test]
+fn an_unknown_column_names_the_closest_one_and_where_it_is() {
+    let sql = "SELECT id,\n       amout\nFROM payouts";
+    let e = demo().run(sql).expect_err("unknown column");
+    match &e {
+        QueryError::Unknown {
+            what,
+            name,
+            closest,
+            at,
+        } => {
+            assert_eq!((*what, name.as_str()), ("column", "amout"));
+            assert_eq!(closest.as_deref(), Some("amount"));
+            assert_eq!(*at, Some(Pos { line: 2, column: 8 }));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(e.to_string().contains("did you mean `amount`?"), "{e}");
+}
+
+#[test]
+fn an_unknown_table_names_the_closest_one() {
+    let e = demo()
+        .run("SELECT * FROM payout WHERE 1 = 1")
+        .expect_err("unknown table");
+    match &e {
+        QueryError::Unknown {
+            what,
+            name,
+            closest,
+            at,
+        } => {
+            assert_eq!((*what, name.as_str()), ("table", "payout"));
+            assert_eq!(closest.as_deref(), Some("payouts"));
+            assert_eq!(
+                *at,
+                Some(Pos {
+                    line: 1,
+                    column: 15
+                })
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn table_functions_that_read_files_are_refused_before_execution() {
+    // The path exists and is Parquet-shaped enough to be read if polars were asked to:
+    // the refusal must come from the check, not from polars failing on the file.
+    let dir = tempfile::tempdir().expect("dir");
+    let path = dir.path().join("x.parquet");
+    let mut df = polars::df!("a" => [1i64, 2]).expect("df");
+    let f = std::fs::File::create(&path).expect("file");
+    polars::prelude::ParquetWriter::new(f)
+        .finish(&mut df)
+        .expect("write parquet");
+    let p = path.display();
+    for sql in [
+        format!("SELECT * FROM read_parquet('{p}')"),
+        format!("SELECT * FROM payouts WHERE id IN (SELECT a FROM read_parquet('{p}'))"),
+        format!("WITH x AS (SELECT * FROM read_csv('{p}')) SELECT * FROM x"),
+        format!("SELECT * FROM payouts JOIN read_json('{p}') j ON true"),
+        format!("SELECT * FROM read_ipc('{p}')"),
+    ] {
+        let e = demo().run(&sql).expect_err("refused");
+        match &e {
+            QueryError::Refused { message, at } => {
+                assert!(message.contains("table function"), "{message}");
+                assert!(at.is_some(), "{sql}");
+            }
+            other => panic!("{sql}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn statements_that_are_not_queries_are_refused_before_execution() {
+    for (sql, word) in [
+        ("DELETE FROM payouts", "DELETE"),
+        ("CREATE TABLE x AS SELECT * FROM payouts", "CREATE"),
+        ("DROP TABLE payouts", "DROP"),
+        ("TRUNCATE payouts", "TRUNCATE"),
+        ("SHOW TABLES", "SHOW"),
+        ("EXPLAIN SELECT * FROM payouts", "EXPLAIN"),
+        ("COPY payouts TO '/tmp/x.csv'", "COPY"),
+    ] {
+        let e = demo().run(sql).expect_err(sql);
+        match &e {
+            QueryError::Refused { message, .. } => {
+                assert!(message.starts_with(word), "{sql}: {message}")
+            }
+            other => panic!("{sql}: {other:?}"),
+        }
+    }
+    let e = demo()
+        .run("SELECT 1; SELECT 2")
+        .expect_err("two statements");
+    assert!(matches!(e, QueryError::Refused { .. }), "{e:?}");
+    // The registered table is intact afterwards.
+    assert!(one_i64(&demo().run("SELECT COUNT(*) FROM payouts").expect("count")) > 0);
+}
+
+#[test]
+fn a_group_key_minus_an_aggregate_list_result_is_caught_with_the_rewrite() {
+    let e = demo()
+        .run("SELECT payout, amount - SUM(lines) AS d FROM payout_tieout GROUP BY payout, amount")
+        .expect_err("list result");
+    assert!(
+        matches!(&e, QueryError::ListResult { column } if column == "d"),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("MAX(k) - SUM(x)"), "{e}");
+    // The rewrite works.
+    demo()
+        .run("SELECT payout, MAX(amount) - SUM(lines) AS d FROM payout_tieout GROUP BY payout")
+        .expect("rewritten");
+}
+
+#[test]
+fn added_functions_inside_a_cte_say_where_they_work() {
+    let e = demo()
+        .run("WITH m AS (SELECT month(created) AS m FROM payouts) SELECT * FROM m")
+        .expect_err("not inside a CTE");
+    assert!(e.to_string().contains("strftime(created_utc"), "{e}");
+}
+
+#[test]
+fn date_trunc_is_not_there_and_the_message_says_what_it_is() {
+    let e = demo()
+        .run("SELECT date_trunc('month', created_utc) FROM payouts")
+        .expect_err("no date_trunc");
+    assert!(e.to_string().contains("date_trunc"), "{e}");
+}
+
+#[test]
+fn a_million_row_result_is_returned_and_written_row_by_row() {
+    let n = 1_000_000usize;
+    let ids = Int64Chunked::from_vec("n".into(), (0..n as i64).collect()).into_column();
+    let amounts = Int64Chunked::from_vec("amount".into(), (0..n as i64).map(|i| i % 997).collect())
+        .into_column();
+    let frame = DataFrame::new(n, vec![ids, amounts]).expect("frame");
+    let engine = Engine::from_tables(vec![TableInfo {
+        name: "big".into(),
+        about: "",
+        frame,
+    }]);
+    let df = engine
+        .run("SELECT n, amount * 2 AS twice FROM big")
+        .expect("runs");
+    assert_eq!(df.height(), n);
+    // The writer streams: count lines as they arrive instead of holding the text.
+    struct Lines(usize, usize);
+    impl std::io::Write for Lines {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0 += b.iter().filter(|c| **c == b'\n').count();
+            self.1 = self.1.max(b.len());
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut w = Lines(0, 0);
+    output::write(&df, output::Format::Csv, &mut w).expect("csv");
+    assert_eq!(w.0, n + 1);
+    assert!(w.1 < 1 << 20, "written in pieces, largest {}", w.1);
+}
+
+#[test]
+fn closest_is_only_offered_for_likely_typos() {
+    let names = ["amount", "currency", "created"];
+    assert_eq!(
+        closest("amout", names.into_iter()).as_deref(),
+        Some("amount")
+    );
+    assert_eq!(
+        closest("CURENCY", names.into_iter()).as_deref(),
+        Some("currency")
+    );
+    assert_eq!(closest("zzzzzzzz", names.into_iter()), None);
+}
+
+#[test]
+fn user_queries_are_read_from_the_folder_and_replace_a_builtin_of_the_same_name() {
+    let dir = tempfile::tempdir().expect("dir");
+    std::fs::write(dir.path().join("mine.sql"), "-- Mine\nSELECT 1 AS one").expect("w");
+    std::fs::write(
+        dir.path().join("refunds_by_day.sql"),
+        "-- Override\nSELECT 2 AS two",
+    )
+    .expect("w");
+    std::fs::write(dir.path().join("notes.txt"), "ignored").expect("w");
+    let (list, problems) = saved::all(Some(dir.path()));
+    assert!(problems.is_empty());
+    let mine = list.iter().find(|q| q.name == "mine").expect("mine");
+    assert_eq!(mine.title, "Mine");
+    let r = list.iter().find(|q| q.name == "refunds_by_day").expect("r");
+    assert_eq!(r.title, "Override");
+    assert_eq!(list.len(), saved::builtin().len() + 1);
+    // A saved query goes through the same check.
+    std::fs::write(
+        dir.path().join("evil.sql"),
+        "SELECT * FROM read_parquet('/etc/passwd')",
+    )
+    .expect("w");
+    let (list, _) = saved::all(Some(dir.path()));
+    let evil = list.iter().find(|q| q.name == "evil").expect("evil");
+    assert!(matches!(
+        demo().run(&evil.sql),
+        Err(QueryError::Refused { .. })
+    ));
+}

@@ -1,0 +1,120 @@
+//! SQL over the snapshot (the engine is `query` in the IO crate): load the account as the
+//! other headless commands do, build the engine, run one query, list the tables, find the
+//! saved queries (built-in plus `queries/*.sql` in the config folder) and write a result.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use polars::prelude::DataFrame;
+
+use super::ReadRequest;
+use super::load::{Need, load};
+use crate::failure::Failure;
+use crate::query::output::{self, Format};
+use crate::query::saved::{self, Saved};
+use crate::query::{Engine, QueryError, functions};
+use crate::source::AccountData;
+
+/// The engine over everything the request reads (demo, cache or fresh).
+pub fn engine(ctx: &ReadRequest) -> Result<Engine, Failure> {
+    let data = load(ctx, Need::All)?;
+    engine_for(&data, ctx.now, &ctx.tz)
+}
+
+/// The engine over `data` (the worklist at `now`, tie-out months in `tz`).
+pub fn engine_for(
+    data: &AccountData,
+    now: i64,
+    tz: &jiff::tz::TimeZone,
+) -> Result<Engine, Failure> {
+    Engine::from_data(data, now, tz)
+        .map_err(|e| Failure::data(format!("the snapshot could not be prepared for SQL: {e}")))
+}
+
+/// A query's error as a command failure (usage: the SQL needs changing), with the line
+/// of SQL it points at.
+pub fn failure(e: &QueryError, sql: &str) -> Failure {
+    Failure::usage(e.with_source(sql))
+}
+
+/// Runs `sql`.
+pub fn run(engine: &Engine, sql: &str) -> Result<DataFrame, Failure> {
+    engine.run(sql).map_err(|e| failure(&e, sql))
+}
+
+/// The folder of the user's saved queries: `queries/` in the config folder
+/// (`TIEOUT_CONFIG_DIR` overrides the platform's).
+pub fn queries_dir() -> Option<PathBuf> {
+    let base = match std::env::var_os("TIEOUT_CONFIG_DIR").filter(|d| !d.is_empty()) {
+        Some(d) => PathBuf::from(d),
+        None => directories::ProjectDirs::from("", "", "tieout")?
+            .config_dir()
+            .to_path_buf(),
+    };
+    Some(base.join("queries"))
+}
+
+/// The built-in queries and the user's, with a sentence per file that could not be read.
+pub fn saved_queries() -> (Vec<Saved>, Vec<String>) {
+    saved::all(queries_dir().as_deref())
+}
+
+/// Every table, column and type, the added functions and the saved queries, as text.
+pub fn describe(engine: &Engine) -> String {
+    let mut out = String::new();
+    for t in engine.tables() {
+        out.push_str(&format!(
+            "{} ({} rows): {}\n",
+            t.name,
+            t.frame.height(),
+            t.about
+        ));
+        for (name, ty) in t.columns() {
+            out.push_str(&format!("  {name:<30} {ty}\n"));
+        }
+        out.push('\n');
+    }
+    out.push_str(
+        "Functions (outer SELECT only; polars SQL drops them inside WITH and subqueries):\n",
+    );
+    for (sig, what) in functions::FUNCTIONS {
+        out.push_str(&format!("  {sig:<30} {what}\n"));
+    }
+    out.push_str("\nSaved queries (tieout query --saved NAME):\n");
+    let (list, problems) = saved_queries();
+    for q in list {
+        out.push_str(&format!("  {:<30} {}\n", q.name, q.title));
+    }
+    for p in problems {
+        out.push_str(&format!("  (unreadable: {p})\n"));
+    }
+    out
+}
+
+/// Writes `df` as `format` to `out` (atomically: a temporary file renamed into place),
+/// or to `stdout` when `out` is `None`. Rows are written one by one.
+pub fn write_result(
+    df: &DataFrame,
+    format: Format,
+    out: Option<&Path>,
+    stdout: &mut dyn Write,
+) -> Result<(), Failure> {
+    let io = |e: std::io::Error| Failure::other(format!("could not write the result: {e}"));
+    match out {
+        None => output::write(df, format, stdout).map_err(io),
+        Some(path) => {
+            let dir = path
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
+            {
+                let mut w = std::io::BufWriter::new(tmp.as_file_mut());
+                output::write(df, format, &mut w).map_err(io)?;
+                w.flush().map_err(io)?;
+            }
+            tmp.persist(path).map_err(|e| io(e.error))?;
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,524 @@
+//! The Query tab: SQL over the loaded account (the engine is `query` in the IO crate, the
+//! same one as `tieout query`). A one-line editor with history (`i` to edit, Enter runs,
+//! Up/Down walk the history, Esc leaves the editor), the saved queries (built-in plus
+//! `queries/*.sql` in the config folder; `n` puts the next one in the editor), the result
+//! in the shared virtualised table (sort, filter, copy, `e` exports the rows on screen),
+//! and `E` streams the whole result to query-result.csv/.md/.json. Queries run off the UI
+//! task as a job; Esc while one runs drops it.
+
+use std::borrow::Cow;
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+
+use polars::prelude::{AnyValue, DataFrame, DataType, TimeUnit};
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
+
+use crate::app::query as uc;
+use crate::query::output::Format;
+use crate::query::saved::Saved;
+use crate::query::{Engine, output};
+use crate::source::AccountData;
+use crate::tui::action::Action;
+use crate::tui::keymap::Key;
+use crate::tui::msg::{Job, JobOutput, RequestId};
+use crate::tui::pane::{Cx, Handled, Pane, ViewCx};
+use crate::tui::theme::Role;
+use crate::tui::widgets::table::{Cell, Column, DataTable, RowsSource, TableSource};
+use crate::tui::workspace::Workspace;
+
+/// The engine of the loaded account, built once (in the first query's job).
+type SharedEngine = Arc<OnceLock<Result<Engine, String>>>;
+
+/// What the pane shows under the editor.
+enum Body {
+    /// No query run yet: the saved queries.
+    Empty,
+    Running(String),
+    Result {
+        rows: usize,
+    },
+    Error(String),
+}
+
+/// The Query tab.
+pub struct QueryPane {
+    editor: String,
+    /// Cursor position in characters.
+    cursor: usize,
+    editing: bool,
+    history: Vec<String>,
+    /// Position while walking the history (None: the line being typed).
+    hist_pos: Option<usize>,
+    saved: Vec<Saved>,
+    saved_pos: Option<usize>,
+    data: Option<Arc<AccountData>>,
+    now: i64,
+    tz: jiff::tz::TimeZone,
+    engine: SharedEngine,
+    running: Option<RequestId>,
+    exporting: Option<RequestId>,
+    result: Option<Arc<DataFrame>>,
+    body: Body,
+    table: DataTable,
+    /// An engine given up front (tests): kept across loads.
+    fixed_engine: bool,
+    /// Where `E` writes the result files.
+    export_dir: PathBuf,
+}
+
+/// The pane for the registry.
+pub fn pane() -> Box<dyn Pane> {
+    let (saved, _) = uc::saved_queries();
+    Box::new(QueryPane::new(saved))
+}
+
+/// The outcome of a query job.
+type Ran = Result<Arc<DataFrame>, String>;
+
+impl QueryPane {
+    pub fn new(saved: Vec<Saved>) -> Self {
+        let empty: Arc<dyn TableSource> = Arc::new(RowsSource::<()>::new(Vec::new(), Vec::new()));
+        Self {
+            editor: String::new(),
+            cursor: 0,
+            editing: false,
+            history: Vec::new(),
+            hist_pos: None,
+            saved,
+            saved_pos: None,
+            data: None,
+            now: 0,
+            tz: jiff::tz::TimeZone::UTC,
+            engine: Arc::new(OnceLock::new()),
+            running: None,
+            exporting: None,
+            result: None,
+            body: Body::Empty,
+            table: DataTable::new("Result", "The query returned no rows.", empty),
+            fixed_engine: false,
+            export_dir: PathBuf::from("."),
+        }
+    }
+
+    /// A pane over a given engine (kept when the account loads) writing its exports into
+    /// `export_dir`: for tests over synthetic tables.
+    pub fn with_engine(saved: Vec<Saved>, engine: Engine, export_dir: PathBuf) -> Self {
+        let mut p = Self::new(saved);
+        let cell = OnceLock::new();
+        let _ = cell.set(Ok(engine));
+        p.engine = Arc::new(cell);
+        p.fixed_engine = true;
+        p.export_dir = export_dir;
+        p
+    }
+
+    fn set_editor(&mut self, text: String) {
+        self.cursor = text.chars().count();
+        self.editor = text;
+    }
+
+    fn byte_at(&self, chars: usize) -> usize {
+        self.editor
+            .char_indices()
+            .nth(chars)
+            .map_or(self.editor.len(), |(i, _)| i)
+    }
+
+    /// Runs the editor's query off the UI task.
+    fn run(&mut self, cx: &mut Cx<'_>) {
+        let sql = self.editor.trim().to_string();
+        if sql.is_empty() {
+            return;
+        }
+        if self.history.last() != Some(&sql) {
+            self.history.push(sql.clone());
+        }
+        self.hist_pos = None;
+        let Some(data) = self.data.clone() else {
+            self.body = Body::Error("The account is not loaded yet.".into());
+            return;
+        };
+        if let Some(r) = self.running.take() {
+            cx.cancel(r);
+        }
+        let engine = self.engine.clone();
+        let (now, tz) = (self.now, self.tz.clone());
+        let job = Job::new("running the query", move |_| -> Ran {
+            let engine =
+                engine.get_or_init(|| uc::engine_for(&data, now, &tz).map_err(|f| f.message));
+            let engine = engine.as_ref().map_err(Clone::clone)?;
+            engine
+                .run(&sql)
+                .map(Arc::new)
+                .map_err(|e| e.with_source(&sql))
+        });
+        self.running = Some(cx.compute(job));
+        self.body = Body::Running(self.editor.trim().to_string());
+    }
+
+    /// Streams the whole result to query-result.csv/.md/.json off the UI task.
+    fn export(&mut self, cx: &mut Cx<'_>) {
+        let Some(df) = self.result.clone() else {
+            cx.toast_error("run a query first");
+            return;
+        };
+        let dir = self.export_dir.clone();
+        let job = Job::new("exporting the result", move |_| -> Result<String, String> {
+            let mut names = Vec::new();
+            for f in [Format::Csv, Format::Md, Format::Json] {
+                let path = dir.join(format!("query-result.{}", f.extension()));
+                uc::write_result(&df, f, Some(&path), &mut std::io::sink())
+                    .map_err(|e| e.message)?;
+                names.push(path.display().to_string());
+            }
+            Ok(format!("{} rows -> {}", df.height(), names.join(", ")))
+        });
+        self.exporting = Some(cx.compute(job));
+    }
+
+    fn next_saved(&mut self, cx: &mut Cx<'_>) {
+        if self.saved.is_empty() {
+            return;
+        }
+        let i = self.saved_pos.map_or(0, |i| (i + 1) % self.saved.len());
+        self.saved_pos = Some(i);
+        let q = &self.saved[i];
+        cx.toast(format!("saved query {}: {}", q.name, q.title));
+        let sql = one_line(&q.sql);
+        self.set_editor(sql);
+    }
+
+    fn history_step(&mut self, back: bool) {
+        if self.history.is_empty() {
+            return;
+        }
+        let last = self.history.len() - 1;
+        let pos = match (self.hist_pos, back) {
+            (None, true) => Some(last),
+            (None, false) => None,
+            (Some(p), true) => Some(p.saturating_sub(1)),
+            (Some(p), false) if p < last => Some(p + 1),
+            (Some(_), false) => None,
+        };
+        self.hist_pos = pos;
+        let text = pos.map(|p| self.history[p].clone()).unwrap_or_default();
+        self.set_editor(text);
+    }
+}
+
+/// A saved query on one line: comments dropped, whitespace runs collapsed.
+fn one_line(sql: &str) -> String {
+    sql.lines()
+        .map(|l| l.split("--").next().unwrap_or_default().trim())
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+impl Pane for QueryPane {
+    fn title(&self) -> String {
+        "Query".into()
+    }
+
+    fn on_data(&mut self, ws: &Workspace, cx: &mut Cx<'_>) -> bool {
+        self.data = Some(ws.data.clone());
+        self.now = cx.now();
+        self.tz = cx.tz().clone();
+        if !self.fixed_engine {
+            self.engine = Arc::new(OnceLock::new());
+        }
+        true
+    }
+
+    fn handle(&mut self, action: Action, cx: &mut Cx<'_>) -> Handled {
+        match action {
+            Action::EditQuery => {
+                self.editing = true;
+                Handled::Yes
+            }
+            Action::SavedQuery => {
+                self.next_saved(cx);
+                self.editing = true;
+                Handled::Yes
+            }
+            Action::ExportQuery => {
+                self.export(cx);
+                Handled::Yes
+            }
+            Action::Back if self.running.is_some() => {
+                if let Some(r) = self.running.take() {
+                    cx.cancel(r);
+                }
+                self.body = Body::Error("Query cancelled.".into());
+                Handled::Yes
+            }
+            Action::Open if self.result.is_none() => {
+                self.editing = true;
+                Handled::Yes
+            }
+            _ => Handled::No,
+        }
+    }
+
+    fn captures_keys(&self) -> bool {
+        self.editing
+    }
+
+    fn key(&mut self, key: Key, cx: &mut Cx<'_>) {
+        if key.is_named("esc") {
+            self.editing = false;
+            if let Some(r) = self.running.take() {
+                cx.cancel(r);
+                self.body = Body::Error("Query cancelled.".into());
+            }
+        } else if key.is_named("enter") {
+            self.editing = false;
+            self.run(cx);
+        } else if key.is_named("backspace") {
+            if self.cursor > 0 {
+                let at = self.byte_at(self.cursor - 1);
+                self.editor.remove(at);
+                self.cursor -= 1;
+            }
+        } else if key.is_named("delete") {
+            if self.cursor < self.editor.chars().count() {
+                let at = self.byte_at(self.cursor);
+                self.editor.remove(at);
+            }
+        } else if key.is_named("left") {
+            self.cursor = self.cursor.saturating_sub(1);
+        } else if key.is_named("right") {
+            self.cursor = (self.cursor + 1).min(self.editor.chars().count());
+        } else if key.is_named("home") || Key::parse("ctrl-a") == Some(key) {
+            self.cursor = 0;
+        } else if key.is_named("end") || Key::parse("ctrl-e") == Some(key) {
+            self.cursor = self.editor.chars().count();
+        } else if key.is_named("up") {
+            self.history_step(true);
+        } else if key.is_named("down") {
+            self.history_step(false);
+        } else if Key::parse("ctrl-u") == Some(key) {
+            self.set_editor(String::new());
+        } else if let Some(c) = key.text_char() {
+            let at = self.byte_at(self.cursor);
+            self.editor.insert(at, c);
+            self.cursor += 1;
+        }
+    }
+
+    fn on_computed(&mut self, req: RequestId, output: JobOutput, cx: &mut Cx<'_>) {
+        if Some(req) == self.exporting {
+            self.exporting = None;
+            match output.downcast::<Result<String, String>>().map(|b| *b) {
+                Ok(Ok(text)) => cx.toast(text),
+                Ok(Err(e)) => cx.toast_error(e),
+                Err(_) => {}
+            }
+            return;
+        }
+        if Some(req) != self.running {
+            return;
+        }
+        self.running = None;
+        match output.downcast::<Ran>().map(|b| *b) {
+            Ok(Ok(df)) => {
+                self.body = Body::Result { rows: df.height() };
+                self.table
+                    .set_source(Arc::new(FrameSource::new(df.clone())), cx);
+                self.result = Some(df);
+            }
+            Ok(Err(e)) => self.body = Body::Error(e),
+            Err(_) => self.body = Body::Error("the query job returned nothing".into()),
+        }
+    }
+
+    fn table(&self) -> Option<&DataTable> {
+        matches!(self.body, Body::Result { .. }).then_some(&self.table)
+    }
+
+    fn table_mut(&mut self) -> Option<&mut DataTable> {
+        matches!(self.body, Body::Result { .. }).then_some(&mut self.table)
+    }
+
+    fn render(&mut self, area: Rect, buf: &mut Buffer, cx: &ViewCx<'_>) {
+        let [edit, body] =
+            Layout::vertical([Constraint::Length(3), Constraint::Min(0)]).areas(area);
+        let border = if self.editing {
+            Role::Prompt
+        } else {
+            Role::Border
+        };
+        let title = if self.editing {
+            " SQL · enter run · ↑↓ history · esc leave "
+        } else {
+            " SQL · i edit · n saved query · E export "
+        };
+        let inner_w = usize::from(edit.width.saturating_sub(2)).max(1);
+        // Scroll the line so the cursor stays visible.
+        let chars: Vec<char> = self.editor.chars().collect();
+        let start = self.cursor.saturating_sub(inner_w.saturating_sub(1));
+        let shown: String = chars.iter().skip(start).take(inner_w).collect();
+        let mut spans = vec![Span::styled(shown.clone(), cx.theme.style(Role::Text))];
+        if self.editor.is_empty() && !self.editing {
+            spans = vec![Span::styled(
+                "SELECT … FROM payouts (press i to type, n for a saved query)",
+                cx.theme.style(Role::Muted),
+            )];
+        } else if self.editing {
+            let cur = self.cursor - start;
+            let (a, b): (String, String) = (
+                shown.chars().take(cur).collect(),
+                shown.chars().skip(cur).collect(),
+            );
+            let mut rest = b.chars();
+            let under = rest.next().map_or(" ".to_string(), |c| c.to_string());
+            spans = vec![
+                Span::styled(a, cx.theme.style(Role::Text)),
+                Span::styled(under, cx.theme.style(Role::Selection)),
+                Span::styled(rest.collect::<String>(), cx.theme.style(Role::Text)),
+            ];
+        }
+        Paragraph::new(Line::from(spans))
+            .block(
+                Block::bordered()
+                    .border_style(cx.theme.style(border))
+                    .title(Span::styled(title, cx.theme.style(Role::Title))),
+            )
+            .render(edit, buf);
+
+        let block = Block::bordered().border_style(cx.theme.style(Role::Border));
+        match &self.body {
+            Body::Result { rows } => {
+                let _ = rows;
+                self.table.render(body, buf, cx);
+            }
+            Body::Running(sql) => {
+                let lines = vec![
+                    Line::from(Span::styled(
+                        "Running the query… (esc cancels)",
+                        cx.theme.style(Role::Pending),
+                    )),
+                    Line::from(Span::styled(sql.clone(), cx.theme.style(Role::Muted))),
+                ];
+                Paragraph::new(lines)
+                    .wrap(Wrap { trim: false })
+                    .block(block.title(Span::styled(" Result ", cx.theme.style(Role::Title))))
+                    .render(body, buf);
+            }
+            Body::Error(e) => {
+                let lines: Vec<Line> = e
+                    .lines()
+                    .map(|l| Line::from(Span::styled(l.to_string(), cx.theme.style(Role::Error))))
+                    .collect();
+                Paragraph::new(lines)
+                    .block(block.title(Span::styled(" Error ", cx.theme.style(Role::Title))))
+                    .render(body, buf);
+            }
+            Body::Empty => {
+                let mut lines = vec![
+                    Line::from(Span::styled(
+                        "SQL over the loaded account: tables payouts, balance_transactions, charges, refunds, disputes, invoices, invoice_payments, payment_intents, customers, subscriptions; views payout_tieout, payout_lines, worklist (tieout query --tables lists the columns).",
+                        cx.theme.style(Role::Muted),
+                    )),
+                    Line::from(""),
+                    Line::from(Span::styled(
+                        "Saved queries (n):",
+                        cx.theme.style(Role::Header),
+                    )),
+                ];
+                for q in &self.saved {
+                    lines.push(Line::from(vec![
+                        Span::styled(format!("  {:<28}", q.name), cx.theme.style(Role::Text)),
+                        Span::styled(q.title.clone(), cx.theme.style(Role::Muted)),
+                    ]));
+                }
+                Paragraph::new(lines)
+                    .wrap(Wrap { trim: false })
+                    .block(block.title(Span::styled(" Query ", cx.theme.style(Role::Title))))
+                    .render(body, buf);
+            }
+        }
+    }
+
+    fn hints(&self) -> Vec<Action> {
+        if matches!(self.body, Body::Result { .. }) {
+            vec![
+                Action::EditQuery,
+                Action::SavedQuery,
+                Action::Filter,
+                Action::Sort,
+                Action::ExportQuery,
+            ]
+        } else {
+            vec![Action::EditQuery, Action::SavedQuery]
+        }
+    }
+}
+
+/// A query result as a table source: cells read from the frame on demand, so a million
+/// rows cost nothing until they are on screen.
+pub struct FrameSource {
+    df: Arc<DataFrame>,
+    columns: Vec<Column>,
+}
+
+impl FrameSource {
+    pub fn new(df: Arc<DataFrame>) -> Self {
+        let mut df = df;
+        if df.columns().iter().any(|c| c.n_chunks() > 1) {
+            let mut owned = (*df).clone();
+            owned.rechunk_mut_par();
+            df = Arc::new(owned);
+        }
+        let columns = df
+            .columns()
+            .iter()
+            .map(|c| Column {
+                title: c.name().to_string(),
+                max_width: match c.dtype() {
+                    DataType::String => 40,
+                    _ => 20,
+                },
+            })
+            .collect();
+        Self { df, columns }
+    }
+}
+
+impl TableSource for FrameSource {
+    fn columns(&self) -> &[Column] {
+        &self.columns
+    }
+
+    fn len(&self) -> usize {
+        self.df.height()
+    }
+
+    fn cell(&self, row: usize, col: usize) -> Cell<'_> {
+        let Some(c) = self.df.columns().get(col) else {
+            return Cell::Empty;
+        };
+        match c.get(row) {
+            Ok(AnyValue::Null) | Err(_) => Cell::Empty,
+            Ok(AnyValue::Int64(v)) => Cell::Int(v),
+            Ok(AnyValue::Int32(v)) => Cell::Int(i64::from(v)),
+            Ok(AnyValue::UInt32(v)) => Cell::Int(i64::from(v)),
+            Ok(AnyValue::Datetime(v, unit, _)) => {
+                let per = match unit {
+                    TimeUnit::Milliseconds => 1_000,
+                    TimeUnit::Microseconds => 1_000_000,
+                    TimeUnit::Nanoseconds => 1_000_000_000,
+                };
+                Cell::DateTime(Some(v.div_euclid(per)))
+            }
+            Ok(AnyValue::String(s)) => Cell::Text(Cow::Borrowed(s)),
+            Ok(other) => Cell::Text(Cow::Owned(output::text(&other))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

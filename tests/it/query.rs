@@ -1,0 +1,201 @@
+//! `tieout query`: golden files of every built-in query on the demo account (through the
+//! binary), three of them checked against the same figures computed by the domain code
+//! (fees per category per month from the tie-out, the worklist's totals per currency,
+//! refunds per day), and the refusals and errors end to end.
+//!
+//! Regenerate the goldens after an intended change with `UPDATE_GOLDEN=1 cargo test --test
+//! it query` and review the diff.
+
+use std::collections::BTreeMap;
+
+use polars::prelude::{AnyValue, DataFrame};
+use tieout::app::query as uc;
+use tieout::domain::{dunning, tieout as tie};
+use tieout::query::saved;
+use tieout::source::demo::load_demo;
+use tieout::time::Month;
+
+use crate::support::cli::{NOW, Tieout};
+use crate::support::golden::assert_golden;
+
+#[test]
+fn builtin_queries_on_the_demo_match_their_golden_files() {
+    let t = Tieout::demo();
+    for q in saved::builtin() {
+        let run = t.run(&["query", "--saved", &q.name, "--format", "csv"]);
+        run.success();
+        assert_golden(&format!("query/{}.csv", q.name), &run.stdout);
+    }
+    let run = t.run(&["query", "--saved", "worklist_by_currency"]);
+    run.success();
+    assert_golden("query/worklist_by_currency.txt", &run.stdout);
+}
+
+fn text(v: AnyValue<'_>) -> String {
+    tieout::query::output::text(&v)
+}
+
+fn int(v: AnyValue<'_>) -> i64 {
+    match v {
+        AnyValue::Int64(x) => x,
+        AnyValue::UInt32(x) => i64::from(x),
+        AnyValue::UInt64(x) => x as i64,
+        other => panic!("not an integer: {other:?}"),
+    }
+}
+
+/// `(key columns joined by '|') -> value column` of a result.
+fn by_key(df: &DataFrame, keys: &[&str], value: &str) -> BTreeMap<String, i64> {
+    let mut out = BTreeMap::new();
+    for i in 0..df.height() {
+        let k: Vec<String> = keys
+            .iter()
+            .map(|c| text(df.column(c).expect(c).get(i).expect("cell")))
+            .collect();
+        let v = int(df.column(value).expect(value).get(i).expect("cell"));
+        assert!(out.insert(k.join("|"), v).is_none(), "one row per key");
+    }
+    out
+}
+
+fn builtin(name: &str) -> String {
+    saved::builtin()
+        .into_iter()
+        .find(|q| q.name == name)
+        .expect(name)
+        .sql
+}
+
+#[test]
+fn three_builtin_queries_agree_with_the_domain() {
+    let data = load_demo().expect("demo");
+    let now = tieout::time::parse_instant(NOW).expect("now");
+    let tz = jiff::tz::TimeZone::UTC;
+    let engine = uc::engine_for(&data, now, &tz).expect("engine");
+
+    // Fees per category per month, from the tie-out's per-payout subtotals.
+    let months: std::collections::BTreeSet<Month> = data
+        .payouts
+        .iter()
+        .map(|p| Month::of(p.arrival_date, &tz))
+        .collect();
+    let months: Vec<Month> = months.into_iter().collect();
+    let mut want: BTreeMap<String, i64> = BTreeMap::new();
+    for m in tie::tie_out_months(&data.payouts, &data.balance_transactions, &months, &tz) {
+        for p in &m.payouts {
+            for c in p.itemisation.iter().flat_map(|it| it.by_category.iter()) {
+                let k = format!(
+                    "{}|{}|{}",
+                    m.month,
+                    c.reporting_category,
+                    p.currency().as_str()
+                );
+                *want.entry(k).or_default() += c.fee;
+            }
+        }
+    }
+    let df = uc::run(&engine, &builtin("fees_by_category_month")).expect("fees");
+    let got = by_key(&df, &["month", "category", "currency"], "fee");
+    assert!(!want.is_empty());
+    assert_eq!(got, want, "fees per category per month");
+
+    // The worklist's totals per currency.
+    let w = dunning::build(&data, now).expect("worklist");
+    let want: BTreeMap<String, i64> = w
+        .totals_by_currency
+        .iter()
+        .map(|c| (c.currency.as_str().to_string(), c.amount_remaining))
+        .collect();
+    let want_n: BTreeMap<String, i64> = w
+        .totals_by_currency
+        .iter()
+        .map(|c| (c.currency.as_str().to_string(), c.count as i64))
+        .collect();
+    let df = uc::run(&engine, &builtin("worklist_by_currency")).expect("worklist");
+    assert!(!want.is_empty());
+    assert_eq!(by_key(&df, &["currency"], "amount_remaining"), want);
+    assert_eq!(by_key(&df, &["currency"], "invoices"), want_n);
+
+    // Refunds per day (UTC) and currency: succeeded refunds, from the rows.
+    let mut want: BTreeMap<String, i64> = BTreeMap::new();
+    let mut want_n: BTreeMap<String, i64> = BTreeMap::new();
+    for r in data
+        .refunds
+        .iter()
+        .filter(|r| r.status.as_str() == "succeeded")
+    {
+        let day = tieout::time::date_in(r.created, &tz);
+        let k = format!("{day}|{}", r.currency.as_str());
+        *want.entry(k.clone()).or_default() += r.amount;
+        *want_n.entry(k).or_default() += 1;
+    }
+    let df = uc::run(&engine, &builtin("refunds_by_day")).expect("refunds");
+    assert!(!want.is_empty());
+    assert_eq!(by_key(&df, &["day", "currency"], "amount"), want);
+    assert_eq!(by_key(&df, &["day", "currency"], "refunds"), want_n);
+}
+
+#[test]
+fn errors_point_at_the_sql_and_exit_2() {
+    let t = Tieout::demo();
+    let run = t.run(&["query", "SELECT id,\n  amout FROM payouts"]);
+    run.code(2);
+    assert!(
+        run.stderr
+            .contains("line 2, column 3: no column named `amout`; did you mean `amount`?"),
+        "{}",
+        run.stderr
+    );
+    let run = t.run(&["query", "SELECT * FROM read_csv('/etc/passwd')"]);
+    run.code(2);
+    assert!(
+        run.stderr.contains("table function read_csv"),
+        "{}",
+        run.stderr
+    );
+    let run = t.run(&["query", "DELETE FROM payouts"]);
+    run.code(2);
+    assert!(
+        run.stderr.contains("DELETE statements are not allowed"),
+        "{}",
+        run.stderr
+    );
+    let run = t.run(&["query", "SELECT * FROM payouts WHERE"]);
+    run.code(2);
+    assert!(run.stderr.contains("SQL syntax"), "{}", run.stderr);
+}
+
+#[test]
+fn file_out_and_tables() {
+    let t = Tieout::demo();
+    let q = t.work_dir().join("q.sql");
+    std::fs::write(&q, "SELECT id, amount FROM payouts ORDER BY id LIMIT 2").expect("w");
+    let out = t.work_dir().join("r.json");
+    let run = t.run(&[
+        "query",
+        "--file",
+        &q.display().to_string(),
+        "--format",
+        "json",
+        "--out",
+        &out.display().to_string(),
+    ]);
+    run.success();
+    let v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&out).expect("out")).expect("json");
+    assert_eq!(v.as_array().map(Vec::len), Some(2));
+    assert!(
+        v[0]["amount"].is_i64(),
+        "money stays integer minor units: {v}"
+    );
+    let run = t.run(&["query", "--tables"]);
+    run.success();
+    for want in [
+        "payout_lines",
+        "worklist",
+        "created_utc",
+        "money(amount, currency)",
+    ] {
+        assert!(run.stdout.contains(want), "{want}");
+    }
+}
