@@ -8,13 +8,13 @@
 
 use std::path::{Path, PathBuf};
 
-use super::reconcile::zone_name;
 use super::{CmdResult, Ctx, Failure, JournalArgs};
 use crate::app::load::{Need, load};
 use crate::domain::tieout::tie_out_month;
 use crate::money::format_major;
 use crate::source::AccountData;
 use crate::time::Month;
+use crate::time::zone_name;
 use tieout_core::journal::{
     AccountMap, DEFAULT_MAP, Format, Journal, MAP_FILE, Style, build, render,
 };
@@ -85,7 +85,7 @@ pub fn run_on(
     }
     let named: Vec<(&str, Vec<u8>)> = files.iter().map(|(n, b)| (n.as_str(), b.clone())).collect();
     let written = super::write_exports(dir, &named, force)?;
-    println!("{}", summary(&journal, &zone_name(ctx)));
+    println!("{}", summary(&journal, &zone_name(&ctx.tz)));
     for (path, changed) in &written {
         if *changed {
             println!("wrote {}", path.display());

@@ -134,7 +134,13 @@ pub fn run_on(
     statements: Option<&[BankLine]>,
 ) -> CmdResult {
     let tieout = tie_out_month(&data.payouts, &data.balance_transactions, month, &ctx.tz);
-pub fn run(ctx: &Ctx, month: Month, out: &OutArgs, bank: &BankArgs) -> CmdResult {
+    let header = ReportHeader::from_meta(&data.meta, &zone_name(&ctx.tz));
+    let bank = statements.map(|lines| match_bank(ctx, &tieout, &data.payouts, lines));
+    let written = write_files(&tieout, &header, dir, formats, force, bank.as_ref())?;
+    println!("{}", summary(&tieout, &zone_name(&ctx.tz)));
+    if let Some(m) = &bank {
+        println!("bank: {}", crate::report::bank::counts_line(m));
+    }
     for (path, changed) in &written {
         if *changed {
             println!("wrote {}", path.display());
