@@ -15,6 +15,9 @@ use super::panes::detail::RowDetail;
 use super::state::{CHORD_TIMEOUT_TICKS, Mode, Prompt, PromptKind, Rest, Startup, State};
 use super::workspace::{LoadKind, LoadState};
 
+mod loads;
+use loads::{on_loaded, on_loaded_first, on_loaded_rest};
+
 /// Shows tab `target` (closing the screens above the current one), if there is one.
 fn switch_tab(state: &mut State, target: usize) {
     if target < state.tabs.len() {
@@ -414,138 +417,6 @@ fn refresh(state: &mut State) {
         };
     }
     state.core.effects.push(Effect::Load { req, kind });
-}
-
-fn on_loaded(
-    state: &mut State,
-    req: super::msg::RequestId,
-    kind: LoadKind,
-    result: Result<super::workspace::Workspace, super::workspace::LoadError>,
-) -> bool {
-    if state.core.pending.remove(&req).is_none() {
-        return false; // cancelled or superseded
-    }
-    let newer_shown = state.shown.is_some_and(|s| s > req);
-    let other_load_pending = state.core.pending.values().any(|(o, _)| *o == Owner::Shell);
-    match result {
-        Ok(ws) => {
-            if newer_shown {
-                return false;
-            }
-            state.shown = Some(req);
-            state.core.workspace = Some(ws.clone());
-            // A whole account replaces a first part shown before; its rest is not wanted.
-            if let Some(Rest::Loading(r)) = state.rest.take() {
-                state.core.cancel(r);
-            }
-            for i in 0..state.tabs.len() {
-                state.with_owner(Owner::Tab(i), |pane, cx| pane.on_data(&ws, cx));
-            }
-            let ids: Vec<u64> = state.screens.iter().map(|(id, _)| *id).collect();
-            for id in ids {
-                let keep = state
-                    .with_owner(Owner::Screen(id), |pane, cx| pane.on_data(&ws, cx))
-                    .unwrap_or(false);
-                if !keep && let Some(pos) = state.screens.iter().position(|(s, _)| *s == id) {
-                    let closing: Vec<u64> = state.screens.drain(pos..).map(|(s, _)| s).collect();
-                    for s in closing {
-                        state.core.cancel_owned_by(Owner::Screen(s));
-                    }
-                }
-            }
-            state.load = LoadState::Loaded;
-            if kind == LoadKind::Fresh {
-                state.core.toast = Some(Toast {
-                    text: "refreshed from Stripe".into(),
-                    error: false,
-                });
-            }
-        }
-        Err(e) => {
-            if e.missing_cache && other_load_pending {
-                return true; // no cache yet; the fresh read is on its way
-            }
-            if state.core.workspace.is_some() {
-                state.core.toast = Some(Toast {
-                    text: format!("refresh failed: {} (showing older data)", e.message),
-                    error: true,
-                });
-            } else if !other_load_pending {
-                state.load = LoadState::Failed { message: e.message };
-            }
-        }
-    }
-    true
-}
-
-/// The first part of a load in two parts: the tabs that show from it get the data now;
-/// the others show that the rest is loading (the request stays pending until it arrives).
-fn on_loaded_first(
-    state: &mut State,
-    req: super::msg::RequestId,
-    ws: super::workspace::Workspace,
-) -> bool {
-    if !state.core.pending.contains_key(&req) {
-        return false; // cancelled or superseded
-    }
-    if state.shown.is_some_and(|s| s > req) {
-        state.core.cancel(req); // newer data is shown: neither part is wanted
-        return false;
-    }
-    state.shown = Some(req);
-    state.core.workspace = Some(ws.clone());
-    state.rest = Some(Rest::Loading(req));
-    if let Some(entry) = state.core.pending.get_mut(&req) {
-        entry.1 = "loading the payouts".into();
-    }
-    for i in 0..state.tabs.len() {
-        if state.tabs[i].shows_first_part() {
-            state.with_owner(Owner::Tab(i), |pane, cx| pane.on_data(&ws, cx));
-        }
-    }
-    state.load = LoadState::Loaded;
-    true
-}
-
-/// The rest of a load in two parts: merged into the first part on screen (its tables are
-/// moved, not copied, unless a job still holds the first part), then given to the tabs
-/// that were waiting for it. The tabs and screens showing the first part keep it: their
-/// tables are the same.
-fn on_loaded_rest(
-    state: &mut State,
-    req: super::msg::RequestId,
-    result: Result<Box<crate::source::AccountData>, super::workspace::LoadError>,
-) -> bool {
-    if state.core.pending.remove(&req).is_none() || state.rest != Some(Rest::Loading(req)) {
-        return false; // cancelled, or newer data replaced the first part
-    }
-    let (rest, shown) = match (result, state.core.workspace.take()) {
-        (Ok(rest), Some(shown)) => (rest, shown),
-        (Err(e), shown) => {
-            state.core.workspace = shown;
-            state.rest = Some(Rest::Failed(e.message));
-            return true;
-        }
-        (Ok(_), None) => {
-            state.rest = None;
-            return true;
-        }
-    };
-    let mut data =
-        std::sync::Arc::try_unwrap(shown.data).unwrap_or_else(|shared| (*shared).clone());
-    crate::app::load::merge_rest(&mut data, *rest);
-    let ws = super::workspace::Workspace {
-        data: std::sync::Arc::new(data),
-        tickets: shown.tickets,
-    };
-    state.core.workspace = Some(ws.clone());
-    state.rest = None;
-    for i in 0..state.tabs.len() {
-        if !state.tabs[i].shows_first_part() {
-            state.with_owner(Owner::Tab(i), |pane, cx| pane.on_data(&ws, cx));
-        }
-    }
-    true
 }
 
 /// A close packet export finished: its owner (the Tie-out tab) shows the result; if the

@@ -12,7 +12,6 @@ const LIMIT: usize = 600;
 /// hold until then: an entry may only shrink, and goes when its file is under the limit.
 const SPLITTING: &[(&str, usize)] = &[
     ("crates/io/src/source/tables.rs", 1057),
-    ("src/tui/update.rs", 655),
     ("crates/core/src/bank/matcher.rs", 919),
 ];
 
