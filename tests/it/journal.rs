@@ -222,43 +222,7 @@ fn init_accounts_writes_the_default_and_never_replaces_without_force() {
 /// written with the difference in suspense, it still passes the checkers, and exits 5.
 #[test]
 fn a_month_that_does_not_tie_out_books_suspense_and_exits_5() {
-    use tieout::domain::tieout::{Verdict, tie_out_month};
-
-    let data = tieout::source::demo::load_demo().expect("demo");
-    let month: tieout::time::Month = "2026-10".parse().expect("month");
-    let clean = tie_out_month(
-        &data.payouts,
-        &data.balance_transactions,
-        month,
-        &jiff::tz::TimeZone::UTC,
-    );
-    let (victim, line) = clean
-        .payouts
-        .iter()
-        .filter(|p| p.verdict == Verdict::Tied)
-        .find_map(|p| {
-            let it = p.itemisation.as_ref()?;
-            it.lines.iter().find(|l| l.net != 0).map(|l| (p, l.clone()))
-        })
-        .expect("a tied payout with a non-zero line");
-
-    let src = tieout_testkit::fake_stripe::demo_fixtures();
-    let fixtures = tempfile::tempdir().expect("tempdir");
-    for entry in std::fs::read_dir(&src).expect("fixtures") {
-        let p = entry.expect("entry").path();
-        if p.is_file() {
-            std::fs::copy(&p, fixtures.path().join(p.file_name().expect("name"))).expect("copy");
-        }
-    }
-    let lines_path = fixtures.path().join("payout_lines.json");
-    let mut lines: serde_json::Map<String, serde_json::Value> =
-        serde_json::from_slice(&std::fs::read(&lines_path).expect("payout_lines")).expect("json");
-    lines
-        .get_mut(&victim.payout.id)
-        .and_then(|v| v.as_array_mut())
-        .expect("the payout's lines")
-        .retain(|id| id.as_str() != Some(line.id.as_str()));
-    std::fs::write(&lines_path, serde_json::to_vec(&lines).expect("json")).expect("write");
+    let (fixtures, victim, line) = crate::support::fake::demo_fixtures_missing_one_line();
 
     let fake = start_fake(FakeConfig {
         fixtures: fixtures.path().to_path_buf(),
@@ -268,7 +232,7 @@ fn a_month_that_does_not_tie_out_books_suspense_and_exits_5() {
     let run = journal(&t, "2026-10", "daily", "out", &[]);
     run.code(5);
     let amount = tieout::money::format_major(-line.net, line.currency);
-    let named = format!("{} {amount} {}", victim.payout.id, line.currency);
+    let named = format!("{victim} {amount} {}", line.currency);
     assert!(run.stderr.contains(&named), "{named} in {}", run.stderr);
     let dir = t.work_dir().join("out");
     let text =

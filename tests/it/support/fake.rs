@@ -210,3 +210,51 @@ impl StripeReq {
         })
     }
 }
+
+/// The demo's fake-Stripe fixtures with one line taken out of a tied October 2026 payout's
+/// `?payout=` listing, so that payout no longer ties out: the fixture folder, the payout's
+/// id, and the line that went missing.
+pub fn demo_fixtures_missing_one_line() -> (
+    tempfile::TempDir,
+    String,
+    tieout::model::rows::BalanceTxnRow,
+) {
+    use tieout::domain::tieout::{Verdict, tie_out_month};
+
+    let data = tieout::source::demo::load_demo().expect("demo");
+    let month: tieout::time::Month = "2026-10".parse().expect("month");
+    let clean = tie_out_month(
+        &data.payouts,
+        &data.balance_transactions,
+        month,
+        &jiff::tz::TimeZone::UTC,
+    );
+    let (victim, line) = clean
+        .payouts
+        .iter()
+        .filter(|p| p.verdict == Verdict::Tied)
+        .find_map(|p| {
+            let it = p.itemisation.as_ref()?;
+            it.lines.iter().find(|l| l.net != 0).map(|l| (p, l.clone()))
+        })
+        .expect("a tied payout with a non-zero line");
+
+    let src = tieout_testkit::fake_stripe::demo_fixtures();
+    let fixtures = tempfile::tempdir().expect("tempdir");
+    for entry in std::fs::read_dir(&src).expect("fixtures") {
+        let p = entry.expect("entry").path();
+        if p.is_file() {
+            std::fs::copy(&p, fixtures.path().join(p.file_name().expect("name"))).expect("copy");
+        }
+    }
+    let lines_path = fixtures.path().join("payout_lines.json");
+    let mut lines: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_slice(&std::fs::read(&lines_path).expect("payout_lines")).expect("json");
+    lines
+        .get_mut(&victim.payout.id)
+        .and_then(|v| v.as_array_mut())
+        .expect("the payout's lines")
+        .retain(|id| id.as_str() != Some(line.id.as_str()));
+    std::fs::write(&lines_path, serde_json::to_vec(&lines).expect("json")).expect("write");
+    (fixtures, victim.payout.id.clone(), line)
+}
