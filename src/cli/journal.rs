@@ -51,10 +51,7 @@ pub fn read_map(explicit: Option<&Path>) -> Result<AccountMap, Failure> {
 }
 
 pub fn run(ctx: &Ctx, args: &JournalArgs) -> CmdResult {
-    let month: Month = args
-        .month
-        .parse()
-        .map_err(|e: crate::time::TimeError| Failure::usage(format!("--month: {e}")))?;
+    let month = args.month;
     let formats = Format::parse_list(&args.format).map_err(Failure::usage)?;
     let style = Style::parse(&args.style).ok_or_else(|| {
         Failure::usage(format!("--style '{}': use daily or per-payout", args.style))

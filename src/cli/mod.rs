@@ -215,8 +215,8 @@ const ACCOUNT_MAP_HELP: &str = concat!(
 #[derive(Debug, Clone, Args)]
 pub struct JournalArgs {
     /// The month, YYYY-MM (payouts arriving in it, in --tz).
-    #[arg(long, value_name = "YYYY-MM")]
-    pub month: String,
+    #[arg(long, value_name = "YYYY-MM", value_parser = Month::from_str)]
+    pub month: Month,
     /// A comma list of beancount, hledger, ledger, qbo-journal, xero-journal, qbo-bank,
     /// xero-bank.
     #[arg(long, default_value = "beancount", value_name = "LIST")]
