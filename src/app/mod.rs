@@ -37,3 +37,12 @@ pub struct ReadRequest {
     pub now: i64,
     pub tz: TimeZone,
 }
+
+/// The platform's config folder for tieout (`TIEOUT_CONFIG_DIR` overrides): keymap, theme,
+/// account map, bank profiles and saved queries all live here.
+pub fn config_dir() -> Option<std::path::PathBuf> {
+    if let Some(d) = std::env::var_os("TIEOUT_CONFIG_DIR").filter(|d| !d.is_empty()) {
+        return Some(std::path::PathBuf::from(d));
+    }
+    directories::ProjectDirs::from("", "", "tieout").map(|p| p.config_dir().to_path_buf())
+}

@@ -45,13 +45,7 @@ pub fn run(engine: &Engine, sql: &str) -> Result<DataFrame, Failure> {
 /// The folder of the user's saved queries: `queries/` in the config folder
 /// (`TIEOUT_CONFIG_DIR` overrides the platform's).
 pub fn queries_dir() -> Option<PathBuf> {
-    let base = match std::env::var_os("TIEOUT_CONFIG_DIR").filter(|d| !d.is_empty()) {
-        Some(d) => PathBuf::from(d),
-        None => directories::ProjectDirs::from("", "", "tieout")?
-            .config_dir()
-            .to_path_buf(),
-    };
-    Some(base.join("queries"))
+    Some(super::config_dir()?.join("queries"))
 }
 
 /// The built-in queries and the user's, with a sentence per file that could not be read.

@@ -23,7 +23,7 @@ use tieout_core::journal::{
 fn map_path(explicit: Option<&Path>) -> Option<PathBuf> {
     explicit
         .map(Path::to_path_buf)
-        .or_else(|| crate::tui::config::config_dir().map(|d| d.join(MAP_FILE)))
+        .or_else(|| crate::app::config_dir().map(|d| d.join(MAP_FILE)))
 }
 
 /// Reads the account map: the named file, the config folder's, or the built-in default

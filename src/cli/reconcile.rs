@@ -46,7 +46,7 @@ fn user_profiles() -> Result<std::collections::BTreeMap<String, CsvProfile>, Fai
         #[serde(default)]
         profiles: std::collections::BTreeMap<String, CsvProfile>,
     }
-    let Some(path) = crate::tui::config::config_dir().map(|d| d.join("bank.toml")) else {
+    let Some(path) = crate::app::config_dir().map(|d| d.join("bank.toml")) else {
         return Ok(Default::default());
     };
     let text = match std::fs::read_to_string(&path) {

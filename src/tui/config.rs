@@ -5,18 +5,10 @@
 
 use std::path::{Path, PathBuf};
 
-use directories::ProjectDirs;
-
 use super::keymap::{Keymap, KeymapError};
 use super::theme::{Theme, ThemeError, no_color_requested};
 
-/// The platform's config folder for tieout (`TIEOUT_CONFIG_DIR` overrides).
-pub fn config_dir() -> Option<PathBuf> {
-    if let Some(d) = std::env::var_os("TIEOUT_CONFIG_DIR").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(d));
-    }
-    ProjectDirs::from("", "", "tieout").map(|p| p.config_dir().to_path_buf())
-}
+pub use crate::app::config_dir;
 
 /// The platform's data folder for tieout (`TIEOUT_DATA_DIR` overrides), shared with the
 /// cache.
