@@ -22,6 +22,13 @@ if grep -E '^hyper(-util)? ' <<<"$product" | grep -q 'server'; then
   fail=1
 fi
 
+# The TUI's test harness (src/tui/{harness,sample,svg}.rs) is behind the root package's
+# `harness` feature, which only tieout-testkit (a dev-dependency) turns on.
+if grep -E '^tieout v' <<<"$product" | grep -q 'harness'; then
+  echo "floors: the tieout binary is built with the 'harness' feature (test tooling belongs to tests only)" >&2
+  fail=1
+fi
+
 core="$(cargo tree -p tieout-core -e normal --prefix none -f '{p}' --offline 2>/dev/null || cargo tree -p tieout-core -e normal --prefix none -f '{p}')"
 for banned in tokio reqwest ratatui crossterm polars keyring-core directories; do
   if grep -qE "^${banned} " <<<"$core"; then
@@ -31,6 +38,6 @@ for banned in tokio reqwest ratatui crossterm polars keyring-core directories; d
 done
 
 if [ "$fail" = 0 ]; then
-  echo "floors: product has no server stack; core has no IO crates"
+  echo "floors: product has no server stack and no test harness; core has no IO crates"
 fi
 exit "$fail"

@@ -75,14 +75,21 @@
 
 pub mod action;
 pub mod config;
+// Test tooling: compiled for this crate's unit tests and, through the `harness` feature
+// that only tieout-testkit turns on, for the integration tests, benches and examples.
+// The product binary never contains it (scripts/check-floors.sh checks the feature is off
+// in its normal dependency graph).
+#[cfg(any(test, feature = "harness"))]
 pub mod harness;
 pub mod keymap;
 pub mod msg;
 pub mod pane;
 pub mod panes;
 pub mod runtime;
+#[cfg(any(test, feature = "harness"))]
 pub mod sample;
 pub mod state;
+#[cfg(any(test, feature = "harness"))]
 pub mod svg;
 pub mod theme;
 pub mod update;
