@@ -918,5 +918,4 @@ fn review_pass(s: &mut State<'_>, o: &MatchOptions) {
 }
 
 #[cfg(test)]
-#[path = "matcher_tests.rs"]
 mod tests;
