@@ -21,12 +21,21 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use jiff::civil::{Date, Weekday};
+use jiff::civil::Date;
 
 use super::BankLine;
 use crate::model::rows::PayoutRow;
 use crate::model::status::PayoutStatus;
 use crate::money::{Currency, format_major};
+
+mod state;
+mod text;
+mod window;
+
+use state::{State, expected};
+use text::{descriptors, looks_like_stripe, normalise, plural};
+pub use window::add_business_days;
+use window::{add_days, days_between, in_window, window};
 
 /// What the matcher needs of a payout.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -270,120 +279,6 @@ pub fn statement_currencies(lines: &[BankLine]) -> BTreeSet<Currency> {
         out.extend(counts.iter().filter(|(_, n)| **n == top).map(|(c, _)| *c));
     }
     out
-}
-
-/// Whether a line's text looks like a Stripe payout: STRIPE or one of the descriptors.
-fn looks_like_stripe(line: &BankLine, descriptors: &[String]) -> bool {
-    let text = normalise(&line.text());
-    text.contains("STRIPE") || descriptors.iter().any(|d| text.contains(d.as_str()))
-}
-
-fn descriptors(payouts: &[&PayoutKey]) -> Vec<String> {
-    let mut d: Vec<String> = payouts
-        .iter()
-        .filter_map(|p| p.statement_descriptor.as_deref())
-        .map(normalise)
-        .filter(|d| d.len() >= 3)
-        .collect();
-    d.sort();
-    d.dedup();
-    d
-}
-
-fn days_between(from: Date, to: Date) -> i64 {
-    from.until(to).map(|s| i64::from(s.get_days())).unwrap_or(0)
-}
-
-fn add_days(d: Date, n: i64) -> Date {
-    d.checked_add(jiff::Span::new().days(n)).unwrap_or(d)
-}
-
-/// `d` plus `n` business days (Monday to Friday; no holiday calendar).
-pub fn add_business_days(d: Date, n: i64) -> Date {
-    let mut out = d;
-    let mut left = n;
-    while left > 0 {
-        out = add_days(out, 1);
-        if !matches!(out.weekday(), Weekday::Saturday | Weekday::Sunday) {
-            left -= 1;
-        }
-    }
-    out
-}
-
-/// Upper-case letters and digits only: how references are compared.
-fn normalise(text: &str) -> String {
-    text.chars()
-        .filter(char::is_ascii_alphanumeric)
-        .map(|c| c.to_ascii_uppercase())
-        .collect()
-}
-
-fn window(p: &PayoutKey, o: &MatchOptions) -> (Date, Date) {
-    (
-        add_days(p.arrival, -o.days_before),
-        add_business_days(p.arrival, o.business_days_after),
-    )
-}
-
-fn in_window(p: &PayoutKey, l: &BankLine, o: &MatchOptions) -> bool {
-    let (lo, hi) = window(p, o);
-    lo <= l.date && l.date <= hi
-}
-
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
-/// Whether a payout is expected to reach the statement as a deposit.
-fn expected(p: &PayoutKey) -> bool {
-    !matches!(p.status, PayoutStatus::Failed | PayoutStatus::Canceled)
-}
-
-/// The matcher's working state: what each pass has decided so far.
-struct State<'a> {
-    payouts: Vec<&'a PayoutKey>,
-    lines: Vec<BankLine>,
-    used: Vec<bool>,
-    result: Vec<Option<PayoutMatch>>,
-    /// Reasons a payout already has for review (reference mismatch, failed oddities), with
-    /// the lines they point at.
-    review: Vec<Vec<(usize, String)>>,
-}
-
-impl State<'_> {
-    fn open(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..self.payouts.len()).filter(|&i| self.result[i].is_none() && self.review[i].is_empty())
-    }
-
-    fn matched(&mut self, i: usize, rule: MatchRule, lines: &[usize], note: String) {
-        for &l in lines {
-            self.used[l] = true;
-        }
-        self.result[i] = Some(PayoutMatch {
-            payout: self.payouts[i].clone(),
-            status: if rule == MatchRule::Return {
-                BankStatus::DebitedBack
-            } else {
-                BankStatus::Matched
-            },
-            rule: Some(rule),
-            lines: lines.iter().map(|&l| self.lines[l].clone()).collect(),
-            candidates: Vec::new(),
-            note,
-        });
-    }
-
-    fn settle(&mut self, i: usize, status: BankStatus, note: String) {
-        self.result[i] = Some(PayoutMatch {
-            payout: self.payouts[i].clone(),
-            status,
-            rule: None,
-            lines: Vec::new(),
-            candidates: Vec::new(),
-            note,
-        });
-    }
 }
 
 /// Matches `payouts` against the statements' `lines`. Every payout appears once in the
