@@ -10,7 +10,7 @@ const LIMIT: usize = 600;
 
 /// Files over the limit that another change is splitting, with the most lines each may
 /// hold until then: an entry may only shrink, and goes when its file is under the limit.
-const SPLITTING: &[(&str, usize)] = &[("crates/io/src/source/tables.rs", 1057)];
+const SPLITTING: &[(&str, usize)] = &[];
 
 /// Every `.rs` file under `dir`.
 fn rust_files(dir: &Path) -> Vec<PathBuf> {

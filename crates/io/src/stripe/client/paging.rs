@@ -1,34 +1,117 @@
 //! Paging: cursor lists (\`limit=100\`, \`starting_after\`) and search (\`page\`) as streams
 //! or whole lists, and running independent requests concurrently in input order.
+//!
+//! Both kinds of endpoint page through one stream ([`Client::pages`]); what differs is the
+//! [`Cursor`]: which query parameter carries it, where the next one comes from, and
+//! whether a page after the first waits in the foreground lane.
 
 use super::*;
 
+/// How a paged endpoint says where its next page starts: the one thing list and search
+/// endpoints page differently.
+trait Cursor<T> {
+    /// The query parameter the cursor is sent in (a caller's own is the first page's).
+    const PARAM: &'static str;
+    /// True when a page after the first continues a chain, so waits in the foreground.
+    const CHAINED_IN_FOREGROUND: bool;
+    /// The cursor of the page after `page` (fetched at `at`, None for the first page):
+    /// None when there is no more to read, an error when the page cannot be followed.
+    fn next(path: &str, at: Option<&str>, page: &List<T>) -> Result<Option<String>, StripeError>;
+}
+
+/// List endpoints: `starting_after=<the last id of the page>`.
+struct StartingAfter;
+
+impl<T: HasId> Cursor<T> for StartingAfter {
+    const PARAM: &'static str = "starting_after";
+    const CHAINED_IN_FOREGROUND: bool = true;
+
+    fn next(path: &str, at: Option<&str>, page: &List<T>) -> Result<Option<String>, StripeError> {
+        // A page after X that holds X again would loop forever (or duplicate rows):
+        // refuse it rather than guess.
+        if let Some(c) = at
+            && page.data.iter().any(|t| t.id() == c)
+        {
+            return Err(StripeError::Decode {
+                path: path.to_string(),
+                at: "data".to_string(),
+                detail: format!(
+                    "the page after '{c}' contains '{c}' again: the list did not advance"
+                ),
+                request_id: None,
+            });
+        }
+        if !page.has_more {
+            return Ok(None);
+        }
+        match page.data.last().map(|t| t.id().to_string()) {
+            Some(last) if !last.is_empty() => Ok(Some(last)),
+            _ => {
+                tracing::warn!(
+                    path = %path,
+                    "Stripe said has_more but the page gave no id to continue from"
+                );
+                Ok(None)
+            }
+        }
+    }
+}
+
+/// Search endpoints: `page=<the page's next_page>`.
+struct NextPage;
+
+impl<T> Cursor<T> for NextPage {
+    const PARAM: &'static str = "page";
+    const CHAINED_IN_FOREGROUND: bool = false;
+
+    fn next(path: &str, at: Option<&str>, page: &List<T>) -> Result<Option<String>, StripeError> {
+        if !page.has_more {
+            return Ok(None);
+        }
+        match page.next_page.as_deref().filter(|p| !p.is_empty()) {
+            Some(p) if at == Some(p) => {
+                tracing::warn!(
+                    path = %path,
+                    "Stripe sent the same next_page again; stopping"
+                );
+                Ok(None)
+            }
+            Some(p) => Ok(Some(p.to_string())),
+            None => {
+                tracing::warn!(path = %path, "Stripe said has_more but sent no next_page");
+                Ok(None)
+            }
+        }
+    }
+}
+
 impl Client {
-    /// Every item of a list endpoint, page by page (`limit=100`, `starting_after`, while
-    /// `has_more`), as a stream. An error ends the stream after it is yielded. A caller's
-    /// own `limit` or initial `starting_after` is respected.
-    pub fn list<T>(
+    /// Every item of a paged endpoint, page by page (`limit=100` unless the caller set a
+    /// `limit`, the cursor `C` while there is a next page), as a stream. A caller's own
+    /// initial cursor is the first page's. An error ends the stream after it is yielded.
+    fn pages<T, C>(
         &self,
         path: &str,
         query: &[(String, String)],
     ) -> BoxStream<'static, Result<T, StripeError>>
     where
-        T: DeserializeOwned + HasId + Send + 'static,
+        T: DeserializeOwned + Send + 'static,
+        C: Cursor<T> + 'static,
     {
         struct State<T> {
             client: Client,
             path: String,
             query: Vec<(String, String)>,
             buffer: VecDeque<T>,
-            /// None: no more pages. Some(cursor): fetch the page after `cursor`.
+            /// None: no more pages. Some(cursor): fetch the page at `cursor`.
             next: Option<Option<String>>,
         }
         let mut base_query = query.to_vec();
         if query::get(&base_query, "limit").is_none() {
             query::set(&mut base_query, "limit", PAGE_LIMIT);
         }
-        let first = query::get(&base_query, "starting_after").map(str::to_string);
-        base_query.retain(|(k, _)| k != "starting_after");
+        let first = query::get(&base_query, C::PARAM).map(str::to_string);
+        base_query.retain(|(k, _)| k != C::PARAM);
         let state = State {
             client: self.clone(),
             path: path.to_string(),
@@ -44,40 +127,18 @@ impl Client {
                 let cursor = st.next.take()?;
                 let mut q = st.query.clone();
                 if let Some(c) = &cursor {
-                    q.push(("starting_after".to_string(), c.clone()));
+                    q.push((C::PARAM.to_string(), c.clone()));
                 }
-                // A page after the first continues a chain: it waits in the foreground.
-                let client = if cursor.is_some() {
+                let client = if C::CHAINED_IN_FOREGROUND && cursor.is_some() {
                     st.client.foreground()
                 } else {
                     st.client.clone()
                 };
                 match client.get::<List<T>>(&st.path, &q).await {
                     Ok(page) => {
-                        // A page after X that holds X again would loop forever (or
-                        // duplicate rows): refuse it rather than guess.
-                        if let Some(c) = &cursor
-                            && page.data.iter().any(|t| t.id() == c)
-                        {
-                            let error = StripeError::Decode {
-                                path: st.path.clone(),
-                                at: "data".to_string(),
-                                detail: format!(
-                                    "the page after '{c}' contains '{c}' again: the list did \
-                                     not advance"
-                                ),
-                                request_id: None,
-                            };
-                            return Some((Err(error), st));
-                        }
-                        if page.has_more {
-                            match page.data.last().map(|t| t.id().to_string()) {
-                                Some(last) if !last.is_empty() => st.next = Some(Some(last)),
-                                _ => tracing::warn!(
-                                    path = %st.path,
-                                    "Stripe said has_more but the page gave no id to continue from"
-                                ),
-                            }
+                        match C::next(&st.path, cursor.as_deref(), &page) {
+                            Ok(next) => st.next = next.map(Some),
+                            Err(e) => return Some((Err(e), st)),
                         }
                         st.buffer = page.data.into();
                     }
@@ -86,6 +147,20 @@ impl Client {
             }
         })
         .boxed()
+    }
+
+    /// Every item of a list endpoint, page by page (`limit=100`, `starting_after`, while
+    /// `has_more`), as a stream. An error ends the stream after it is yielded. A caller's
+    /// own `limit` or initial `starting_after` is respected.
+    pub fn list<T>(
+        &self,
+        path: &str,
+        query: &[(String, String)],
+    ) -> BoxStream<'static, Result<T, StripeError>>
+    where
+        T: DeserializeOwned + HasId + Send + 'static,
+    {
+        self.pages::<T, StartingAfter>(path, query)
     }
 
     /// All items of a list endpoint (see [`Client::list`]).
@@ -110,58 +185,7 @@ impl Client {
     where
         T: DeserializeOwned + Send + 'static,
     {
-        struct State<T> {
-            client: Client,
-            path: String,
-            query: Vec<(String, String)>,
-            buffer: VecDeque<T>,
-            next: Option<Option<String>>,
-        }
-        let mut base_query = query.to_vec();
-        if query::get(&base_query, "limit").is_none() {
-            query::set(&mut base_query, "limit", PAGE_LIMIT);
-        }
-        let first = query::get(&base_query, "page").map(str::to_string);
-        base_query.retain(|(k, _)| k != "page");
-        let state = State {
-            client: self.clone(),
-            path: path.to_string(),
-            query: base_query,
-            buffer: VecDeque::new(),
-            next: Some(first),
-        };
-        stream::unfold(state, |mut st| async move {
-            loop {
-                if let Some(item) = st.buffer.pop_front() {
-                    return Some((Ok(item), st));
-                }
-                let page_token = st.next.take()?;
-                let mut q = st.query.clone();
-                if let Some(p) = &page_token {
-                    q.push(("page".to_string(), p.clone()));
-                }
-                match st.client.get::<List<T>>(&st.path, &q).await {
-                    Ok(page) => {
-                        if page.has_more {
-                            match page.next_page.filter(|p| !p.is_empty()) {
-                                Some(p) if page_token.as_ref() == Some(&p) => tracing::warn!(
-                                    path = %st.path,
-                                    "Stripe sent the same next_page again; stopping"
-                                ),
-                                Some(p) => st.next = Some(Some(p)),
-                                None => tracing::warn!(
-                                    path = %st.path,
-                                    "Stripe said has_more but sent no next_page"
-                                ),
-                            }
-                        }
-                        st.buffer = page.data.into();
-                    }
-                    Err(e) => return Some((Err(e), st)),
-                }
-            }
-        })
-        .boxed()
+        self.pages::<T, NextPage>(path, query)
     }
 
     /// All results of a search endpoint (see [`Client::search`]).
