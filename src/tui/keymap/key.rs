@@ -38,7 +38,6 @@ pub const KEY_NAMES: &[&str] = &[
     "f12",
 ];
 
-
 /// One key with its modifiers, normalised: a shifted character is stored as the
 /// character it produces (`G`, `?`) without SHIFT, so "G" and "shift-g" are the same key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -74,7 +73,6 @@ const NAMED: &[(&str, KeyCode)] = &[
     ("home", KeyCode::Home),
     ("end", KeyCode::End),
 ];
-
 
 impl Key {
     pub fn char(c: char) -> Self {
@@ -186,12 +184,6 @@ impl Key {
             KeyCodeOrd::Char(c) if !self.ctrl && !self.alt => Some(c),
             _ => None,
         }
-    }
-
-    pub fn is_named(&self, name: &str) -> bool {
-        matches!(self.code, KeyCodeOrd::Named(i) if NAMED.get(usize::from(i)).map(|(n, _)| *n) == Some(name))
-            && !self.ctrl
-            && !self.alt
     }
 }
 
