@@ -2,6 +2,11 @@
 //! keymap file names actions by their snake_case name; the help overlay and the key-hint
 //! line are generated from [`Action::all`] and each action's description.
 //!
+//! The [`Group::Typing`] actions (`submit`, `cancel`, `delete_back`, ...) are the editing
+//! and confirming keys of the modes that read typed text (the prompts, the SQL editor,
+//! the refund confirmation): they are bound in the keymap's mode layers
+//! (`[keys.input]`, `[keys.confirm]`) and nowhere else.
+//!
 //! Who sends it: the keymap (via `update` on a key press), mouse translation, scripted
 //! tests. Who handles it: `update::update`, which first offers it to the focused pane or
 //! screen and then applies the shell's meaning.
@@ -79,15 +84,18 @@ pub enum Group {
     General,
     Move,
     Table,
+    /// Editing and confirming typed text: the keymap's mode layers take only these.
+    Typing,
 }
 
 impl Group {
-    pub const ALL: [Group; 3] = [Group::General, Group::Move, Group::Table];
+    pub const ALL: [Group; 4] = [Group::General, Group::Move, Group::Table, Group::Typing];
     pub fn title(self) -> &'static str {
         match self {
             Group::General => "General",
             Group::Move => "Moving around",
             Group::Table => "Tables",
+            Group::Typing => "Typing",
         }
     }
 }
@@ -128,6 +136,17 @@ actions! {
     EditQuery => "edit_query", "Query: edit the SQL (enter runs, up/down history, esc leaves)", Table;
     SavedQuery => "saved_query", "Query: put the next saved query in the editor", Table;
     ExportQuery => "export_query", "Query: write the whole result to query-result.csv/.md/.json", Table;
+    Submit => "submit", "accept what was typed (a refund only after yes)", Typing;
+    Cancel => "cancel", "leave without accepting (a filter is undone)", Typing;
+    DeleteBack => "delete_back", "delete the character before the cursor", Typing;
+    DeleteForward => "delete_forward", "delete the character under the cursor", Typing;
+    CursorLeft => "cursor_left", "move the cursor one character left", Typing;
+    CursorRight => "cursor_right", "move the cursor one character right", Typing;
+    LineStart => "line_start", "move the cursor to the start of the line", Typing;
+    LineEnd => "line_end", "move the cursor to the end of the line", Typing;
+    PrevHistory => "prev_history", "previous query in the history", Typing;
+    NextHistory => "next_history", "next query in the history", Typing;
+    ClearLine => "clear_line", "clear the text typed", Typing;
 }
 
 impl Action {
@@ -136,10 +155,17 @@ impl Action {
         Action::all().into_iter().find(|a| a.name() == name)
     }
 
-    /// All names, comma-separated, for error messages.
+    /// Whether this is an editing or confirming action, bound only in a mode layer.
+    pub fn is_typing(self) -> bool {
+        self.group() == Group::Typing
+    }
+
+    /// The names the global and pane layers take (every action but the typing ones),
+    /// comma-separated, for error messages.
     pub fn valid_names() -> String {
         Action::all()
             .iter()
+            .filter(|a| !a.is_typing())
             .map(|a| a.name())
             .collect::<Vec<_>>()
             .join(", ")
@@ -169,6 +195,8 @@ impl Action {
             Action::EditQuery => "edit",
             Action::SavedQuery => "saved",
             Action::ExportQuery => "export all",
+            // A typed confirmation's way out, on its hint line.
+            Action::Cancel => "back",
             other => other.name(),
         }
     }
@@ -190,5 +218,9 @@ mod tests {
         );
         assert_eq!(Action::from_name("launch_rockets"), None);
         assert!(Action::valid_names().contains("copy_row"));
+        // The typing actions are named, but only the mode layers take them.
+        assert_eq!(Action::from_name("submit"), Some(Action::Submit));
+        assert!(Action::Submit.is_typing() && !Action::Open.is_typing());
+        assert!(!Action::valid_names().contains("submit"));
     }
 }

@@ -41,9 +41,12 @@
 //!    - `handle(action, cx)`: the actions you give a meaning (usually `Action::Open`, to
 //!      push a drill-down screen); return `Handled::No` for the rest;
 //!    - `hints()`: the actions the hint line advertises while your pane has focus.
-//!    - `captures_keys()` / `key(key, cx)` (optional): while a modal overlay of yours
-//!      reads raw keys (the Refunds pane's typed refund confirmation), keys skip the
-//!      keymap and come to `key`.
+//!    - `key_mode()` / `input(input, cx)` (optional): while your pane reads typed text
+//!      (the Query tab's SQL editor, the Refunds pane's typed refund confirmation),
+//!      `key_mode` names a mode layer of the keymap (`keymap::INPUT`, `keymap::CONFIRM`);
+//!      keys then resolve in that layer alone and come to `input` as a typing action
+//!      (`Action::Submit`, `Action::Cancel`, ...) or as a character. No pane looks at
+//!      key codes.
 //! 2. Register it in [`panes::tabs`] (one line). The tab order there is the order of the
 //!    `tab_1..tab_3` keys.
 //! 3. Test it with [`harness::Harness::with_tabs`]: feed scripted actions, then
@@ -71,7 +74,9 @@
 //!
 //! Add a line to the `actions!` list in [`action`] (name, help text, group), give it a
 //! default key in `keymap/default.toml` (a test checks every action has one), and handle
-//! it in your pane's `handle` or in `update::on_action`.
+//! it in your pane's `handle` or in `update::on_action`. A typing action (group
+//! `Typing`) is bound in a mode layer instead: add it to that layer's actions in
+//! `keymap/modes.rs` and handle it in the mode's `input`.
 
 pub mod action;
 pub mod config;

@@ -10,7 +10,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use super::action::Action;
-use super::keymap::{Key, Keymap};
+use super::keymap::{Input, Keymap};
 use super::msg::{Effect, Job, JobOutput, Owner, RequestId};
 use super::state::{Prompt, PromptKind};
 use super::theme::Theme;
@@ -78,14 +78,23 @@ pub trait Pane {
         vec![Action::Open, Action::Filter, Action::Sort, Action::CopyCell]
     }
 
-    /// True while the pane shows a modal overlay that reads raw keys (a typed
-    /// confirmation): keys then go to [`Pane::key`] instead of the keymap.
-    fn captures_keys(&self) -> bool {
-        false
+    /// The keymap mode layer ([`INPUT`](super::keymap::INPUT),
+    /// [`CONFIRM`](super::keymap::CONFIRM)) while the pane reads typed text (an editor, a
+    /// typed confirmation): keys then resolve in that layer alone and come to
+    /// [`Pane::input`], as its typing actions or as text. `None` (the default): keys are
+    /// actions of the global and tab layers.
+    fn key_mode(&self) -> Option<&'static str> {
+        None
     }
 
-    /// A raw key while [`Pane::captures_keys`] is true.
-    fn key(&mut self, _key: Key, _cx: &mut Cx<'_>) {}
+    /// True while the pane reads typed text ([`Pane::key_mode`] is set).
+    fn captures_keys(&self) -> bool {
+        self.key_mode().is_some()
+    }
+
+    /// A typing action of the pane's mode layer, or a character typed, while
+    /// [`Pane::key_mode`] is set.
+    fn input(&mut self, _input: Input, _cx: &mut Cx<'_>) {}
 }
 
 /// A short-lived message at the bottom of the screen.

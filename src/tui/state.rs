@@ -5,7 +5,7 @@
 use jiff::tz::TimeZone;
 use ratatui::layout::Rect;
 
-use super::keymap::{Key, Keymap};
+use super::keymap::{self, Key, Keymap};
 use super::msg::{Effect, Owner, RequestId};
 use super::pane::{Core, Cx, Pane};
 use super::panes;
@@ -201,6 +201,17 @@ impl State {
             return Some(super::keymap::HELP);
         }
         self.tab_contexts.get(self.active).copied().flatten()
+    }
+
+    /// The mode layer in force while text is typed: the prompt's ([`keymap::INPUT`]), or
+    /// the focused pane's while it reads typed text ([`Pane::key_mode`]). `None`: keys
+    /// are actions of the layers of [`State::key_context`].
+    pub fn typing_mode(&self) -> Option<&'static str> {
+        match self.mode {
+            Mode::Prompt(_) => Some(keymap::INPUT),
+            Mode::Normal => self.focused().and_then(|p| p.key_mode()),
+            Mode::Help => None,
+        }
     }
 
     /// Who has focus: the innermost screen, else the active tab.

@@ -395,6 +395,60 @@ fn goto_row_number_and_id() {
 }
 
 #[test]
+fn a_user_keymap_rebinds_the_prompt_keys_in_its_mode_layer() {
+    let mut settings = test_settings(Startup::Demo);
+    settings
+        .keymap
+        .apply_toml(
+            "[keys.input]\n\"ctrl-g\" = \"cancel\"\n\"esc\" = \"none\"\n\"ctrl-h\" = \"delete_back\"\n",
+            "keymap.toml",
+        )
+        .expect("a valid mode layer");
+    let ws = demo();
+    let mut h = Harness::with_tabs(
+        settings,
+        shell_tabs(),
+        Box::new(move |_| Ok(ws.clone())),
+        80,
+        24,
+    );
+    h.start();
+    let visible = |h: &Harness| {
+        h.state
+            .focused()
+            .and_then(|p| p.table())
+            .map(|t| t.visible())
+    };
+    h.keys("/");
+    // Printable keys are text, the global ones included: q types, it does not quit.
+    h.type_text("ADAq");
+    assert!(!h.state.quit);
+    assert_eq!(visible(&h), Some(0));
+    h.keys("ctrl-h");
+    assert_eq!(
+        visible(&h),
+        Some(1),
+        "the rebound delete_back edits the filter"
+    );
+    // Esc is unbound in the layer now: the prompt stays open, and says ctrl-g undoes.
+    h.keys("esc");
+    assert!(matches!(h.state.mode, Mode::Prompt(_)));
+    let frame = h.frame();
+    assert!(
+        frame.contains("filter: ADA█  enter keep · ctrl-g undo"),
+        "{frame}"
+    );
+    h.keys("ctrl-g");
+    assert_eq!(h.state.mode, Mode::Normal);
+    assert_eq!(visible(&h), Some(6), "cancel undoes the filter typed");
+    // Outside the prompt the global keys are untouched: esc is still back.
+    h.keys("/");
+    h.type_text("eur");
+    h.keys("enter esc");
+    assert_eq!(visible(&h), Some(6), "esc clears the filter kept");
+}
+
+#[test]
 fn sort_copy_and_export_go_through_effects() {
     let mut h = loaded(demo(), 80, 24);
     // Remaining amount column (index 4), descending.

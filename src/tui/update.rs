@@ -3,12 +3,14 @@
 //!
 //! Order of handling an action: global actions (quit, help, tabs, theme, refresh) first;
 //! then the focused pane's `handle`; then the shell's defaults (back, prompts, open a row's
-//! detail, export, and the table's own moves, sort and copy).
+//! detail, export, and the table's own moves, sort and copy). While text is typed (a
+//! prompt, a pane's editor or typed confirmation) keys resolve in the mode layer alone and
+//! go to `update::typing` instead.
 
 use std::path::PathBuf;
 
 use super::action::Action;
-use super::keymap::{Key, Resolved};
+use super::keymap::{Input, Key, Resolved};
 use super::msg::{Effect, JobFailed, MouseInput, Msg, Owner};
 use super::pane::{Handled, Toast};
 use super::panes::detail::RowDetail;
@@ -16,7 +18,9 @@ use super::state::{CHORD_TIMEOUT_TICKS, Mode, Prompt, PromptKind, Rest, Startup,
 use super::workspace::{LoadKind, LoadState};
 
 mod loads;
+mod typing;
 use loads::{on_loaded, on_loaded_first, on_loaded_rest};
+use typing::on_input;
 
 /// Shows tab `target` (closing the screens above the current one), if there is one.
 fn switch_tab(state: &mut State, target: usize) {
@@ -133,15 +137,9 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
 
 fn on_key(state: &mut State, key: Key) -> bool {
     state.core.toast = None;
-    if let Mode::Prompt(_) = state.mode {
-        on_prompt_key(state, key);
-        return true;
-    }
-    if state.mode == Mode::Normal && state.focused().is_some_and(|p| p.captures_keys()) {
-        let owner = state.focus_owner();
-        state.pending_keys.clear();
-        state.with_focus(|pane, cx| pane.key(key, cx));
-        state.apply_navigation(owner);
+    if let Some(mode) = state.typing_mode() {
+        let input = state.keymap.input(mode, key);
+        on_input(state, input);
         return true;
     }
     state.pending_keys.push(key);
@@ -162,57 +160,6 @@ fn on_key(state: &mut State, key: Key) -> bool {
         }
     }
     true
-}
-
-fn on_prompt_key(state: &mut State, key: Key) {
-    let Mode::Prompt(prompt) = &mut state.mode else {
-        return;
-    };
-    if key.is_named("enter") {
-        let prompt = prompt.clone();
-        state.mode = Mode::Normal;
-        if prompt.kind == PromptKind::Goto {
-            let found = state
-                .with_focus(|pane, _| pane.table_mut().map(|t| t.goto(&prompt.text)))
-                .flatten();
-            if found == Some(false) {
-                state.core.toast = Some(Toast {
-                    text: format!("no row {}", prompt.text.trim()),
-                    error: true,
-                });
-            }
-        }
-        if prompt.kind == PromptKind::PacketDir {
-            let owner = state.focus_owner();
-            state.with_focus(|pane, cx| pane.on_prompt(prompt.kind, &prompt.text, cx));
-            state.apply_navigation(owner);
-        }
-        return;
-    }
-    if key.is_named("esc") {
-        let prompt = prompt.clone();
-        state.mode = Mode::Normal;
-        if prompt.kind == PromptKind::Filter {
-            set_focused_filter(state, &prompt.before);
-        }
-        return;
-    }
-    let edited = if key.is_named("backspace") {
-        prompt.text.pop();
-        true
-    } else if Key::parse("ctrl-u") == Some(key) {
-        prompt.text.clear();
-        true
-    } else if let Some(c) = key.text_char() {
-        prompt.text.push(c);
-        true
-    } else {
-        false
-    };
-    if edited && prompt.kind == PromptKind::Filter {
-        let text = prompt.text.clone();
-        set_focused_filter(state, &text);
-    }
 }
 
 fn set_focused_filter(state: &mut State, text: &str) {
@@ -237,6 +184,13 @@ fn on_paste(state: &mut State, text: &str) -> bool {
 
 /// Applies an action (from a key, the mouse or a script).
 pub fn on_action(state: &mut State, action: Action) {
+    if action.is_typing() {
+        // Typing actions mean something only while text is typed (a script's, here).
+        if state.typing_mode().is_some() {
+            on_input(state, Input::Action(action));
+        }
+        return;
+    }
     if state.mode == Mode::Help {
         match action {
             Action::Help | Action::Back => state.mode = Mode::Normal,

@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 
 use super::action::{Action, Group};
-use super::keymap::chord_text;
+use super::keymap::{self, chord_text};
 use super::pane::ViewCx;
 use super::state::{Mode, PromptKind, Rest, State};
 use super::theme::Role;
@@ -305,10 +305,23 @@ fn draw_status(state: &State, area: Rect, buf: &mut Buffer) {
 fn draw_hints(state: &State, area: Rect, buf: &mut Buffer) {
     let theme = &state.theme;
     if let Mode::Prompt(p) = &state.mode {
-        let (label, help) = match p.kind {
-            PromptKind::Filter => ("filter: ", "  enter keep · esc undo"),
-            PromptKind::Goto => ("go to row or id: ", "  enter jump · esc cancel"),
-            PromptKind::PacketDir => ("close packet folder: ", "  enter write · esc cancel"),
+        let (label, submit, cancel) = match p.kind {
+            PromptKind::Filter => ("filter: ", "keep", "undo"),
+            PromptKind::Goto => ("go to row or id: ", "jump", "cancel"),
+            PromptKind::PacketDir => ("close packet folder: ", "write", "cancel"),
+        };
+        // The prompt's keys, from its mode layer.
+        let help: Vec<String> = [(Action::Submit, submit), (Action::Cancel, cancel)]
+            .into_iter()
+            .filter_map(|(a, what)| {
+                let key = state.keymap.key_in(Some(keymap::INPUT), a)?;
+                Some(format!("{key} {what}"))
+            })
+            .collect();
+        let help = if help.is_empty() {
+            String::new()
+        } else {
+            format!("  {}", help.join(" · "))
         };
         let line = Line::from(vec![
             Span::styled(label, theme.style(Role::Prompt)),
@@ -343,8 +356,13 @@ fn draw_hints(state: &State, area: Rect, buf: &mut Buffer) {
     });
     let mut spans = Vec::new();
     let mut used = 0usize;
+    // While a pane reads typed text, its mode layer's keys first.
+    let typing = state.typing_mode();
     for a in actions {
-        let Some(key) = state.keymap.key_in(state.key_context(), a) else {
+        let key = typing
+            .and_then(|m| state.keymap.key_in(Some(m), a))
+            .or_else(|| state.keymap.key_in(state.key_context(), a));
+        let Some(key) = key else {
             continue;
         };
         let piece = width(&key) + width(a.hint()).max(5) + 3;
@@ -368,25 +386,39 @@ fn draw_hints(state: &State, area: Rect, buf: &mut Buffer) {
     buf.set_line(area.x, area.y, &Line::from(spans), area.width);
 }
 
-/// The help text: every action with its keys, by group (generated from the keymap).
+/// The help text: every action with its keys, by group, then the typing actions once per
+/// mode layer with that layer's keys, those it binds (generated from the keymap).
 pub fn help_lines(state: &State) -> Vec<Line<'static>> {
     let theme = &state.theme;
     let mut lines = Vec::new();
-    for g in Group::ALL {
+    let mut section = |title: &str, rows: Vec<(String, Action)>| {
         if !lines.is_empty() {
             lines.push(Line::raw(""));
         }
-        lines.push(Line::styled(
-            g.title().to_string(),
-            theme.style(Role::Title),
-        ));
-        for a in Action::all().into_iter().filter(|a| a.group() == g) {
-            let keys = state.keymap.keys_for(a).join(", ");
+        lines.push(Line::styled(title.to_string(), theme.style(Role::Title)));
+        for (keys, a) in rows {
             lines.push(Line::from(vec![
                 Span::styled(fit(&keys, 18, false), theme.style(Role::KeyHintKey)),
                 Span::styled(format!(" {}", a.desc()), theme.style(Role::Text)),
             ]));
         }
+    };
+    for g in Group::ALL.into_iter().filter(|g| *g != Group::Typing) {
+        let rows = Action::all()
+            .into_iter()
+            .filter(|a| a.group() == g)
+            .map(|a| (state.keymap.keys_for(a).join(", "), a))
+            .collect();
+        section(g.title(), rows);
+    }
+    for m in keymap::MODES {
+        let rows = m
+            .actions
+            .iter()
+            .map(|a| (state.keymap.keys_in(Some(m.name), *a).join(", "), *a))
+            .filter(|(keys, _)| !keys.is_empty())
+            .collect();
+        section(m.title, rows);
     }
     lines
 }

@@ -3,89 +3,56 @@
 //! embedded TOML (`default.toml`, `vim.toml`); a user file lists only what it changes.
 //! Errors name the file, the bad entry and the valid names, and are shown before the
 //! terminal is taken over.
+//!
+//! # Layers
+//!
+//! A keymap file has one `[keys]` table of `"key" = "action"` (or `"none"` to unbind):
+//!
+//! - `[keys]` itself is the global layer, in force everywhere keys are actions;
+//! - `[keys.<tab>]` (`worklist`, `tieout`, `refunds`, `query`) and `[keys.help]` are
+//!   context layers: while their tab or the help overlay is shown, their bindings win
+//!   over the global ones;
+//! - `[keys.input]` and `[keys.confirm]` are mode layers ([`modes`]), in force while text
+//!   is typed: `input` in the filter, go to and folder prompts and the Query tab's SQL
+//!   editor, `confirm` in the Refunds tab's typed refund confirmation. A mode layer
+//!   stands alone: the global keys do not apply, the keys it binds are typing actions
+//!   (`submit`, `cancel`, `delete_back`, `delete_forward`, `cursor_left`, `cursor_right`,
+//!   `line_start`, `line_end`, `prev_history`, `next_history`, `clear_line`), and every
+//!   other printable key is typed. It binds single keys, and only the actions its modes
+//!   act on; the typing actions go nowhere else.
+//!
+//! ```toml
+//! [keys.input]
+//! "ctrl-g" = "cancel"    # leave a prompt or the editor with ctrl-g too
+//! "ctrl-h" = "delete_back"
+//!
+//! [keys.confirm]
+//! "ctrl-s" = "submit"    # send the typed confirmation with ctrl-s ...
+//! "enter" = "none"       # ... and no longer with enter
+//! ```
+//!
+//! The refund confirmation sends only when `yes` has been typed before `submit`: a
+//! rebound key set changes which keys, never that rule.
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use serde::Deserialize;
 
 use super::action::Action;
+
+mod key;
+pub mod modes;
+
+pub use key::{Chord, KEY_NAMES, Key, chord_text, parse_chord};
+pub use modes::{CONFIRM, INPUT, Input, MODES};
 
 const DEFAULT_TOML: &str = include_str!("default.toml");
 const VIM_TOML: &str = include_str!("vim.toml");
 
 /// The key presets `--keys` accepts.
 pub const PRESETS: &[&str] = &["default", "vim"];
-
-/// Key names a keymap file may use besides single characters.
-pub const KEY_NAMES: &[&str] = &[
-    "enter",
-    "esc",
-    "tab",
-    "backtab",
-    "backspace",
-    "delete",
-    "insert",
-    "space",
-    "up",
-    "down",
-    "left",
-    "right",
-    "pageup",
-    "pagedown",
-    "home",
-    "end",
-    "f1",
-    "f2",
-    "f3",
-    "f4",
-    "f5",
-    "f6",
-    "f7",
-    "f8",
-    "f9",
-    "f10",
-    "f11",
-    "f12",
-];
-
-/// One key with its modifiers, normalised: a shifted character is stored as the
-/// character it produces (`G`, `?`) without SHIFT, so "G" and "shift-g" are the same key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Key {
-    code: KeyCodeOrd,
-    ctrl: bool,
-    alt: bool,
-    shift: bool,
-}
-
-/// `KeyCode` is not `Ord`; we keep the few codes we bind in an ordered form.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-enum KeyCodeOrd {
-    Char(char),
-    F(u8),
-    Named(u8), // index into NAMED
-}
-
-const NAMED: &[(&str, KeyCode)] = &[
-    ("enter", KeyCode::Enter),
-    ("esc", KeyCode::Esc),
-    ("tab", KeyCode::Tab),
-    ("backtab", KeyCode::BackTab),
-    ("backspace", KeyCode::Backspace),
-    ("delete", KeyCode::Delete),
-    ("insert", KeyCode::Insert),
-    ("up", KeyCode::Up),
-    ("down", KeyCode::Down),
-    ("left", KeyCode::Left),
-    ("right", KeyCode::Right),
-    ("pageup", KeyCode::PageUp),
-    ("pagedown", KeyCode::PageDown),
-    ("home", KeyCode::Home),
-    ("end", KeyCode::End),
-];
 
 /// What a keymap file or a key name got wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -97,6 +64,40 @@ pub enum KeymapError {
         origin: String,
         key: String,
         action: String,
+    },
+    #[error(
+        "{origin}: [keys.{layer}] '{key}' is bound to unknown action '{action}'. Valid actions in [keys.{layer}]: {valid}, or none to unbind"
+    )]
+    UnknownModeAction {
+        origin: String,
+        layer: String,
+        key: String,
+        action: String,
+        valid: String,
+    },
+    #[error(
+        "{origin}: [keys.{layer}] '{key}' is bound to '{action}', which does nothing while typing there. Valid actions in [keys.{layer}]: {valid}, or none to unbind"
+    )]
+    NotInMode {
+        origin: String,
+        layer: String,
+        key: String,
+        action: String,
+        valid: String,
+    },
+    #[error("{origin}: '{key}' is bound to '{action}', an action for typing text: it goes in {tables}", tables = modes::tables())]
+    TypingAction {
+        origin: String,
+        key: String,
+        action: String,
+    },
+    #[error(
+        "{origin}: [keys.{layer}] '{key}' is a sequence; a mode layer binds single keys (typed text cannot wait for the rest)"
+    )]
+    ModeSequence {
+        origin: String,
+        layer: String,
+        key: String,
     },
     #[error("{origin}: {message}")]
     Syntax { origin: String, message: String },
@@ -114,162 +115,6 @@ pub enum KeymapError {
     },
 }
 
-impl Key {
-    pub fn char(c: char) -> Self {
-        Key {
-            code: KeyCodeOrd::Char(c),
-            ctrl: false,
-            alt: false,
-            shift: false,
-        }
-    }
-
-    /// Builds the normalised key from a crossterm event; key releases and repeats of
-    /// modifier-only keys give `None`.
-    pub fn from_event(ev: &KeyEvent) -> Option<Self> {
-        if ev.kind == KeyEventKind::Release {
-            return None;
-        }
-        let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
-        let alt = ev.modifiers.contains(KeyModifiers::ALT);
-        let mut shift = ev.modifiers.contains(KeyModifiers::SHIFT);
-        let code = match ev.code {
-            KeyCode::Char(c) => {
-                // A shifted character already is the character it produces.
-                shift = false;
-                let c = if ctrl { c.to_ascii_lowercase() } else { c };
-                KeyCodeOrd::Char(c)
-            }
-            KeyCode::F(n) => KeyCodeOrd::F(n),
-            KeyCode::BackTab => {
-                shift = true;
-                KeyCodeOrd::Named(named_index("tab")?)
-            }
-            other => {
-                let i = NAMED.iter().position(|(_, k)| *k == other)?;
-                KeyCodeOrd::Named(u8::try_from(i).ok()?)
-            }
-        };
-        Some(Key {
-            code,
-            ctrl,
-            alt,
-            shift,
-        })
-    }
-
-    /// Parses `q`, `G`, `ctrl-c`, `shift-tab`, `f5`, `space`, `pagedown`.
-    pub fn parse(text: &str) -> Option<Self> {
-        let mut ctrl = false;
-        let mut alt = false;
-        let mut shift = false;
-        let mut rest = text;
-        loop {
-            let lower = rest.to_ascii_lowercase();
-            if rest.len() > 1 && lower.starts_with("ctrl-") {
-                ctrl = true;
-                rest = &rest[5..];
-            } else if rest.len() > 1 && lower.starts_with("alt-") {
-                alt = true;
-                rest = &rest[4..];
-            } else if rest.len() > 1 && lower.starts_with("shift-") {
-                shift = true;
-                rest = &rest[6..];
-            } else {
-                break;
-            }
-        }
-        let mut chars = rest.chars();
-        let code = match (chars.next(), chars.next()) {
-            (Some(c), None) => {
-                // Like key events, a character carries its shift in itself.
-                let shifted = std::mem::take(&mut shift);
-                let c = if shifted && c.is_ascii_alphabetic() {
-                    c.to_ascii_uppercase()
-                } else if ctrl {
-                    c.to_ascii_lowercase()
-                } else {
-                    c
-                };
-                KeyCodeOrd::Char(c)
-            }
-            _ => {
-                let lower = rest.to_ascii_lowercase();
-                if lower == "space" {
-                    KeyCodeOrd::Char(' ')
-                } else if lower == "backtab" {
-                    shift = true;
-                    KeyCodeOrd::Named(named_index("tab")?)
-                } else if let Some(n) = lower.strip_prefix('f').and_then(|n| n.parse::<u8>().ok()) {
-                    if !(1..=12).contains(&n) {
-                        return None;
-                    }
-                    KeyCodeOrd::F(n)
-                } else {
-                    KeyCodeOrd::Named(named_index(&lower)?)
-                }
-            }
-        };
-        Some(Key {
-            code,
-            ctrl,
-            alt,
-            shift,
-        })
-    }
-
-    /// Whether this is a plain printable character (text for a prompt).
-    pub fn text_char(&self) -> Option<char> {
-        match self.code {
-            KeyCodeOrd::Char(c) if !self.ctrl && !self.alt => Some(c),
-            _ => None,
-        }
-    }
-
-    pub fn is_named(&self, name: &str) -> bool {
-        matches!(self.code, KeyCodeOrd::Named(i) if NAMED.get(usize::from(i)).map(|(n, _)| *n) == Some(name))
-            && !self.ctrl
-            && !self.alt
-    }
-}
-
-fn named_index(name: &str) -> Option<u8> {
-    let i = NAMED.iter().position(|(n, _)| *n == name)?;
-    u8::try_from(i).ok()
-}
-
-impl fmt::Display for Key {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.ctrl {
-            f.write_str("ctrl-")?;
-        }
-        if self.alt {
-            f.write_str("alt-")?;
-        }
-        if self.shift {
-            f.write_str("shift-")?;
-        }
-        match self.code {
-            KeyCodeOrd::Char(' ') => f.write_str("space"),
-            KeyCodeOrd::Char(c) => write!(f, "{c}"),
-            KeyCodeOrd::F(n) => write!(f, "f{n}"),
-            KeyCodeOrd::Named(i) => f.write_str(NAMED.get(usize::from(i)).map_or("?", |(n, _)| n)),
-        }
-    }
-}
-
-/// A sequence of keys, written with spaces (`g g`).
-pub type Chord = Vec<Key>;
-
-/// Formats a chord for hints and the status bar.
-pub fn chord_text(chord: &[Key]) -> String {
-    chord
-        .iter()
-        .map(Key::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 /// The result of feeding a key to the keymap.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Resolved {
@@ -282,10 +127,12 @@ pub enum Resolved {
 }
 
 /// The keymap layers besides the global one: one per tab of the pane registry (its
-/// registry key) and one per mode that reads actions (`help`).
+/// registry key), one per mode that reads actions (`help`), and the mode layers of the
+/// modes that read typed text ([`MODES`]).
 pub fn contexts() -> Vec<&'static str> {
     let mut c: Vec<&'static str> = super::panes::TABS.iter().map(|t| t.key).collect();
     c.push(HELP);
+    c.extend(MODES.iter().map(|m| m.name));
     c
 }
 
@@ -293,8 +140,9 @@ pub fn contexts() -> Vec<&'static str> {
 pub const HELP: &str = "help";
 
 /// Key sequences to actions, in layers: the global layer, then one layer per context
-/// (a tab, a mode) whose bindings win over the global ones while it is active. Plus the
-/// reverse map for hints and help.
+/// (a tab, a mode) whose bindings win over the global ones while it is active, and the
+/// mode layers that stand alone while text is typed. Plus the reverse map for hints and
+/// help.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Keymap {
     bindings: BTreeMap<Chord, Action>,
@@ -336,31 +184,87 @@ impl<'de> Deserialize<'de> for Entry {
     }
 }
 
-/// Applies `"key" = "action"` entries to one layer.
+/// Applies `"key" = "action"` entries to one layer: a mode layer (`mode`) takes single
+/// keys and its own typing actions, any other layer every action but the typing ones.
 fn apply_entries<'a>(
     layer: &mut BTreeMap<Chord, Action>,
     entries: impl IntoIterator<Item = (&'a String, &'a String)>,
     origin: &str,
+    mode: Option<&modes::ModeLayer>,
 ) -> Result<(), KeymapError> {
     for (keys, action) in entries {
         let chord = parse_chord(keys).ok_or_else(|| KeymapError::UnknownKey {
             origin: origin.to_string(),
             key: keys.clone(),
         })?;
+        if let Some(m) = mode
+            && chord.len() > 1
+        {
+            return Err(KeymapError::ModeSequence {
+                origin: origin.to_string(),
+                layer: m.name.to_string(),
+                key: keys.clone(),
+            });
+        }
         if action == "none" || action == "unbind" {
             layer.remove(&chord);
             continue;
         }
-        let act = Action::from_name(action).ok_or_else(|| KeymapError::UnknownAction {
-            origin: origin.to_string(),
-            key: keys.clone(),
-            action: action.clone(),
-        })?;
+        let act = layer_action(action, mode).map_err(|e| e.error(origin, keys, action))?;
         // A new binding replaces any binding that it would shadow or be shadowed by.
         layer.retain(|k, _| !(k.starts_with(&chord) || chord.starts_with(k)));
         layer.insert(chord, act);
     }
     Ok(())
+}
+
+/// Why a layer refuses an action name.
+enum Refused<'m> {
+    Unknown(Option<&'m modes::ModeLayer>),
+    NotInMode(&'m modes::ModeLayer),
+    Typing,
+}
+
+impl Refused<'_> {
+    fn error(&self, origin: &str, key: &str, action: &str) -> KeymapError {
+        let (origin, key, action) = (origin.to_string(), key.to_string(), action.to_string());
+        match self {
+            Refused::Unknown(None) => KeymapError::UnknownAction {
+                origin,
+                key,
+                action,
+            },
+            Refused::Unknown(Some(m)) => KeymapError::UnknownModeAction {
+                origin,
+                layer: m.name.to_string(),
+                key,
+                action,
+                valid: m.valid_names(),
+            },
+            Refused::NotInMode(m) => KeymapError::NotInMode {
+                origin,
+                layer: m.name.to_string(),
+                key,
+                action,
+                valid: m.valid_names(),
+            },
+            Refused::Typing => KeymapError::TypingAction {
+                origin,
+                key,
+                action,
+            },
+        }
+    }
+}
+
+/// The action `name` names, if the layer (`mode`, or a plain layer) takes it.
+fn layer_action<'m>(name: &str, mode: Option<&'m modes::ModeLayer>) -> Result<Action, Refused<'m>> {
+    let known = Action::from_name(name).ok_or(Refused::Unknown(mode))?;
+    match mode {
+        Some(m) => m.action(name).ok_or(Refused::NotInMode(m)),
+        None if known.is_typing() => Err(Refused::Typing),
+        None => Ok(known),
+    }
 }
 
 fn check_prefixes(layer: &BTreeMap<Chord, Action>, origin: &str) -> Result<(), KeymapError> {
@@ -423,7 +327,7 @@ impl Keymap {
             Entry::Action(a) => Some((k, a)),
             Entry::Layer(_) => None,
         });
-        apply_entries(&mut self.bindings, global, origin)?;
+        apply_entries(&mut self.bindings, global, origin, None)?;
         check_prefixes(&self.bindings, origin)?;
         for (name, entry) in &file.keys {
             let Entry::Layer(entries) = entry else {
@@ -436,16 +340,20 @@ impl Keymap {
                 });
             }
             let layer = self.layers.entry(name.clone()).or_default();
-            apply_entries(layer, entries, origin)?;
+            apply_entries(layer, entries, origin, modes::mode(name))?;
             check_prefixes(layer, origin)?;
         }
         Ok(())
     }
 
     /// The bindings in force in `context` (`None`: the global layer alone): the
-    /// context's layer over the global one.
+    /// context's layer over the global one, or a mode layer alone.
     fn effective(&self, context: Option<&str>) -> BTreeMap<Chord, Action> {
-        let mut map = self.bindings.clone();
+        let mut map = if context.and_then(modes::mode).is_some() {
+            BTreeMap::new()
+        } else {
+            self.bindings.clone()
+        };
         if let Some(layer) = context.and_then(|c| self.layers.get(c)) {
             for (chord, a) in layer {
                 map.retain(|k, _| !(k.starts_with(chord) || chord.starts_with(k)));
@@ -474,6 +382,15 @@ impl Keymap {
             Resolved::Pending
         } else {
             Resolved::Unbound
+        }
+    }
+
+    /// What `key` means while the mode layer `mode` is in force: the typing action it
+    /// binds, else the printable character (text), else nothing.
+    pub fn input(&self, mode: &str, key: Key) -> Input {
+        match self.layers.get(mode).and_then(|l| l.get([key].as_slice())) {
+            Some(a) => Input::Action(*a),
+            None => key.text_char().map_or(Input::Unbound, Input::Char),
         }
     }
 
@@ -520,25 +437,9 @@ fn sorted_keys<'a>(
     chords.into_iter().map(|(_, _, t)| t).collect()
 }
 
-/// Parses `g g` into two keys.
-pub fn parse_chord(text: &str) -> Option<Chord> {
-    let keys: Option<Vec<Key>> = text.split_whitespace().map(Key::parse).collect();
-    keys.filter(|k| !k.is_empty())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crossterm::event::KeyEventState;
-
-    fn ev(code: KeyCode, mods: KeyModifiers) -> KeyEvent {
-        KeyEvent {
-            code,
-            modifiers: mods,
-            kind: KeyEventKind::Press,
-            state: KeyEventState::NONE,
-        }
-    }
 
     #[test]
     fn presets_parse_and_resolve() {
@@ -578,43 +479,6 @@ mod tests {
             assert!(k.key_for(a).is_some(), "{} has no default key", a.name());
         }
         assert_eq!(k.key_for(Action::Help).as_deref(), Some("?"));
-    }
-
-    #[test]
-    fn key_names_round_trip() {
-        for text in [
-            "q",
-            "G",
-            "?",
-            "ctrl-c",
-            "shift-tab",
-            "f5",
-            "space",
-            "pagedown",
-            "alt-x",
-            "enter",
-        ] {
-            let key = Key::parse(text).expect(text);
-            assert_eq!(Key::parse(&key.to_string()), Some(key), "{text}");
-        }
-        assert_eq!(Key::parse("shift-g"), Key::parse("G"));
-        assert_eq!(Key::parse("backtab"), Key::parse("shift-tab"));
-        assert_eq!(Key::parse("f13"), None);
-        assert_eq!(Key::parse("hyper-x"), None);
-        assert_eq!(Key::parse("pgdn"), None);
-    }
-
-    #[test]
-    fn events_normalise() {
-        let shifted_g = ev(KeyCode::Char('G'), KeyModifiers::SHIFT);
-        assert_eq!(Key::from_event(&shifted_g), Key::parse("G"));
-        let ctrl_c = ev(KeyCode::Char('c'), KeyModifiers::CONTROL);
-        assert_eq!(Key::from_event(&ctrl_c), Key::parse("ctrl-c"));
-        let backtab = ev(KeyCode::BackTab, KeyModifiers::SHIFT);
-        assert_eq!(Key::from_event(&backtab), Key::parse("shift-tab"));
-        let mut release = ev(KeyCode::Char('q'), KeyModifiers::NONE);
-        release.kind = KeyEventKind::Release;
-        assert_eq!(Key::from_event(&release), None);
     }
 
     #[test]
@@ -704,6 +568,136 @@ mod tests {
         assert!(
             err.to_string()
                 .contains("worklist, tieout, refunds, query, help"),
+            "{err}"
+        );
+    }
+
+    fn key(text: &str) -> Key {
+        Key::parse(text).expect(text)
+    }
+
+    #[test]
+    fn mode_layers_stand_alone_and_printable_keys_are_text() {
+        let k = Keymap::default_keys();
+        // The global keys do not apply while typing: `q` and `y` are letters.
+        assert_eq!(k.input(INPUT, key("q")), Input::Char('q'));
+        assert_eq!(k.input(CONFIRM, key("Y")), Input::Char('Y'));
+        assert_eq!(k.input(INPUT, key("enter")), Input::Action(Action::Submit));
+        assert_eq!(
+            k.input(INPUT, key("ctrl-a")),
+            Input::Action(Action::LineStart)
+        );
+        assert_eq!(k.input(INPUT, key("ctrl-c")), Input::Unbound);
+        assert_eq!(k.input(INPUT, key("tab")), Input::Unbound);
+        assert_eq!(
+            k.input(CONFIRM, key("ctrl-c")),
+            Input::Action(Action::Cancel)
+        );
+        assert_eq!(k.input(CONFIRM, key("ctrl-u")), Input::Unbound);
+        assert_eq!(k.input(CONFIRM, key("left")), Input::Unbound);
+        // Outside a mode layer the same keys keep their meaning; hints and the help find
+        // the typing keys in their layer only.
+        assert_eq!(k.resolve(&[key("enter")]), Resolved::Action(Action::Open));
+        assert_eq!(k.key_in(None, Action::Submit), None);
+        assert_eq!(k.key_in(Some(INPUT), Action::Quit), None);
+        assert_eq!(
+            k.key_in(Some(INPUT), Action::Cancel).as_deref(),
+            Some("esc")
+        );
+        assert_eq!(k.keys_in(Some(CONFIRM), Action::Cancel), ["esc", "ctrl-c"]);
+        assert_eq!(
+            k.resolve_in(Some(INPUT), &[key("q")]),
+            Resolved::Unbound,
+            "no global key leaks into a mode layer"
+        );
+    }
+
+    #[test]
+    fn a_user_file_rebinds_one_mode_layer_only() {
+        let mut k = Keymap::default_keys();
+        k.apply_toml(
+            "[keys.input]\n\"ctrl-g\" = \"cancel\"\n\"esc\" = \"none\"\n\"ctrl-j\" = \"submit\"\n",
+            "test",
+        )
+        .expect("valid");
+        assert_eq!(k.input(INPUT, key("ctrl-g")), Input::Action(Action::Cancel));
+        assert_eq!(k.input(INPUT, key("esc")), Input::Unbound);
+        assert_eq!(k.input(INPUT, key("ctrl-j")), Input::Action(Action::Submit));
+        assert_eq!(k.input(INPUT, key("enter")), Input::Action(Action::Submit));
+        // The confirmation's layer and the global one keep their keys.
+        assert_eq!(k.input(CONFIRM, key("esc")), Input::Action(Action::Cancel));
+        assert_eq!(k.input(CONFIRM, key("ctrl-g")), Input::Unbound);
+        assert_eq!(k.resolve(&[key("esc")]), Resolved::Action(Action::Back));
+        assert_eq!(k.resolve(&[key("ctrl-g")]), Resolved::Unbound);
+    }
+
+    #[test]
+    fn mode_layers_refuse_unknown_and_foreign_actions_and_sequences() {
+        let mut k = Keymap::default_keys();
+        let err = k
+            .apply_toml("[keys.input]\n\"ctrl-g\" = \"abort\"\n", "keymap.toml")
+            .expect_err("unknown action");
+        let text = err.to_string();
+        assert!(text.starts_with("keymap.toml: [keys.input] "), "{text}");
+        assert!(
+            text.contains("'ctrl-g'") && text.contains("'abort'"),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "Valid actions in [keys.input]: submit, cancel, delete_back, delete_forward, \
+                 cursor_left, cursor_right, line_start, line_end, prev_history, next_history, \
+                 clear_line, or none to unbind"
+            ),
+            "{text}"
+        );
+
+        // An action the layer does not take: the layer's own names.
+        let err = k
+            .apply_toml(
+                "[keys.confirm]\n\"left\" = \"cursor_left\"\n",
+                "keymap.toml",
+            )
+            .expect_err("no cursor in the confirmation");
+        assert!(matches!(err, KeymapError::NotInMode { .. }), "{err}");
+        let text = err.to_string();
+        assert!(
+            text.starts_with("keymap.toml: [keys.confirm] 'left'"),
+            "{text}"
+        );
+        assert!(
+            text.contains("submit, cancel, delete_back, clear_line, or none"),
+            "{text}"
+        );
+        let err = k
+            .apply_toml("[keys.input]\n\"ctrl-q\" = \"quit\"\n", "keymap.toml")
+            .expect_err("quit is not a typing action");
+        assert!(matches!(err, KeymapError::NotInMode { .. }), "{err}");
+
+        // A typing action outside a mode layer says where it goes.
+        for text in [
+            "[keys]\n\"x\" = \"submit\"\n",
+            "[keys.query]\n\"x\" = \"cancel\"\n",
+        ] {
+            let err = k
+                .apply_toml(text, "keymap.toml")
+                .expect_err("typing action");
+            assert!(matches!(err, KeymapError::TypingAction { .. }), "{err}");
+            assert!(
+                err.to_string().starts_with("keymap.toml: 'x'")
+                    && err.to_string().contains("[keys.input] or [keys.confirm]"),
+                "{err}"
+            );
+        }
+
+        // Typed text cannot wait for the rest of a sequence.
+        let err = k
+            .apply_toml("[keys.input]\n\"g g\" = \"line_start\"\n", "keymap.toml")
+            .expect_err("a sequence");
+        assert!(matches!(err, KeymapError::ModeSequence { .. }), "{err}");
+        assert!(
+            err.to_string()
+                .starts_with("keymap.toml: [keys.input] 'g g'"),
             "{err}"
         );
     }

@@ -1,6 +1,7 @@
 //! The Query tab: SQL over the loaded account (the engine is `query` in the IO crate, the
 //! same one as `tieout query`). A one-line editor with history (`i` to edit, Enter runs,
-//! Up/Down walk the history, Esc leaves the editor), the saved queries (built-in plus
+//! Up/Down walk the history, Esc leaves the editor: the keys of the keymap's
+//! `[keys.input]` mode layer while editing), the saved queries (built-in plus
 //! `queries/*.sql` in the config folder; `n` puts the next one in the editor), the result
 //! in the shared virtualised table (sort, filter, copy, `e` exports the rows on screen),
 //! and `E` streams the whole result to query-result.csv/.md/.json. Queries run off the UI
@@ -22,7 +23,7 @@ use crate::query::saved::Saved;
 use crate::query::{Engine, output};
 use crate::source::AccountData;
 use crate::tui::action::Action;
-use crate::tui::keymap::Key;
+use crate::tui::keymap::{self, Input, Keymap};
 use crate::tui::msg::{Job, JobOutput, RequestId};
 use crate::tui::pane::{Cx, Handled, Pane, ViewCx};
 use crate::tui::theme::Role;
@@ -209,6 +210,28 @@ impl QueryPane {
     }
 }
 
+/// The editor's title while typing: its keys, from the keymap's input layer (the history
+/// keys as arrows when they are the arrow keys).
+fn editor_title(keys: &Keymap) -> String {
+    let key = |a: Action| keys.key_in(Some(keymap::INPUT), a);
+    let mut parts = vec!["SQL".to_string()];
+    if let Some(k) = key(Action::Submit) {
+        parts.push(format!("{k} run"));
+    }
+    let history = match (key(Action::PrevHistory), key(Action::NextHistory)) {
+        (Some(p), Some(n)) if p == "up" && n == "down" => Some("↑↓".to_string()),
+        (Some(p), Some(n)) => Some(format!("{p}/{n}")),
+        (one, other) => one.or(other),
+    };
+    if let Some(h) = history {
+        parts.push(format!("{h} history"));
+    }
+    if let Some(k) = key(Action::Cancel) {
+        parts.push(format!("{k} leave"));
+    }
+    format!(" {} ", parts.join(" · "))
+}
+
 /// A saved query on one line: comments dropped, whitespace runs collapsed.
 fn one_line(sql: &str) -> String {
     sql.lines()
@@ -263,49 +286,46 @@ impl Pane for QueryPane {
         }
     }
 
-    fn captures_keys(&self) -> bool {
-        self.editing
+    fn key_mode(&self) -> Option<&'static str> {
+        self.editing.then_some(keymap::INPUT)
     }
 
-    fn key(&mut self, key: Key, cx: &mut Cx<'_>) {
-        if key.is_named("esc") {
-            self.editing = false;
-            if let Some(r) = self.running.take() {
-                cx.cancel(r);
-                self.body = Body::Error("Query cancelled.".into());
+    fn input(&mut self, input: Input, cx: &mut Cx<'_>) {
+        let len = self.editor.chars().count();
+        match input {
+            Input::Action(Action::Cancel) => {
+                self.editing = false;
+                if let Some(r) = self.running.take() {
+                    cx.cancel(r);
+                    self.body = Body::Error("Query cancelled.".into());
+                }
             }
-        } else if key.is_named("enter") {
-            self.editing = false;
-            self.run(cx);
-        } else if key.is_named("backspace") {
-            if self.cursor > 0 {
+            Input::Action(Action::Submit) => {
+                self.editing = false;
+                self.run(cx);
+            }
+            Input::Action(Action::DeleteBack) if self.cursor > 0 => {
                 let at = self.byte_at(self.cursor - 1);
                 self.editor.remove(at);
                 self.cursor -= 1;
             }
-        } else if key.is_named("delete") {
-            if self.cursor < self.editor.chars().count() {
+            Input::Action(Action::DeleteForward) if self.cursor < len => {
                 let at = self.byte_at(self.cursor);
                 self.editor.remove(at);
             }
-        } else if key.is_named("left") {
-            self.cursor = self.cursor.saturating_sub(1);
-        } else if key.is_named("right") {
-            self.cursor = (self.cursor + 1).min(self.editor.chars().count());
-        } else if key.is_named("home") || Key::parse("ctrl-a") == Some(key) {
-            self.cursor = 0;
-        } else if key.is_named("end") || Key::parse("ctrl-e") == Some(key) {
-            self.cursor = self.editor.chars().count();
-        } else if key.is_named("up") {
-            self.history_step(true);
-        } else if key.is_named("down") {
-            self.history_step(false);
-        } else if Key::parse("ctrl-u") == Some(key) {
-            self.set_editor(String::new());
-        } else if let Some(c) = key.text_char() {
-            let at = self.byte_at(self.cursor);
-            self.editor.insert(at, c);
-            self.cursor += 1;
+            Input::Action(Action::CursorLeft) => self.cursor = self.cursor.saturating_sub(1),
+            Input::Action(Action::CursorRight) => self.cursor = (self.cursor + 1).min(len),
+            Input::Action(Action::LineStart) => self.cursor = 0,
+            Input::Action(Action::LineEnd) => self.cursor = len,
+            Input::Action(Action::PrevHistory) => self.history_step(true),
+            Input::Action(Action::NextHistory) => self.history_step(false),
+            Input::Action(Action::ClearLine) => self.set_editor(String::new()),
+            Input::Char(c) => {
+                let at = self.byte_at(self.cursor);
+                self.editor.insert(at, c);
+                self.cursor += 1;
+            }
+            Input::Action(_) | Input::Unbound => {}
         }
     }
 
@@ -352,9 +372,9 @@ impl Pane for QueryPane {
             Role::Border
         };
         let title = if self.editing {
-            " SQL · enter run · ↑↓ history · esc leave "
+            editor_title(cx.keymap)
         } else {
-            " SQL · i edit · n saved query · E export "
+            " SQL · i edit · n saved query · E export ".to_string()
         };
         let inner_w = usize::from(edit.width.saturating_sub(2)).max(1);
         // Scroll the line so the cursor stays visible.

@@ -8,7 +8,8 @@
 //! suggestion ready to paste into a reply or an internal note: recommendation and amount,
 //! the reason, and the evidence ids; `a` (approve_refund) on an approve/partial suggestion
 //! opens the frozen refund preview ([`approval`]): typing `yes` then Enter sends it through
-//! the gate (test mode only), and the outcome marks the ticket.
+//! the gate (test mode only), and the outcome marks the ticket. While the preview is open
+//! keys are those of the keymap's `[keys.confirm]` mode layer.
 //!
 //! The suggestions are computed when the account (re)loads: at once for a small queue,
 //! off the UI task for a large one.
@@ -30,7 +31,7 @@ use crate::money::{Money, format_major};
 use crate::source::AccountData;
 use crate::time::date_in;
 use crate::tui::action::Action;
-use crate::tui::keymap::Key;
+use crate::tui::keymap::{self, Input};
 use crate::tui::msg::{Job, JobOutput, RefundDone, RequestId};
 use crate::tui::pane::{Cx, Handled, Pane, ViewCx};
 use crate::tui::panes::detail::RowDetail;
@@ -386,7 +387,7 @@ impl Pane for RefundsPane {
 
     fn hints(&self) -> Vec<Action> {
         if self.approval.is_some() {
-            return vec![Action::Back];
+            return vec![Action::Cancel];
         }
         vec![
             Action::Open,
@@ -397,15 +398,15 @@ impl Pane for RefundsPane {
         ]
     }
 
-    fn captures_keys(&self) -> bool {
-        self.approval.is_some()
+    fn key_mode(&self) -> Option<&'static str> {
+        self.approval.is_some().then_some(keymap::CONFIRM)
     }
 
-    fn key(&mut self, key: Key, cx: &mut Cx<'_>) {
+    fn input(&mut self, input: Input, cx: &mut Cx<'_>) {
         let Some(o) = &mut self.approval else {
             return;
         };
-        let closed = o.key(key, cx) == KeyOutcome::Close;
+        let closed = o.input(input, cx) == KeyOutcome::Close;
         if matches!(o.stage, approval::Stage::Sending { .. }) {
             self.in_flight.insert(o.proposal.ticket.clone());
         }

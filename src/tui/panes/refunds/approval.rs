@@ -1,8 +1,10 @@
 //! The Refunds pane's approval overlay (ARCHITECTURE.md, "Refund execution"): a frozen
 //! preview of the refund a suggestion proposes (ticket, charge, amount and currency,
 //! Stripe reason, evidence ids, rule, and the digest the approval will be bound to), a
-//! deliberate typed confirmation ([`CONFIRM_WORD`] then Enter; no single key sends), then
-//! the gate's outcome.
+//! deliberate typed confirmation ([`CONFIRM_WORD`] then `submit`, Enter by default; no
+//! single key sends), then the gate's outcome. Its keys are the keymap's `[keys.confirm]`
+//! mode layer: a user may rebind them (`submit`, `cancel`, `delete_back`, `clear_line`),
+//! never the rule that the word is typed first.
 //!
 //! The overlay only decides *whether* to ask; the gate (`refund_exec::Gate`, run by the
 //! runtime for `Effect::ExecuteRefund`) re-reads the charge and re-checks every rule, and
@@ -17,12 +19,13 @@ use crate::app::refund_exec::Outcome;
 use crate::domain::refund_gate::Proposal;
 use crate::domain::refunds::{Assessment, Recommendation};
 use crate::source::{AccountData, Mode, Origin};
-use crate::tui::keymap::Key;
+use crate::tui::action::Action;
+use crate::tui::keymap::{self, Input};
 use crate::tui::msg::{RefundDone, RequestId};
 use crate::tui::pane::{Cx, ViewCx};
 use crate::tui::theme::Role;
 
-/// What the operator types (then Enter) to send the refund.
+/// What the operator types (then `submit`, Enter by default) to send the refund.
 pub const CONFIRM_WORD: &str = "yes";
 
 /// The Stripe refund reason tieout sends for a policy-approved ticket.
@@ -140,35 +143,39 @@ impl ApprovalOverlay {
         }
     }
 
-    /// A raw key. Only [`CONFIRM_WORD`] followed by Enter sends the refund.
-    pub fn key(&mut self, key: Key, cx: &mut Cx<'_>) -> KeyOutcome {
-        let cancel = key.is_named("esc") || Key::parse("ctrl-c") == Some(key);
+    /// A key of the `[keys.confirm]` layer: a typing action or a character typed. Only
+    /// [`CONFIRM_WORD`] followed by `submit` sends the refund; `submit` after anything
+    /// else clears what was typed and sends nothing.
+    pub fn input(&mut self, input: Input, cx: &mut Cx<'_>) -> KeyOutcome {
+        let cancel = input == Input::Action(Action::Cancel);
+        let submit = input == Input::Action(Action::Submit);
         match &mut self.stage {
             Stage::Preview { typed, nudge } => {
                 if cancel {
                     return KeyOutcome::Close;
                 }
                 if self.blocked.is_some() {
-                    return if key.is_named("enter") {
+                    return if submit {
                         KeyOutcome::Close
                     } else {
                         KeyOutcome::Stay
                     };
                 }
-                if key.is_named("enter") {
-                    if typed.as_str() == CONFIRM_WORD {
+                match input {
+                    Input::Action(Action::Submit) if typed.as_str() == CONFIRM_WORD => {
                         let req = cx.execute_refund(self.proposal.clone());
                         self.stage = Stage::Sending { req };
-                    } else {
+                    }
+                    Input::Action(Action::Submit) => {
                         typed.clear();
                         *nudge = true;
                     }
-                } else if key.is_named("backspace") {
-                    typed.pop();
-                } else if let Some(c) = key.text_char()
-                    && typed.chars().count() < 12
-                {
-                    typed.push(c);
+                    Input::Action(Action::DeleteBack) => {
+                        typed.pop();
+                    }
+                    Input::Action(Action::ClearLine) => typed.clear(),
+                    Input::Char(c) if typed.chars().count() < 12 => typed.push(c),
+                    _ => {}
                 }
                 KeyOutcome::Stay
             }
@@ -181,7 +188,7 @@ impl ApprovalOverlay {
                 }
             }
             Stage::Done(_) => {
-                if cancel || key.is_named("enter") {
+                if cancel || submit {
                     KeyOutcome::Close
                 } else {
                     KeyOutcome::Stay
@@ -257,10 +264,11 @@ impl ApprovalOverlay {
                 out.push(Line::from(Span::styled(part, cx.theme.style(role))));
             }
         };
+        let (submit, cancel) = (key_name(cx, Action::Submit), key_name(cx, Action::Cancel));
         match (&self.stage, &self.blocked) {
             (Stage::Preview { .. }, Some(why)) => {
                 say(&mut out, why, Role::Warning);
-                say(&mut out, "Esc closes.", Role::Muted);
+                say(&mut out, &format!("{cancel} closes."), Role::Muted);
             }
             (Stage::Preview { typed, nudge }, None) => {
                 say(
@@ -274,9 +282,9 @@ impl ApprovalOverlay {
                     Span::styled("Type ", cx.theme.style(Role::Text)),
                     Span::styled(CONFIRM_WORD, cx.theme.style(Role::Title)),
                     Span::styled(" then press ", cx.theme.style(Role::Text)),
-                    Span::styled("Enter", cx.theme.style(Role::Title)),
+                    Span::styled(submit.clone(), cx.theme.style(Role::Title)),
                     Span::styled(" to send it · ", cx.theme.style(Role::Text)),
-                    Span::styled("Esc", cx.theme.style(Role::Title)),
+                    Span::styled(cancel.clone(), cx.theme.style(Role::Title)),
                     Span::styled(" cancels", cx.theme.style(Role::Text)),
                 ]));
                 out.push(Line::from(vec![
@@ -287,7 +295,7 @@ impl ApprovalOverlay {
                 if *nudge {
                     say(
                         &mut out,
-                        &format!("Not sent: type {CONFIRM_WORD} exactly, then Enter."),
+                        &format!("Not sent: type {CONFIRM_WORD} exactly, then {submit}."),
                         Role::Warning,
                     );
                 }
@@ -300,7 +308,7 @@ impl ApprovalOverlay {
                 );
                 say(
                     &mut out,
-                    "Esc hides this; the outcome still marks the ticket.",
+                    &format!("{cancel} hides this; the outcome still marks the ticket."),
                     Role::Muted,
                 );
             }
@@ -309,12 +317,24 @@ impl ApprovalOverlay {
                 say(&mut out, &text, role);
                 say(
                     &mut out,
-                    "Every step is in the audit log (tieout audit). Enter or Esc closes.",
+                    &format!(
+                        "Every step is in the audit log (tieout audit). {submit} or {cancel} closes."
+                    ),
                     Role::Muted,
                 );
             }
         }
         out
+    }
+}
+
+/// The first key of the confirmation's `action` as the overlay writes it (`Enter`, `Esc`,
+/// `Ctrl-s`; a single character as it is); the action's name if it has no key.
+fn key_name(cx: &ViewCx<'_>, action: Action) -> String {
+    match cx.keymap.key_in(Some(keymap::CONFIRM), action) {
+        Some(k) if k.chars().count() == 1 => k,
+        Some(k) => capitalised(&k),
+        None => action.name().to_string(),
     }
 }
 

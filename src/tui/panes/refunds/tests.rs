@@ -379,6 +379,60 @@ fn a_single_key_never_sends_and_the_typed_sequence_sends_the_frozen_proposal() {
 }
 
 #[test]
+fn a_rebound_submit_key_sends_and_still_only_after_yes_is_typed() {
+    let mut settings = test_settings(Startup::Demo);
+    settings
+        .keymap
+        .apply_toml(
+            "[keys.confirm]\n\"ctrl-s\" = \"submit\"\n\"enter\" = \"none\"\n\"ctrl-w\" = \"clear_line\"\n",
+            "keymap.toml",
+        )
+        .expect("a valid mode layer");
+    let ws = test_account_workspace(Origin::Cache, Mode::Test);
+    let mut h = Harness::with_tabs(
+        settings,
+        vec![pane()],
+        Box::new(move |_| Ok(ws.clone())),
+        80,
+        24,
+    );
+    h.start();
+    h.action(Action::Down);
+    h.keys("a");
+    assert!(h.state.focused().is_some_and(|p| p.captures_keys()));
+    let frame = h.frame();
+    assert!(
+        frame.contains("Type yes then press Ctrl-s to send it · Esc cancels"),
+        "the overlay names the rebound key: {frame}"
+    );
+    // The new submit key alone, the old one after the word (unbound now: neither submit
+    // nor text), the word cleared then submit, wrong words then submit: nothing is sent.
+    h.keys("ctrl-s");
+    h.type_text("yes");
+    h.keys("enter");
+    h.keys("ctrl-w");
+    h.keys("ctrl-s");
+    h.type_text("no");
+    h.keys("ctrl-s");
+    h.type_text("yess");
+    h.keys("ctrl-s");
+    h.type_text("ye");
+    h.keys("ctrl-s");
+    assert!(executed(&h).is_empty(), "{:?}", h.log);
+    let frame = h.frame();
+    assert!(
+        frame.contains("Not sent: type yes exactly, then Ctrl-s."),
+        "{frame}"
+    );
+    // Only the word, then the rebound submit key, sends the frozen proposal.
+    h.type_text("yes");
+    h.keys("ctrl-s");
+    let sent = executed(&h);
+    assert_eq!(sent.len(), 1, "{:?}", h.log);
+    assert_eq!(sent[0].1, t02_proposal());
+}
+
+#[test]
 fn esc_cancels_the_preview_and_actions_do_not_reach_the_queue_under_it() {
     let mut h = at_t02((80, 24));
     h.keys("a");

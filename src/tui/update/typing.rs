@@ -1,0 +1,82 @@
+//! Typed text: while a mode layer is in force (`State::typing_mode`), a key is a typing
+//! action of that layer or a character ([`Input`]). The line prompt (filter, go to, close
+//! packet folder) is the shell's own and is handled here; a pane reading typed text (the
+//! SQL editor, the refund confirmation) gets the input through `Pane::input`.
+
+use super::super::action::Action;
+use super::super::keymap::Input;
+use super::super::pane::Toast;
+use super::super::state::{Mode, PromptKind, State};
+use super::set_focused_filter;
+
+/// A typing action or a character: to the prompt if one is open, else to the focused pane
+/// reading typed text.
+pub(super) fn on_input(state: &mut State, input: Input) {
+    if let Mode::Prompt(_) = state.mode {
+        on_prompt_input(state, input);
+        return;
+    }
+    let owner = state.focus_owner();
+    state.pending_keys.clear();
+    state.with_focus(|pane, cx| pane.input(input, cx));
+    state.apply_navigation(owner);
+}
+
+/// The prompt: `submit` answers it, `cancel` closes it (undoing a filter typed), the text
+/// is edited at its end (it has no cursor or history).
+fn on_prompt_input(state: &mut State, input: Input) {
+    let Mode::Prompt(prompt) = &mut state.mode else {
+        return;
+    };
+    match input {
+        Input::Action(Action::Submit) => {
+            let prompt = prompt.clone();
+            state.mode = Mode::Normal;
+            if prompt.kind == PromptKind::Goto {
+                let found = state
+                    .with_focus(|pane, _| pane.table_mut().map(|t| t.goto(&prompt.text)))
+                    .flatten();
+                if found == Some(false) {
+                    state.core.toast = Some(Toast {
+                        text: format!("no row {}", prompt.text.trim()),
+                        error: true,
+                    });
+                }
+            }
+            if prompt.kind == PromptKind::PacketDir {
+                let owner = state.focus_owner();
+                state.with_focus(|pane, cx| pane.on_prompt(prompt.kind, &prompt.text, cx));
+                state.apply_navigation(owner);
+            }
+            return;
+        }
+        Input::Action(Action::Cancel) => {
+            let prompt = prompt.clone();
+            state.mode = Mode::Normal;
+            if prompt.kind == PromptKind::Filter {
+                set_focused_filter(state, &prompt.before);
+            }
+            return;
+        }
+        _ => {}
+    }
+    let edited = match input {
+        Input::Action(Action::DeleteBack) => {
+            prompt.text.pop();
+            true
+        }
+        Input::Action(Action::ClearLine) => {
+            prompt.text.clear();
+            true
+        }
+        Input::Char(c) => {
+            prompt.text.push(c);
+            true
+        }
+        _ => false,
+    };
+    if edited && prompt.kind == PromptKind::Filter {
+        let text = prompt.text.clone();
+        set_focused_filter(state, &text);
+    }
+}
