@@ -53,6 +53,29 @@ pub fn saved_queries() -> (Vec<Saved>, Vec<String>) {
     saved::all(queries_dir().as_deref())
 }
 
+/// The two lists after the tables: the added functions and the saved queries (with a
+/// line per file that could not be read), as `(heading, [(name, what)])`.
+fn appendix() -> [(&'static str, Vec<(String, String)>); 2] {
+    let functions = functions::FUNCTIONS
+        .iter()
+        .map(|(sig, what)| (sig.to_string(), what.to_string()))
+        .collect();
+    let (list, problems) = saved_queries();
+    let mut saved: Vec<(String, String)> = list.into_iter().map(|q| (q.name, q.title)).collect();
+    saved.extend(
+        problems
+            .into_iter()
+            .map(|p| ("(unreadable)".to_string(), p)),
+    );
+    [
+        (
+            "Functions (outer SELECT only; polars SQL drops them inside WITH and subqueries)",
+            functions,
+        ),
+        ("Saved queries (tieout query --saved NAME)", saved),
+    ]
+}
+
 /// Every table, column and type, the added functions and the saved queries, as text.
 pub fn describe(engine: &Engine) -> String {
     let mut out = String::new();
@@ -68,19 +91,41 @@ pub fn describe(engine: &Engine) -> String {
         }
         out.push('\n');
     }
-    out.push_str(
-        "Functions (outer SELECT only; polars SQL drops them inside WITH and subqueries):\n",
-    );
-    for (sig, what) in functions::FUNCTIONS {
-        out.push_str(&format!("  {sig:<30} {what}\n"));
+    for (i, (heading, entries)) in appendix().into_iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&format!("{heading}:\n"));
+        for (name, what) in entries {
+            out.push_str(&format!("  {name:<30} {what}\n"));
+        }
     }
-    out.push_str("\nSaved queries (tieout query --saved NAME):\n");
-    let (list, problems) = saved_queries();
-    for q in list {
-        out.push_str(&format!("  {:<30} {}\n", q.name, q.title));
+    out
+}
+
+/// Every table and view with its columns and types, the added functions and the saved
+/// queries, as Markdown (`tieout query --tables --format md`). The README's list of
+/// tables is this output on the demo account (a test keeps the two equal).
+pub fn describe_markdown(engine: &Engine) -> String {
+    let mut out = String::new();
+    for t in engine.tables() {
+        let cols: Vec<String> = t
+            .columns()
+            .iter()
+            .map(|(name, ty)| format!("`{name}` {ty}"))
+            .collect();
+        out.push_str(&format!(
+            "- **`{}`**: {}. Columns: {}.\n",
+            t.name,
+            t.about,
+            cols.join(", ")
+        ));
     }
-    for p in problems {
-        out.push_str(&format!("  (unreadable: {p})\n"));
+    for (heading, entries) in appendix() {
+        out.push_str(&format!("\n{heading}:\n\n"));
+        for (name, what) in entries {
+            out.push_str(&format!("- `{name}`: {what}\n"));
+        }
     }
     out
 }

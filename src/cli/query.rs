@@ -1,7 +1,7 @@
 //! `tieout query "SELECT …"`: SQL over the snapshot (demo, `--cached` or fresh, as the
 //! other headless commands), printed as a table or written as CSV, JSON or Markdown.
 //! `--file q.sql` reads the query from a file, `--saved NAME` runs a saved query, and
-//! `--tables` lists every table, column and type.
+//! `--tables` lists every table, column and type (`--format md`: as the README lists them).
 
 use std::path::PathBuf;
 
@@ -22,7 +22,8 @@ pub struct QueryArgs {
     /// Run a saved query by name (built-in or queries/NAME.sql in the config folder).
     #[arg(long, value_name = "NAME", conflicts_with = "tables")]
     pub saved: Option<String>,
-    /// List every table, column and type, the added functions and the saved queries.
+    /// List every table, column and type, the added functions and the saved queries
+    /// (as Markdown with `--format md`).
     #[arg(long)]
     pub tables: bool,
     /// table, csv, json or md.
@@ -47,7 +48,11 @@ pub fn run(ctx: &Ctx, args: &QueryArgs) -> CmdResult {
     };
     let engine = uc::engine(&ctx.request())?;
     let Some(sql) = sql else {
-        print!("{}", uc::describe(&engine));
+        let text = match format {
+            Format::Md => uc::describe_markdown(&engine),
+            _ => uc::describe(&engine),
+        };
+        print!("{text}");
         return Ok(());
     };
     let df = uc::run(&engine, &sql)?;

@@ -147,6 +147,8 @@ actions! {
     PrevHistory => "prev_history", "previous query in the history", Typing;
     NextHistory => "next_history", "next query in the history", Typing;
     ClearLine => "clear_line", "clear the text typed", Typing;
+    Newline => "newline", "SQL editor: start a new line (expands the editor)", Typing;
+    ToggleMultiline => "toggle_multiline", "SQL editor: switch between one line and several rows", Typing;
 }
 
 impl Action {

@@ -16,7 +16,7 @@ use tieout::source::demo::load_demo;
 use tieout::time::Month;
 
 use crate::support::cli::{NOW, Tieout};
-use crate::support::golden::assert_golden;
+use crate::support::golden::{assert_golden, updating};
 
 #[test]
 fn builtin_queries_on_the_demo_match_their_golden_files() {
@@ -197,5 +197,64 @@ fn file_out_and_tables() {
         "money(amount, currency)",
     ] {
         assert!(run.stdout.contains(want), "{want}");
+    }
+}
+
+const README_BEGIN: &str =
+    "<!-- query-tables: begin (the output of `tieout --demo query --tables --format md`) -->\n";
+const README_END: &str = "<!-- query-tables: end -->";
+
+/// The README's list of tables, views, functions and saved queries is what `tieout query
+/// --tables --format md` prints on the demo account, so it cannot drift from the registry
+/// (`UPDATE_GOLDEN=1` rewrites the README's block after a deliberate change).
+#[test]
+fn the_readme_lists_the_tables_as_query_tables_prints_them() {
+    let run = Tieout::demo().run(&["query", "--tables", "--format", "md"]);
+    run.success();
+    assert!(
+        run.stdout.contains("- **`payout_lines`**")
+            && run.stdout.contains("`created_utc` timestamp (UTC)"),
+        "{}",
+        run.stdout
+    );
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let readme = std::fs::read_to_string(&path).expect("README.md");
+    let start = readme
+        .find(README_BEGIN)
+        .expect("the README's query-tables begin marker")
+        + README_BEGIN.len();
+    let end = start + readme[start..].find(README_END).expect("the end marker");
+    let block = &readme[start..end];
+    let want = format!("\n{}\n", run.stdout.trim_end());
+    if updating() {
+        let text = format!("{}{want}{}", &readme[..start], &readme[end..]);
+        std::fs::write(&path, text).expect("rewrite README.md");
+        return;
+    }
+    assert_eq!(
+        block, want,
+        "README.md's list of tables differs from `tieout --demo query --tables --format md` \
+         (run with UPDATE_GOLDEN=1 to rewrite it)"
+    );
+}
+
+/// Every SQL example in the README (its ```sql blocks: the three worked examples) runs on
+/// the demo account and returns rows.
+#[test]
+fn the_readme_sql_examples_run_on_the_demo() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let readme = std::fs::read_to_string(&path).expect("README.md");
+    let blocks: Vec<&str> = readme
+        .split("```sql\n")
+        .skip(1)
+        .map(|b| b.split("```").next().unwrap_or_default())
+        .collect();
+    assert!(blocks.len() >= 3, "three worked examples: {}", blocks.len());
+    let data = load_demo().expect("demo");
+    let now = tieout::time::parse_instant(NOW).expect("now");
+    let engine = uc::engine_for(&data, now, &jiff::tz::TimeZone::UTC).expect("engine");
+    for sql in blocks {
+        let df = uc::run(&engine, sql).unwrap_or_else(|f| panic!("{sql}\n{}", f.message));
+        assert!(df.height() > 0, "no rows: {sql}");
     }
 }

@@ -17,7 +17,8 @@
 //!   editor, `confirm` in the Refunds tab's typed refund confirmation. A mode layer
 //!   stands alone: the global keys do not apply, the keys it binds are typing actions
 //!   (`submit`, `cancel`, `delete_back`, `delete_forward`, `cursor_left`, `cursor_right`,
-//!   `line_start`, `line_end`, `prev_history`, `next_history`, `clear_line`), and every
+//!   `line_start`, `line_end`, `prev_history`, `next_history`, `clear_line`, and the SQL
+//!   editor's `newline` and `toggle_multiline`), and every
 //!   other printable key is typed. It binds single keys, and only the actions its modes
 //!   act on; the typing actions go nowhere else.
 //!
@@ -588,6 +589,15 @@ mod tests {
             Input::Action(Action::LineStart)
         );
         assert_eq!(k.input(INPUT, key("ctrl-c")), Input::Unbound);
+        assert_eq!(
+            k.input(INPUT, key("alt-enter")),
+            Input::Action(Action::Newline)
+        );
+        assert_eq!(
+            k.input(INPUT, key("ctrl-o")),
+            Input::Action(Action::ToggleMultiline)
+        );
+        assert_eq!(k.input(CONFIRM, key("alt-enter")), Input::Unbound);
         assert_eq!(k.input(INPUT, key("tab")), Input::Unbound);
         assert_eq!(
             k.input(CONFIRM, key("ctrl-c")),
@@ -647,7 +657,7 @@ mod tests {
             text.contains(
                 "Valid actions in [keys.input]: submit, cancel, delete_back, delete_forward, \
                  cursor_left, cursor_right, line_start, line_end, prev_history, next_history, \
-                 clear_line, or none to unbind"
+                 clear_line, newline, toggle_multiline, or none to unbind"
             ),
             "{text}"
         );
@@ -669,6 +679,10 @@ mod tests {
             text.contains("submit, cancel, delete_back, clear_line, or none"),
             "{text}"
         );
+        let err = k
+            .apply_toml("[keys.confirm]\n\"ctrl-j\" = \"newline\"\n", "keymap.toml")
+            .expect_err("the confirmation has one line");
+        assert!(matches!(err, KeymapError::NotInMode { .. }), "{err}");
         let err = k
             .apply_toml("[keys.input]\n\"ctrl-q\" = \"quit\"\n", "keymap.toml")
             .expect_err("quit is not a typing action");

@@ -5,7 +5,8 @@
 //! act on, and binds single keys only (typed text cannot wait for a sequence).
 //!
 //! - `[keys.input]`: the one-line inputs, the filter / go to / folder prompts and the
-//!   Query tab's SQL editor (the prompts have no cursor or history and ignore those).
+//!   Query tab's SQL editor (the prompts have no cursor, history or lines and ignore
+//!   those; `newline` and `toggle_multiline` are the SQL editor's alone).
 //! - `[keys.confirm]`: the Refunds tab's typed confirmation, which sends only once
 //!   `yes` is typed before `submit` (a single key, a wrong word or `submit` alone sends
 //!   nothing, whatever the keys).
@@ -44,6 +45,8 @@ pub const MODES: &[ModeLayer] = &[
             Action::PrevHistory,
             Action::NextHistory,
             Action::ClearLine,
+            Action::Newline,
+            Action::ToggleMultiline,
         ],
     },
     ModeLayer {

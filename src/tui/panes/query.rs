@@ -1,11 +1,14 @@
 //! The Query tab: SQL over the loaded account (the engine is `query` in the IO crate, the
-//! same one as `tieout query`). A one-line editor with history (`i` to edit, Enter runs,
-//! Up/Down walk the history, Esc leaves the editor: the keys of the keymap's
-//! `[keys.input]` mode layer while editing), the saved queries (built-in plus
+//! same one as `tieout query`). An editor of one line or several rows with history
+//! ([`editor`]: `i` to edit, Enter runs, Up/Down walk the history or the lines, Alt-Enter
+//! starts a new line, Ctrl-O switches the shape, Esc leaves the editor: the keys of the
+//! keymap's `[keys.input]` mode layer while editing), the saved queries (built-in plus
 //! `queries/*.sql` in the config folder; `n` puts the next one in the editor), the result
 //! in the shared virtualised table (sort, filter, copy, `e` exports the rows on screen),
 //! and `E` streams the whole result to query-result.csv/.md/.json. Queries run off the UI
 //! task as a job; Esc while one runs drops it.
+
+pub mod editor;
 
 use std::borrow::Cow;
 use std::path::PathBuf;
@@ -20,7 +23,7 @@ use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 use crate::app::query as uc;
 use crate::query::output::Format;
 use crate::query::saved::Saved;
-use crate::query::{Engine, output};
+use crate::query::{Engine, Pos, output};
 use crate::source::AccountData;
 use crate::tui::action::Action;
 use crate::tui::keymap::{self, Input, Keymap};
@@ -29,6 +32,7 @@ use crate::tui::pane::{Cx, Handled, Pane, ViewCx};
 use crate::tui::theme::Role;
 use crate::tui::widgets::table::{Cell, Column, DataTable, RowsSource, TableSource};
 use crate::tui::workspace::Workspace;
+use editor::{Editor, Outcome};
 
 /// The engine of the loaded account, built once (in the first query's job).
 type SharedEngine = Arc<OnceLock<Result<Engine, String>>>;
@@ -46,13 +50,8 @@ enum Body {
 
 /// The Query tab.
 pub struct QueryPane {
-    editor: String,
-    /// Cursor position in characters.
-    cursor: usize,
+    editor: Editor,
     editing: bool,
-    history: Vec<String>,
-    /// Position while walking the history (None: the line being typed).
-    hist_pos: Option<usize>,
     saved: Vec<Saved>,
     saved_pos: Option<usize>,
     data: Option<Arc<AccountData>>,
@@ -76,18 +75,19 @@ pub fn pane() -> Box<dyn Pane> {
     Box::new(QueryPane::new(saved))
 }
 
+/// Why a query job gave no result: the message (with the SQL's line and a caret) and
+/// where in the SQL it points.
+type Failed = (String, Option<Pos>);
+
 /// The outcome of a query job.
-type Ran = Result<Arc<DataFrame>, String>;
+type Ran = Result<Arc<DataFrame>, Failed>;
 
 impl QueryPane {
     pub fn new(saved: Vec<Saved>) -> Self {
         let empty: Arc<dyn TableSource> = Arc::new(RowsSource::<()>::new(Vec::new(), Vec::new()));
         Self {
-            editor: String::new(),
-            cursor: 0,
+            editor: Editor::default(),
             editing: false,
-            history: Vec::new(),
-            hist_pos: None,
             saved,
             saved_pos: None,
             data: None,
@@ -116,28 +116,15 @@ impl QueryPane {
         p
     }
 
-    fn set_editor(&mut self, text: String) {
-        self.cursor = text.chars().count();
-        self.editor = text;
-    }
-
-    fn byte_at(&self, chars: usize) -> usize {
-        self.editor
-            .char_indices()
-            .nth(chars)
-            .map_or(self.editor.len(), |(i, _)| i)
-    }
-
     /// Runs the editor's query off the UI task.
     fn run(&mut self, cx: &mut Cx<'_>) {
-        let sql = self.editor.trim().to_string();
-        if sql.is_empty() {
+        // Only the end is trimmed: the error positions stay those of the editor's lines.
+        let sql = self.editor.text().trim_end().to_string();
+        if sql.trim().is_empty() {
             return;
         }
-        if self.history.last() != Some(&sql) {
-            self.history.push(sql.clone());
-        }
-        self.hist_pos = None;
+        self.editor.remember(&sql);
+        self.editor.set_error_at(None);
         let Some(data) = self.data.clone() else {
             self.body = Body::Error("The account is not loaded yet.".into());
             return;
@@ -150,14 +137,14 @@ impl QueryPane {
         let job = Job::new("running the query", move |_| -> Ran {
             let engine =
                 engine.get_or_init(|| uc::engine_for(&data, now, &tz).map_err(|f| f.message));
-            let engine = engine.as_ref().map_err(Clone::clone)?;
+            let engine = engine.as_ref().map_err(|e| (e.clone(), None))?;
             engine
                 .run(&sql)
                 .map(Arc::new)
-                .map_err(|e| e.with_source(&sql))
+                .map_err(|e| (e.with_source(&sql), e.at()))
         });
         self.running = Some(cx.compute(job));
-        self.body = Body::Running(self.editor.trim().to_string());
+        self.body = Body::Running(self.editor.text().trim().to_string());
     }
 
     /// Streams the whole result to query-result.csv/.md/.json off the UI task.
@@ -188,35 +175,27 @@ impl QueryPane {
         self.saved_pos = Some(i);
         let q = &self.saved[i];
         cx.toast(format!("saved query {}: {}", q.name, q.title));
-        let sql = one_line(&q.sql);
-        self.set_editor(sql);
-    }
-
-    fn history_step(&mut self, back: bool) {
-        if self.history.is_empty() {
-            return;
-        }
-        let last = self.history.len() - 1;
-        let pos = match (self.hist_pos, back) {
-            (None, true) => Some(last),
-            (None, false) => None,
-            (Some(p), true) => Some(p.saturating_sub(1)),
-            (Some(p), false) if p < last => Some(p + 1),
-            (Some(_), false) => None,
+        // The multi-line editor takes the query as written, the one-line one flattened.
+        let sql = if self.editor.is_multiline() {
+            q.sql.trim().to_string()
+        } else {
+            editor::one_line(&q.sql)
         };
-        self.hist_pos = pos;
-        let text = pos.map(|p| self.history[p].clone()).unwrap_or_default();
-        self.set_editor(text);
+        self.editor.set_text(sql);
     }
 }
 
 /// The editor's title while typing: its keys, from the keymap's input layer (the history
-/// keys as arrows when they are the arrow keys).
-fn editor_title(keys: &Keymap) -> String {
+/// keys as arrows when they are the arrow keys). The multi-line editor names its new-line
+/// key, and up/down move between its lines before they walk the history.
+fn editor_title(keys: &Keymap, multiline: bool) -> String {
     let key = |a: Action| keys.key_in(Some(keymap::INPUT), a);
     let mut parts = vec!["SQL".to_string()];
     if let Some(k) = key(Action::Submit) {
         parts.push(format!("{k} run"));
+    }
+    if multiline && let Some(k) = key(Action::Newline) {
+        parts.push(format!("{k} new line"));
     }
     let history = match (key(Action::PrevHistory), key(Action::NextHistory)) {
         (Some(p), Some(n)) if p == "up" && n == "down" => Some("↑↓".to_string()),
@@ -224,21 +203,17 @@ fn editor_title(keys: &Keymap) -> String {
         (one, other) => one.or(other),
     };
     if let Some(h) = history {
-        parts.push(format!("{h} history"));
+        let what = if multiline { "lines" } else { "history" };
+        parts.push(format!("{h} {what}"));
+    }
+    if let Some(k) = key(Action::ToggleMultiline) {
+        let what = if multiline { "one line" } else { "expand" };
+        parts.push(format!("{k} {what}"));
     }
     if let Some(k) = key(Action::Cancel) {
         parts.push(format!("{k} leave"));
     }
     format!(" {} ", parts.join(" · "))
-}
-
-/// A saved query on one line: comments dropped, whitespace runs collapsed.
-fn one_line(sql: &str) -> String {
-    sql.lines()
-        .map(|l| l.split("--").next().unwrap_or_default().trim())
-        .filter(|l| !l.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 impl Pane for QueryPane {
@@ -291,41 +266,19 @@ impl Pane for QueryPane {
     }
 
     fn input(&mut self, input: Input, cx: &mut Cx<'_>) {
-        let len = self.editor.chars().count();
-        match input {
-            Input::Action(Action::Cancel) => {
+        match self.editor.input(input) {
+            Outcome::Cancel => {
                 self.editing = false;
                 if let Some(r) = self.running.take() {
                     cx.cancel(r);
                     self.body = Body::Error("Query cancelled.".into());
                 }
             }
-            Input::Action(Action::Submit) => {
+            Outcome::Submit => {
                 self.editing = false;
                 self.run(cx);
             }
-            Input::Action(Action::DeleteBack) if self.cursor > 0 => {
-                let at = self.byte_at(self.cursor - 1);
-                self.editor.remove(at);
-                self.cursor -= 1;
-            }
-            Input::Action(Action::DeleteForward) if self.cursor < len => {
-                let at = self.byte_at(self.cursor);
-                self.editor.remove(at);
-            }
-            Input::Action(Action::CursorLeft) => self.cursor = self.cursor.saturating_sub(1),
-            Input::Action(Action::CursorRight) => self.cursor = (self.cursor + 1).min(len),
-            Input::Action(Action::LineStart) => self.cursor = 0,
-            Input::Action(Action::LineEnd) => self.cursor = len,
-            Input::Action(Action::PrevHistory) => self.history_step(true),
-            Input::Action(Action::NextHistory) => self.history_step(false),
-            Input::Action(Action::ClearLine) => self.set_editor(String::new()),
-            Input::Char(c) => {
-                let at = self.byte_at(self.cursor);
-                self.editor.insert(at, c);
-                self.cursor += 1;
-            }
-            Input::Action(_) | Input::Unbound => {}
+            Outcome::Edited => {}
         }
     }
 
@@ -350,7 +303,10 @@ impl Pane for QueryPane {
                     .set_source(Arc::new(FrameSource::new(df.clone())), cx);
                 self.result = Some(df);
             }
-            Ok(Err(e)) => self.body = Body::Error(e),
+            Ok(Err((e, at))) => {
+                self.editor.set_error_at(at);
+                self.body = Body::Error(e);
+            }
             Err(_) => self.body = Body::Error("the query job returned nothing".into()),
         }
     }
@@ -364,44 +320,24 @@ impl Pane for QueryPane {
     }
 
     fn render(&mut self, area: Rect, buf: &mut Buffer, cx: &ViewCx<'_>) {
+        // The multi-line editor takes at most half the pane.
+        let height = self.editor.height().min((area.height / 2).max(3));
         let [edit, body] =
-            Layout::vertical([Constraint::Length(3), Constraint::Min(0)]).areas(area);
+            Layout::vertical([Constraint::Length(height), Constraint::Min(0)]).areas(area);
         let border = if self.editing {
             Role::Prompt
         } else {
             Role::Border
         };
         let title = if self.editing {
-            editor_title(cx.keymap)
+            editor_title(cx.keymap, self.editor.is_multiline())
         } else {
             " SQL · i edit · n saved query · E export ".to_string()
         };
         let inner_w = usize::from(edit.width.saturating_sub(2)).max(1);
-        // Scroll the line so the cursor stays visible.
-        let chars: Vec<char> = self.editor.chars().collect();
-        let start = self.cursor.saturating_sub(inner_w.saturating_sub(1));
-        let shown: String = chars.iter().skip(start).take(inner_w).collect();
-        let mut spans = vec![Span::styled(shown.clone(), cx.theme.style(Role::Text))];
-        if self.editor.is_empty() && !self.editing {
-            spans = vec![Span::styled(
-                "SELECT … FROM payouts (press i to type, n for a saved query)",
-                cx.theme.style(Role::Muted),
-            )];
-        } else if self.editing {
-            let cur = self.cursor - start;
-            let (a, b): (String, String) = (
-                shown.chars().take(cur).collect(),
-                shown.chars().skip(cur).collect(),
-            );
-            let mut rest = b.chars();
-            let under = rest.next().map_or(" ".to_string(), |c| c.to_string());
-            spans = vec![
-                Span::styled(a, cx.theme.style(Role::Text)),
-                Span::styled(under, cx.theme.style(Role::Selection)),
-                Span::styled(rest.collect::<String>(), cx.theme.style(Role::Text)),
-            ];
-        }
-        Paragraph::new(Line::from(spans))
+        let rows = usize::from(edit.height.saturating_sub(2)).max(1);
+        let lines = self.editor.lines(inner_w, rows, self.editing, cx.theme);
+        Paragraph::new(lines)
             .block(
                 Block::bordered()
                     .border_style(cx.theme.style(border))
@@ -416,13 +352,15 @@ impl Pane for QueryPane {
                 self.table.render(body, buf, cx);
             }
             Body::Running(sql) => {
-                let lines = vec![
-                    Line::from(Span::styled(
-                        "Running the query… (esc cancels)",
-                        cx.theme.style(Role::Pending),
-                    )),
-                    Line::from(Span::styled(sql.clone(), cx.theme.style(Role::Muted))),
-                ];
+                let mut lines = vec![Line::from(Span::styled(
+                    "Running the query… (esc cancels)",
+                    cx.theme.style(Role::Pending),
+                ))];
+                lines.extend(
+                    sql.lines().map(|l| {
+                        Line::from(Span::styled(l.to_string(), cx.theme.style(Role::Muted)))
+                    }),
+                );
                 Paragraph::new(lines)
                     .wrap(Wrap { trim: false })
                     .block(block.title(Span::styled(" Result ", cx.theme.style(Role::Title))))

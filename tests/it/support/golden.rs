@@ -11,7 +11,8 @@ pub fn golden_path(rel: &str) -> PathBuf {
         .join(rel)
 }
 
-fn updating() -> bool {
+/// Whether golden files are being rewritten (`UPDATE_GOLDEN=1`).
+pub fn updating() -> bool {
     std::env::var("UPDATE_GOLDEN").is_ok_and(|v| v == "1")
 }
 

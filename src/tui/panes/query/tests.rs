@@ -153,3 +153,118 @@ fn a_million_row_result_stays_virtualised_and_exports_streamed() {
     assert!(dir.path().join("query-result.json").exists());
     assert!(dir.path().join("query-result.md").exists());
 }
+
+/// Types `lines` into the editor, a new line (alt-enter) between them.
+fn type_lines(h: &mut Harness, lines: &[&str]) {
+    for (i, l) in lines.iter().enumerate() {
+        if i > 0 {
+            h.keys("alt-enter");
+        }
+        h.type_text(l);
+    }
+}
+
+#[test]
+fn snapshot_multi_line_editor_then_its_result() {
+    for size in SIZES {
+        let mut h = harness(size);
+        h.keys("i");
+        h.keys("ctrl-o");
+        type_lines(
+            &mut h,
+            &[
+                "SELECT currency,",
+                "  COUNT(*) AS payouts,",
+                "  SUM(amount) AS amount",
+                "FROM payouts",
+                "GROUP BY currency",
+                "ORDER BY currency",
+            ],
+        );
+        // Up moves to the line above, keeping the column where it can.
+        h.keys("up");
+        h.keys("up");
+        let frame = h.frame();
+        assert!(frame.contains(" 1 SELECT currency,"), "{frame}");
+        assert!(frame.contains(" 6 ORDER BY currency"), "{frame}");
+        assert!(
+            frame.contains("new line") && frame.contains("ctrl-o one line"),
+            "{frame}"
+        );
+        insta::assert_snapshot!(name("multiline", size), frame);
+        h.keys("enter");
+        let frame = h.frame();
+        assert!(
+            frame.contains("payouts") && frame.contains("amount"),
+            "{frame}"
+        );
+        assert!(
+            !frame.contains("Running the query") && !frame.contains(" Error "),
+            "{frame}"
+        );
+        // The result leaves the editor tall, its lines shown with their numbers.
+        assert!(frame.contains(" 6 ORDER BY currency"), "{frame}");
+    }
+}
+
+#[test]
+fn snapshot_an_error_on_line_two_points_at_that_line() {
+    for size in SIZES {
+        let mut h = harness(size);
+        h.keys("i");
+        type_lines(&mut h, &["SELECT id,", "  amout", "FROM payouts"]);
+        h.keys("enter");
+        let frame = h.frame();
+        assert!(frame.contains("line 2, column 3"), "{frame}");
+        assert!(frame.contains("did you mean `amount`?"), "{frame}");
+        // The error repeats line 2 with the caret under its third column.
+        let lines: Vec<&str> = frame.lines().collect();
+        let at = lines
+            .iter()
+            .position(|l| l.contains("│    amout"))
+            .unwrap_or_else(|| panic!("line 2 in the error: {frame}"));
+        assert_eq!(
+            lines[at + 1].find('^'),
+            lines[at].find('a'),
+            "the caret sits under the a of amout: {frame}"
+        );
+        insta::assert_snapshot!(name("error_line2", size), frame);
+    }
+}
+
+#[test]
+fn the_history_brings_a_multi_line_query_back_whole() {
+    let mut h = harness((120, 40));
+    h.keys("i");
+    type_lines(&mut h, &["SELECT COUNT(*) AS n", "FROM payouts"]);
+    h.keys("enter");
+    h.keys("i");
+    h.keys("ctrl-u");
+    // Back to one line: recalling the two-line query expands the editor again.
+    h.keys("ctrl-o");
+    h.keys("up");
+    h.keys("enter");
+    let frame = h.frame();
+    assert!(frame.contains(" 2 FROM payouts"), "{frame}");
+    assert!(frame.contains(" n "), "{frame}");
+}
+
+#[test]
+fn a_saved_query_keeps_its_lines_in_the_multi_line_editor() {
+    let mut h = harness((120, 40));
+    h.keys("i");
+    h.keys("ctrl-o");
+    h.keys("esc");
+    h.keys("n");
+    let frame = h.frame();
+    // The cursor is at the end: the last rows show, with their line numbers.
+    let first = saved::builtin().remove(0);
+    let lines: Vec<&str> = first.sql.trim().lines().collect();
+    let last = format!("{} {}", lines.len(), lines[lines.len() - 1]);
+    assert!(
+        lines.len() > 6 && frame.contains(&last),
+        "{last:?}: {frame}"
+    );
+    h.keys("enter");
+    assert!(h.frame().contains("fee_major"), "{}", h.frame());
+}
