@@ -11,6 +11,7 @@ use crate::domain::tieout::tie_out_month;
 use crate::failure::{FailKind, Failure};
 use crate::model::AccountData;
 use crate::time::Month;
+use tieout_core::journal::render::File;
 use tieout_core::journal::{AccountMap, Format, Journal, Style, build, render};
 
 /// The journal of `month` and its files in `formats`.
@@ -21,7 +22,7 @@ pub fn month_files(
     map: &AccountMap,
     style: Style,
     formats: &[Format],
-) -> Result<(Journal, Vec<(String, Vec<u8>)>), Failure> {
+) -> Result<(Journal, Vec<File>), Failure> {
     let tieout = tie_out_month(&data.payouts, &data.balance_transactions, month, tz);
     let journal = build(&tieout, map, style, tz).map_err(|e| Failure::usage(e.to_string()))?;
     let mut files = Vec::new();
@@ -99,7 +100,9 @@ fn try_export(
             "the account map names no journal format (`journal = []` under [close] in accounts.toml): name the formats to write there",
         ));
     }
-    let style = map.close_style().map_err(|e| Failure::usage(e.to_string()))?;
+    let style = map
+        .close_style()
+        .map_err(|e| Failure::usage(e.to_string()))?;
     let (journal, files) = month_files(data, month, tz, &map, style, &formats)?;
     let named: Vec<(&str, Vec<u8>)> = files.iter().map(|(n, b)| (n.as_str(), b.clone())).collect();
     match super::exports::write_exports(&dir, &named, force) {
@@ -107,7 +110,11 @@ fn try_export(
             dir,
             files: written,
             entries: journal.entries.len(),
-            flagged: journal.entries.iter().filter(|e| e.review.is_some()).count(),
+            flagged: journal
+                .entries
+                .iter()
+                .filter(|e| e.review.is_some())
+                .count(),
             suspense: journal.suspense.len(),
         }),
         Err(f) if f.kind == FailKind::Usage => Ok(JournalExport::Exists(dir)),

@@ -9,12 +9,12 @@
 use std::path::{Path, PathBuf};
 
 use super::{CmdResult, Ctx, Failure, JournalArgs};
+use crate::app::accounts::MapSource;
 use crate::app::load::{Need, load};
 use crate::money::format_major;
 use crate::source::AccountData;
 use crate::time::Month;
 use crate::time::zone_name;
-use crate::app::accounts::MapSource;
 use tieout_core::journal::{AccountMap, DEFAULT_MAP, Format, Journal, Style};
 
 /// Reads the account map (see [`crate::app::accounts::read_map`]); says on stderr when

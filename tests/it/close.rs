@@ -108,8 +108,14 @@ fn the_account_maps_close_section_picks_the_journal_and_a_bad_map_writes_nothing
     )
     .expect("map");
     let dir = t.work_dir().join("hledger");
-    t.run(&["close", "--month", "2026-10", "--out", dir.to_str().expect("utf8")])
-        .success();
+    t.run(&[
+        "close",
+        "--month",
+        "2026-10",
+        "--out",
+        dir.to_str().expect("utf8"),
+    ])
+    .success();
     assert!(dir.join("journal-2026-10.hledger.journal").exists());
     assert!(!dir.join("journal-2026-10.beancount").exists());
     t.run(&["close", "--verify", dir.to_str().expect("utf8")])
@@ -121,7 +127,13 @@ fn the_account_maps_close_section_picks_the_journal_and_a_bad_map_writes_nothing
     )
     .expect("map");
     let bad = t.work_dir().join("bad");
-    let run = t.run(&["close", "--month", "2026-10", "--out", bad.to_str().expect("utf8")]);
+    let run = t.run(&[
+        "close",
+        "--month",
+        "2026-10",
+        "--out",
+        bad.to_str().expect("utf8"),
+    ]);
     run.code(2);
     assert!(
         run.stderr.contains("reporting category 'refund'")

@@ -67,7 +67,11 @@ fn read_plain(text: &str) -> (Vec<Vec<Read>>, Vec<Asserted>) {
         };
         let mut ps = Vec::new();
         for p in &t.postings {
-            let a = &p.amount.as_ref().expect("every posting has its amount").amount;
+            let a = &p
+                .amount
+                .as_ref()
+                .expect("every posting has its amount")
+                .amount;
             let c = cur(&a.commodity.name);
             if let Some(Balance::Amount(b)) = &p.balance {
                 asserted.push((
@@ -156,7 +160,12 @@ fn read_xero_journal(
         let mut last: Option<(String, String)> = None;
         for r in records(bytes) {
             assert!(!r[4].is_empty(), "a tax rate on every line");
-            assert_eq!(by_code.get(&r[3]).copied(), Some(&r[2]), "code of {}", &r[2]);
+            assert_eq!(
+                by_code.get(&r[3]).copied(),
+                Some(&r[2]),
+                "code of {}",
+                &r[2]
+            );
             let line = (
                 payout_of(&r[0]),
                 r[2].to_string(),
@@ -237,7 +246,13 @@ fn check_all_formats(spec: &[PayoutSpec], style: Style) {
         let expected: Vec<Asserted> = if f == Format::Hledger {
             j.clearing
                 .iter()
-                .map(|(c, a)| (a.clone(), *c, j.clearing_at_end.get(c).copied().unwrap_or(0)))
+                .map(|(c, a)| {
+                    (
+                        a.clone(),
+                        *c,
+                        j.clearing_at_end.get(c).copied().unwrap_or(0),
+                    )
+                })
                 .collect()
         } else {
             Vec::new()
@@ -248,7 +263,11 @@ fn check_all_formats(spec: &[PayoutSpec], style: Style) {
     let per_currency = |read: BTreeMap<Currency, Vec<Vec<Read>>>, what: &str| {
         for (c, entries) in &read {
             assert!(balances(entries), "{what} {c}: every entry balances");
-            assert_eq!(entries, &mine(&j, Some(*c)), "{what} {c}: the postings survive");
+            assert_eq!(
+                entries,
+                &mine(&j, Some(*c)),
+                "{what} {c}: the postings survive"
+            );
         }
         let got: Vec<Currency> = read.keys().copied().collect();
         assert_eq!(got, j.currencies(), "{what}: one file set per currency");

@@ -292,10 +292,9 @@ fn the_close_section_defaults_to_beancount_and_the_qbo_journal() {
         vec![Format::Beancount, Format::QboJournal]
     );
     assert_eq!(m.close_style().expect("style"), Style::Daily);
-    let none = AccountMap::parse(&DEFAULT_MAP.replace(
-        "journal = [\"beancount\", \"qbo-journal\"]",
-        "journal = []",
-    ))
+    let none = AccountMap::parse(
+        &DEFAULT_MAP.replace("journal = [\"beancount\", \"qbo-journal\"]", "journal = []"),
+    )
     .expect("map");
     assert!(none.close_formats().expect("formats").is_empty());
     let bad = AccountMap::parse(&DEFAULT_MAP.replace("style = \"daily\"", "style = \"weekly\""))

@@ -110,7 +110,11 @@ pub fn packet_journal(
     let summary = format!(
         "journal: {} entr{} in {} file{} ({}){}",
         journal.entries.len(),
-        if journal.entries.len() == 1 { "y" } else { "ies" },
+        if journal.entries.len() == 1 {
+            "y"
+        } else {
+            "ies"
+        },
         files.len(),
         if files.len() == 1 { "" } else { "s" },
         formats
@@ -152,8 +156,7 @@ fn what(name: &str, formats: &[Format]) -> String {
          account's balance assertion at the month's end. `hledger check` reads it."
             .to_string()
     } else if name.ends_with(".ledger") {
-        "The ledger-cli journal, the payout as each entry's code and a `Payout:` note."
-            .to_string()
+        "The ledger-cli journal, the payout as each entry's code and a `Payout:` note.".to_string()
     } else if name.contains("-qbo-journal-") {
         format!(
             "QuickBooks Online journal import for {}: one Journal No per entry, Debits and \
@@ -233,7 +236,9 @@ mod tests {
         let names: Vec<&str> = j.files.iter().map(|(n, _)| n.as_str()).collect();
         assert!(names.contains(&"journal-2026-10.beancount"), "{names:?}");
         assert!(
-            names.iter().any(|n| n.starts_with("journal-2026-10-qbo-journal-")),
+            names
+                .iter()
+                .any(|n| n.starts_with("journal-2026-10-qbo-journal-")),
             "{names:?}"
         );
         let beancount = String::from_utf8(j.files[0].1.clone()).expect("utf8");
@@ -243,7 +248,11 @@ mod tests {
             "{}",
             j.readme
         );
-        assert!(j.readme.contains("- `po_short`: -54.65 USD to suspense"), "{}", j.readme);
+        assert!(
+            j.readme.contains("- `po_short`: -54.65 USD to suspense"),
+            "{}",
+            j.readme
+        );
         assert!(j.summary.contains("does NOT tie out"), "{}", j.summary);
     }
 

@@ -313,7 +313,13 @@ mod tests {
             got,
             vec![
                 ("stripe_fee", 300, eur, Some("Stripe processing fees"), None),
-                ("application_fee", 60, eur, Some("Platform fee"), Some("ca_123")),
+                (
+                    "application_fee",
+                    60,
+                    eur,
+                    Some("Platform fee"),
+                    Some("ca_123")
+                ),
                 ("tax", 30, eur, None, None),
             ]
         );
