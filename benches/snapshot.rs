@@ -41,6 +41,7 @@ fn account() -> AccountData {
                 net: amount - fee,
                 description: (i % 3 == 0).then(|| format!("Order {i}")),
                 status: "available".into(),
+                fee_details: Vec::new(),
             }
         })
         .collect();

@@ -1,12 +1,15 @@
 //! The use cases: what a command or the TUI asks of the account, with the IO floor below
 //! and the rules of the core crate. `load` picks and reads the data a job needs, `ticket_fetch`
-//! answers refund tickets by reading only their customers, `refund_exec` carries out an
+//! answers refund tickets by reading only their customers, `accounts` and `journal` read
+//! the account map and write the month's journal, `refund_exec` carries out an
 //! approved test-mode refund through the gate, and `audit` is the gate's append-only log.
 //! The shells (`cli`, `tui`) call these; nothing here decides an exit code.
 
+pub mod accounts;
 pub mod audit;
 pub mod connect;
 pub mod exports;
+pub mod journal;
 pub mod load;
 pub mod query;
 pub mod refund_exec;

@@ -27,6 +27,7 @@ pub fn run(
     }
     let month = month.ok_or_else(|| Failure::usage("--month YYYY-MM is required"))?;
     let out = out.ok_or_else(|| Failure::usage("--out DIR is required"))?;
+    let accounts = super::journal::read_map(None)?;
     let data = load(&ctx.request(), Need::All)?;
     let zone = zone_name(&ctx.tz);
     let spec = PacketSpec {
@@ -35,6 +36,7 @@ pub fn run(
         now: ctx.now,
         tz: &ctx.tz,
         zone: &zone,
+        accounts: &accounts,
     };
     let exported = crate::packet_dir::export(&spec, out, force, &mut |_| {}).map_err(failure)?;
     for line in exported.summary {
@@ -47,6 +49,8 @@ pub fn run(
 fn failure(e: PacketError) -> Failure {
     match e {
         PacketError::Data(m) => Failure::data(m),
+        // The account map does not fit the month: fix the map (or leave the journal out).
+        PacketError::Journal(m) => Failure::usage(m),
         // Like any export refused because files are there: a usage problem (2).
         e @ (PacketError::Exists(_) | PacketError::NotEmpty(_)) => Failure::usage(e.to_string()),
         other => Failure::other(other.to_string()),

@@ -9,45 +9,24 @@
 use std::path::{Path, PathBuf};
 
 use super::{CmdResult, Ctx, Failure, JournalArgs};
+use crate::app::accounts::MapSource;
 use crate::app::load::{Need, load};
-use crate::domain::tieout::tie_out_month;
 use crate::money::format_major;
 use crate::source::AccountData;
 use crate::time::Month;
 use crate::time::zone_name;
-use tieout_core::journal::{
-    AccountMap, DEFAULT_MAP, Format, Journal, MAP_FILE, Style, build, render,
-};
+use tieout_core::journal::{AccountMap, DEFAULT_MAP, Format, Journal, Style};
 
-/// The account map's path: `--accounts`, else `accounts.toml` in the config folder.
-fn map_path(explicit: Option<&Path>) -> Option<PathBuf> {
-    explicit
-        .map(Path::to_path_buf)
-        .or_else(|| crate::app::config_dir().map(|d| d.join(MAP_FILE)))
-}
-
-/// Reads the account map: the named file, the config folder's, or the built-in default
-/// when the config folder has none. Says which on stderr.
+/// Reads the account map (see [`crate::app::accounts::read_map`]); says on stderr when
+/// the built-in default is used.
 pub fn read_map(explicit: Option<&Path>) -> Result<AccountMap, Failure> {
-    let path = map_path(explicit);
-    let text = match &path {
-        Some(p) if p.exists() || explicit.is_some() => std::fs::read_to_string(p)
-            .map_err(|e| Failure::usage(format!("could not read {}: {e}", p.display())))?,
-        _ => {
-            eprintln!(
-                "tieout: no account map in the config folder; using the built-in default (write it with `tieout init-accounts` to change it)"
-            );
-            DEFAULT_MAP.to_string()
-        }
-    };
-    AccountMap::parse(&text).map_err(|e| {
-        let at = path
-            .as_ref()
-            .filter(|p| p.exists())
-            .map(|p| format!("{}: ", p.display()))
-            .unwrap_or_default();
-        Failure::usage(format!("{at}{e}"))
-    })
+    let (map, source) = crate::app::accounts::read_map(explicit)?;
+    if source == MapSource::Default {
+        eprintln!(
+            "tieout: no account map in the config folder; using the built-in default (write it with `tieout init-accounts` to change it)"
+        );
+    }
+    Ok(map)
 }
 
 pub fn run(ctx: &Ctx, args: &JournalArgs) -> CmdResult {
@@ -74,12 +53,8 @@ pub fn run_on(
     dir: &Path,
     force: bool,
 ) -> CmdResult {
-    let tieout = tie_out_month(&data.payouts, &data.balance_transactions, month, &ctx.tz);
-    let journal = build(&tieout, map, style, &ctx.tz).map_err(|e| Failure::usage(e.to_string()))?;
-    let mut files = Vec::new();
-    for f in formats {
-        files.extend(render(&journal, map, *f).map_err(|e| Failure::usage(e.to_string()))?);
-    }
+    let (journal, files) =
+        crate::app::journal::month_files(data, month, &ctx.tz, map, style, formats)?;
     let named: Vec<(&str, Vec<u8>)> = files.iter().map(|(n, b)| (n.as_str(), b.clone())).collect();
     let written = super::write_exports(dir, &named, force)?;
     println!("{}", summary(&journal, &zone_name(&ctx.tz)));
@@ -155,7 +130,7 @@ pub fn verdict(j: &Journal) -> CmdResult {
 /// `tieout init-accounts`: writes the default map, never over a different file without
 /// `--force`.
 pub fn init_accounts(path: Option<&Path>, force: bool) -> CmdResult {
-    let path = map_path(path).ok_or_else(|| {
+    let path = crate::app::accounts::map_path(path).ok_or_else(|| {
         Failure::other("no config folder is known on this system; pass --path FILE")
     })?;
     if let Some(parent) = path.parent() {
@@ -180,6 +155,7 @@ mod tests {
     use super::*;
     use crate::cli::ExitStatus;
     use crate::domain::tieout::testdata::sample_month;
+    use tieout_core::journal::build;
 
     #[test]
     fn a_month_that_does_not_tie_out_exits_5_naming_the_suspense() {

@@ -133,6 +133,8 @@ actions! {
     ApproveRefund => "approve_refund", "Refunds: preview the suggested refund to approve and send it (test mode)", Table;
     ExportPacket => "export_packet", "Tie-out: write the month's close packet", Table;
     OverwritePacket => "overwrite_packet", "Tie-out: overwrite the packet export found", Table;
+    ExportJournal => "export_journal", "Tie-out: write the month's journal for the books into journal-YYYY-MM (formats: [close] in accounts.toml)", Table;
+    OverwriteJournal => "overwrite_journal", "Tie-out: overwrite the journal files the export found", Table;
     EditQuery => "edit_query", "Query: edit the SQL (enter runs, up/down history, esc leaves)", Table;
     SavedQuery => "saved_query", "Query: put the next saved query in the editor", Table;
     ExportQuery => "export_query", "Query: write the whole result to query-result.csv/.md/.json", Table;
@@ -194,6 +196,8 @@ impl Action {
             Action::ApproveRefund => "approve",
             Action::ExportPacket => "packet",
             Action::OverwritePacket => "overwrite",
+            Action::ExportJournal => "journal",
+            Action::OverwriteJournal => "overwrite journal",
             Action::EditQuery => "edit",
             Action::SavedQuery => "saved",
             Action::ExportQuery => "export all",

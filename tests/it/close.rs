@@ -7,13 +7,17 @@ use std::fs;
 use crate::support::cli::Tieout;
 use crate::support::golden::assert_golden_dir;
 
-const FILES: [&str; 10] = [
+const FILES: [&str; 14] = [
     "MANIFEST.json",
     "README.md",
     "disputes.csv",
     "failed-payments.csv",
     "failed-payments.json",
     "failed-payments.md",
+    "journal-2026-10-qbo-journal-EUR.csv",
+    "journal-2026-10-qbo-journal-JPY.csv",
+    "journal-2026-10-qbo-journal-USD.csv",
+    "journal-2026-10.beancount",
     "payout-reconciliation.csv",
     "reconciliation.json",
     "reconciliation.md",
@@ -65,6 +69,79 @@ fn demo_packet_is_complete_verifies_and_is_deterministic() {
         );
     }
     assert_golden_dir("close/2026-10", &a);
+
+    // The packet's journal is the one `tieout journal` writes (beancount and the QBO
+    // journal, the default `[close]` formats), and the README explains it.
+    for name in FILES.iter().filter(|n| n.starts_with("journal-")) {
+        assert_eq!(
+            fs::read(a.join(name)).expect("packet"),
+            fs::read(
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("tests/golden/journal/2026-10/daily")
+                    .join(name)
+            )
+            .expect("journal golden"),
+            "{name} differs from the journal command's"
+        );
+    }
+    let readme = fs::read_to_string(a.join("README.md")).expect("readme");
+    assert!(readme.contains("## Journal for the books"), "{readme}");
+    assert!(readme.contains("`[close]`"), "{readme}");
+    assert!(out.stdout.contains("journal: "), "{}", out.stdout);
+}
+
+/// The `[close]` section of the account map in the config folder picks the packet's
+/// journal formats; a map that does not fit the month stops the packet before anything is
+/// written (exit 2, what to change said).
+#[test]
+fn the_account_maps_close_section_picks_the_journal_and_a_bad_map_writes_nothing() {
+    use tieout_core::journal::DEFAULT_MAP;
+    let t = Tieout::demo();
+    let config = t.home().join(".config/tieout");
+    fs::create_dir_all(&config).expect("config dir");
+    fs::write(
+        config.join("accounts.toml"),
+        DEFAULT_MAP.replace(
+            "journal = [\"beancount\", \"qbo-journal\"]",
+            "journal = [\"hledger\"]",
+        ),
+    )
+    .expect("map");
+    let dir = t.work_dir().join("hledger");
+    t.run(&[
+        "close",
+        "--month",
+        "2026-10",
+        "--out",
+        dir.to_str().expect("utf8"),
+    ])
+    .success();
+    assert!(dir.join("journal-2026-10.hledger.journal").exists());
+    assert!(!dir.join("journal-2026-10.beancount").exists());
+    t.run(&["close", "--verify", dir.to_str().expect("utf8")])
+        .success();
+
+    fs::write(
+        config.join("accounts.toml"),
+        DEFAULT_MAP.replace("refund = \"Income:Sales:Refunds\"\n", ""),
+    )
+    .expect("map");
+    let bad = t.work_dir().join("bad");
+    let run = t.run(&[
+        "close",
+        "--month",
+        "2026-10",
+        "--out",
+        bad.to_str().expect("utf8"),
+    ]);
+    run.code(2);
+    assert!(
+        run.stderr.contains("reporting category 'refund'")
+            && run.stderr.contains("`journal = []` under [close]"),
+        "{}",
+        run.stderr
+    );
+    assert!(!bad.exists(), "nothing is written");
 }
 
 #[test]
@@ -208,19 +285,19 @@ fn the_tui_export_writes_the_commands_packet_and_it_verifies() {
     assert!(
         steps
             .iter()
-            .any(|s| s == "writing MANIFEST.json (1/10 files)"),
+            .any(|s| s == "writing MANIFEST.json (1/14 files)"),
         "{steps:?}"
     );
     assert!(
         steps
             .iter()
-            .any(|s| s == "writing reconciliation.md (9/10 files)"),
+            .any(|s| s == "writing reconciliation.md (13/14 files)"),
         "{steps:?}"
     );
     let frame = h.frame();
     assert!(
         frame.contains(&format!(
-            "Close packet 2026-10: {} · 9 files",
+            "Close packet 2026-10: {} · 13 files",
             tui.display()
         )),
         "{frame}"
@@ -228,7 +305,7 @@ fn the_tui_export_writes_the_commands_packet_and_it_verifies() {
 
     let (manifest, v) = tieout::packet_dir::verify(&tui).expect("verify");
     assert!(v.is_intact(), "{v:?}");
-    assert_eq!(manifest.files.len(), 9);
+    assert_eq!(manifest.files.len(), 13);
     for name in FILES {
         assert_eq!(
             fs::read(tui.join(name)).expect("tui file"),

@@ -258,6 +258,16 @@ pub fn export_packet(
             }
         }
     };
+    // The same account map as `tieout close` (the config folder's, else the default).
+    let accounts = match crate::app::accounts::read_map(None) {
+        Ok((map, _)) => map,
+        Err(f) => {
+            return PacketResult::Failed(format!(
+                "{}; nothing was written: fix the account map",
+                f.message
+            ));
+        }
+    };
     let zone = crate::time::zone_name(&input.tz);
     let spec = PacketSpec {
         month,
@@ -265,6 +275,7 @@ pub fn export_packet(
         now: input.now,
         tz: &input.tz,
         zone: &zone,
+        accounts: &accounts,
     };
     match export(&spec, &dir, force, &mut |step| progress(step.to_string())) {
         Ok(done) => PacketResult::Written {

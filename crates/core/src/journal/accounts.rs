@@ -9,6 +9,8 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
+use super::model::Style;
+use super::render::Format;
 use crate::money::Currency;
 
 /// The commented default map `tieout init-accounts` writes.
@@ -61,16 +63,63 @@ pub struct Named {
 }
 
 /// Which entries need a person before they are booked as final.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Review {
     /// Reporting categories whose entries are flagged (default: `fee`, `tax`).
     #[serde(default = "default_review")]
     pub categories: Vec<String>,
+    /// `fee_details` kinds that flag the entry holding them: a fee that carries tax needs
+    /// a person's VAT split (default: `tax`, `withheld_tax`).
+    #[serde(default = "default_review_fee_kinds")]
+    pub fee_kinds: Vec<String>,
+}
+
+impl Default for Review {
+    fn default() -> Self {
+        Self {
+            categories: default_review(),
+            fee_kinds: default_review_fee_kinds(),
+        }
+    }
 }
 
 fn default_review() -> Vec<String> {
     vec!["fee".to_string(), "tax".to_string()]
+}
+
+fn default_review_fee_kinds() -> Vec<String> {
+    vec!["tax".to_string(), "withheld_tax".to_string()]
+}
+
+/// What `tieout close` puts of the journal into the close packet.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Close {
+    /// The journal formats written into the packet (default: beancount and the QuickBooks
+    /// journal CSV); an empty list leaves the journal out.
+    #[serde(default = "default_close_journal")]
+    pub journal: Vec<String>,
+    /// `daily` or `per-payout` (default `daily`).
+    #[serde(default = "default_close_style")]
+    pub style: String,
+}
+
+impl Default for Close {
+    fn default() -> Self {
+        Self {
+            journal: default_close_journal(),
+            style: default_close_style(),
+        }
+    }
+}
+
+fn default_close_journal() -> Vec<String> {
+    vec!["beancount".to_string(), "qbo-journal".to_string()]
+}
+
+fn default_close_style() -> String {
+    "daily".to_string()
 }
 
 /// Settings of the QuickBooks Online files.
@@ -153,8 +202,16 @@ pub struct AccountMap {
     /// category.
     #[serde(default)]
     pub types: BTreeMap<String, PerCurrency>,
+    /// `fee_details` kind (`application_fee`, `tax`, ...) → the account of that part of a
+    /// line's fee. `stripe_fee` parts go to `[accounts]` processing_fees (dispute_fees on
+    /// dispute lines) unless listed here.
+    #[serde(default)]
+    pub fee_kinds: BTreeMap<String, PerCurrency>,
     #[serde(default)]
     pub review: Review,
+    /// The journal in the close packet.
+    #[serde(default)]
+    pub close: Close,
     #[serde(default)]
     pub qbo: Qbo,
     #[serde(default)]
@@ -174,6 +231,9 @@ pub enum MapError {
     /// An account name that no tool accepts (empty, or spaces at either end).
     #[error("account map: account name '{0}' is empty or has spaces at either end")]
     BadName(String),
+    /// A `[close]` setting that is not one of its values.
+    #[error("account map, [close]: {0}")]
+    BadClose(String),
 }
 
 /// Something the map does not say.
@@ -189,6 +249,10 @@ pub enum Unmapped {
     Bank(String),
     #[error("the account map's [accounts] {which} has no account for {currency}")]
     Named { which: String, currency: String },
+    #[error(
+        "Stripe fee kind '{kind}' ({currency}, in fee_details) is not in the account map: add `{kind} = \"...\"` under [fee_kinds]"
+    )]
+    FeeKind { kind: String, currency: String },
 }
 
 impl AccountMap {
@@ -207,7 +271,28 @@ impl AccountMap {
                 return Err(MapError::BadName(name.to_string()));
             }
         }
+        map.close_formats()?;
+        map.close_style()?;
         Ok(map)
+    }
+
+    /// The journal formats of the close packet (`[close] journal`).
+    pub fn close_formats(&self) -> Result<Vec<Format>, MapError> {
+        if self.close.journal.is_empty() {
+            return Ok(Vec::new());
+        }
+        Format::parse_list(&self.close.journal.join(","))
+            .map_err(|e| MapError::BadClose(format!("journal: {e}")))
+    }
+
+    /// The journal style of the close packet (`[close] style`).
+    pub fn close_style(&self) -> Result<Style, MapError> {
+        Style::parse(&self.close.style).ok_or_else(|| {
+            MapError::BadClose(format!(
+                "style '{}': use daily or per-payout",
+                self.close.style
+            ))
+        })
     }
 
     /// The built-in default map.
@@ -227,7 +312,12 @@ impl AccountMap {
         ] {
             v.extend(p.names());
         }
-        for p in self.categories.values().chain(self.types.values()) {
+        for p in self
+            .categories
+            .values()
+            .chain(self.types.values())
+            .chain(self.fee_kinds.values())
+        {
             v.extend(p.names());
         }
         v
@@ -283,6 +373,32 @@ impl AccountMap {
                 category: category.to_string(),
                 currency: c.upper(),
             })
+    }
+
+    /// The account of one `fee_details` part of a line's fee: by its kind from
+    /// `[fee_kinds]`; a `stripe_fee` part the map does not list goes where the whole fee
+    /// would ([`Self::fee_account`]); any other kind not listed is an error naming it.
+    pub fn fee_kind_account(
+        &self,
+        kind: &str,
+        category: &str,
+        c: Currency,
+    ) -> Result<String, Unmapped> {
+        if let Some(a) = self.fee_kinds.get(kind).and_then(|p| p.get(c)) {
+            return Ok(a.to_string());
+        }
+        if kind == "stripe_fee" {
+            return self.fee_account(category, c);
+        }
+        Err(Unmapped::FeeKind {
+            kind: kind.to_string(),
+            currency: c.upper(),
+        })
+    }
+
+    /// Whether a `fee_details` part of this kind flags its entry for a person.
+    pub fn fee_kind_needs_review(&self, kind: &str) -> bool {
+        self.review.fee_kinds.iter().any(|k| k == kind)
     }
 
     /// Whether entries of this category need a person.

@@ -8,6 +8,8 @@ pub mod model;
 pub mod render;
 
 #[cfg(test)]
+mod roundtrip_tests;
+#[cfg(test)]
 mod tests;
 
 pub use accounts::{AccountMap, DEFAULT_MAP, MAP_FILE, MapError, Unmapped};

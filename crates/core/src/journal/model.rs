@@ -19,7 +19,7 @@ use crate::domain::tieout::category::{category_str, compare};
 use crate::domain::tieout::{MonthTieOut, PayoutTieOut, Verdict};
 use crate::model::rows::BalanceTxnRow;
 use crate::model::status::PayoutStatus;
-use crate::money::Currency;
+use crate::money::{Currency, format_major};
 use crate::time::{Month, date_in};
 
 /// How entries are cut.
@@ -189,6 +189,8 @@ pub fn build(
         if style == Style::PerPayout {
             own = vec![fold(own, p, tz)];
         }
+        // A payout whose postings all cancel (a zero payout of nothing) books nothing.
+        own.retain(|e| !e.postings.is_empty());
         entries.extend(own.into_iter().map(|e| (order, e)));
     }
     // By date, then payout order, then as built (stable).
@@ -261,6 +263,7 @@ fn payout_entries(
             let clearing = map.clearing(c)?;
             clearing_names.entry(c).or_insert_with(|| clearing.clone());
             let mut postings = Vec::new();
+            let mut fees = Fees::default();
             let (mut net, mut fee, mut amount) = (0i64, 0i64, 0i64);
             for l in lines {
                 let acct = map.line_account(&l.kind, &cat, c)?;
@@ -268,10 +271,9 @@ fn payout_entries(
                 amount = amount.saturating_add(l.amount);
                 fee = fee.saturating_add(l.fee);
                 net = net.saturating_add(l.net);
+                fees.split(l, &cat, map)?;
             }
-            if fee != 0 {
-                post(&mut postings, &map.fee_account(&cat, c)?, c, fee);
-            }
+            postings.append(&mut fees.postings);
             post(&mut postings, &clearing, c, net);
             let off = amount - fee - net;
             let why = || format!("{cat} lines of {date} whose net is not amount minus fee");
@@ -286,9 +288,14 @@ fn payout_entries(
             if c != cur {
                 narration.push_str(&format!(" in {c}, not the payout's currency"));
             }
-            let review = map.needs_review(&cat).then(|| {
-                format!("{cat}: Stripe fees billed apart may carry tax; split them by hand")
-            });
+            let mut notes: Vec<String> = Vec::new();
+            if map.needs_review(&cat) {
+                notes.push(format!(
+                    "{cat}: Stripe fees billed apart may carry tax; split them by hand"
+                ));
+            }
+            notes.extend(fees.notes());
+            let review = (!notes.is_empty()).then(|| notes.join("; "));
             out.push(Entry {
                 date,
                 payout: po.id.clone(),
@@ -363,6 +370,80 @@ fn payout_entries(
         });
     }
     Ok(out)
+}
+
+/// The fee postings of one day-and-category group, split by Stripe's `fee_details`, and
+/// what about them needs a person.
+#[derive(Default)]
+struct Fees {
+    postings: Vec<Posting>,
+    /// Parts of a review kind (tax): kind -> (lines, amount).
+    flagged: BTreeMap<String, (usize, i64)>,
+    /// Fee left over by details that do not add up to it: (lines, amount).
+    unitemised: (usize, i64),
+    currency: Option<Currency>,
+}
+
+impl Fees {
+    /// Books line `l`'s fee: each `fee_details` part to its kind's account; without
+    /// details, the whole fee to the category's fee account. A part of a review kind
+    /// (tax), or details that do not add up to the fee (the rest goes to the category's
+    /// fee account), flag the entry: the split is a person's, never a guess.
+    fn split(&mut self, l: &BalanceTxnRow, cat: &str, map: &AccountMap) -> Result<(), Unmapped> {
+        let c = l.currency;
+        self.currency = Some(c);
+        let mut rest = l.fee;
+        for d in l.fee_details.iter().filter(|d| d.currency == c) {
+            post(
+                &mut self.postings,
+                &map.fee_kind_account(&d.kind, cat, c)?,
+                c,
+                d.amount,
+            );
+            rest = rest.saturating_sub(d.amount);
+            if map.fee_kind_needs_review(&d.kind) {
+                let f = self.flagged.entry(d.kind.clone()).or_insert((0, 0));
+                f.0 += 1;
+                f.1 = f.1.saturating_add(d.amount);
+            }
+        }
+        if rest != 0 {
+            post(&mut self.postings, &map.fee_account(cat, c)?, c, rest);
+            if !l.fee_details.is_empty() {
+                self.unitemised.0 += 1;
+                self.unitemised.1 = self.unitemised.1.saturating_add(rest);
+            }
+        }
+        Ok(())
+    }
+
+    /// Why a person must look at these fees, if they must.
+    fn notes(&self) -> Vec<String> {
+        let Some(c) = self.currency else {
+            return Vec::new();
+        };
+        let lines = |n: usize| format!("{n} line{}", if n == 1 { "" } else { "s" });
+        let mut v: Vec<String> = self
+            .flagged
+            .iter()
+            .map(|(kind, (n, amount))| {
+                format!(
+                    "Stripe fees carry {kind} ({} {c} on {}): check the tax split",
+                    format_major(*amount, c),
+                    lines(*n)
+                )
+            })
+            .collect();
+        let (n, amount) = self.unitemised;
+        if n > 0 {
+            v.push(format!(
+                "fee_details leave {} {c} of the fees of {} unitemised: split it by hand",
+                format_major(amount, c),
+                lines(n)
+            ));
+        }
+        v
+    }
 }
 
 /// Books `off` (when not zero) to the suspense account and records why.

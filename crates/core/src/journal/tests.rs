@@ -5,12 +5,12 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::domain::tieout::testdata::{line, month, own, payout, sample_month, sample_rows};
-use crate::domain::tieout::tie_out_month;
+use crate::domain::tieout::{MonthTieOut, tie_out_month};
 use crate::model::rows::{BalanceTxnRow, PayoutRow};
 use crate::model::status::{PayoutStatus, ReconciliationStatus};
 use crate::money::Currency;
 
-fn map() -> AccountMap {
+pub(super) fn map() -> AccountMap {
     AccountMap::default_map().expect("default map")
 }
 
@@ -193,6 +193,125 @@ fn xero_files_hold_at_most_300_lines_and_never_cut_an_entry() {
     assert_eq!(total, 120 * 3 + 120 * 2);
 }
 
+fn detail(kind: &str, amount: i64) -> crate::model::rows::FeeDetailRow {
+    crate::model::rows::FeeDetailRow {
+        kind: kind.into(),
+        amount,
+        currency: Currency::USD,
+        description: Some(format!("{kind} part")),
+        application: None,
+    }
+}
+
+/// One payout of one charge whose fee carries `details`.
+fn month_with_fee(fee: i64, details: Vec<crate::model::rows::FeeDetailRow>) -> MonthTieOut {
+    let p = payout("po_fd", 10_000 - fee, "2026-10-05T00:00:00Z");
+    let mut l = line("txn_fd", "po_fd", "charge", "charge", 10_000, fee);
+    l.fee_details = details;
+    let txns = [own(&p), l];
+    tie_out_month(&[p], &txns, month("2026-10"), &TimeZone::UTC)
+}
+
+fn charge_entry(j: &Journal) -> &Entry {
+    j.entries
+        .iter()
+        .find(|e| e.narration.starts_with("charge:"))
+        .expect("charge entry")
+}
+
+fn amount_of(e: &Entry, account: &str) -> i64 {
+    e.postings
+        .iter()
+        .filter(|p| p.account == account)
+        .map(|p| p.amount)
+        .sum()
+}
+
+#[test]
+fn fee_details_split_the_fee_per_kind_and_tax_is_flagged_not_guessed() {
+    let t = month_with_fee(
+        360,
+        vec![
+            detail("stripe_fee", 250),
+            detail("application_fee", 60),
+            detail("tax", 50),
+        ],
+    );
+    let j = build(&t, &map(), Style::Daily, &TimeZone::UTC).expect("journal");
+    assert!(j.ties_out());
+    let e = charge_entry(&j);
+    assert!(e.balances(), "{e:?}");
+    assert_eq!(amount_of(e, "Expenses:Stripe:ProcessingFees"), 250);
+    assert_eq!(amount_of(e, "Expenses:Stripe:ApplicationFees"), 60);
+    assert_eq!(amount_of(e, "Expenses:Stripe:FeeTax"), 50);
+    let review = e.review.as_deref().expect("flagged");
+    assert_eq!(
+        review,
+        "Stripe fees carry tax (0.50 USD on 1 line): check the tax split"
+    );
+}
+
+#[test]
+fn stripe_fee_parts_alone_post_as_the_whole_fee_did_and_are_not_flagged() {
+    let with = month_with_fee(300, vec![detail("stripe_fee", 300)]);
+    let without = month_with_fee(300, Vec::new());
+    let a = build(&with, &map(), Style::Daily, &TimeZone::UTC).expect("journal");
+    let b = build(&without, &map(), Style::Daily, &TimeZone::UTC).expect("journal");
+    assert_eq!(a.entries, b.entries);
+    assert!(charge_entry(&a).review.is_none());
+}
+
+#[test]
+fn details_that_do_not_add_up_leave_the_rest_on_the_fee_account_flagged() {
+    let t = month_with_fee(300, vec![detail("stripe_fee", 200)]);
+    let j = build(&t, &map(), Style::Daily, &TimeZone::UTC).expect("journal");
+    let e = charge_entry(&j);
+    assert!(e.balances());
+    assert_eq!(amount_of(e, "Expenses:Stripe:ProcessingFees"), 300);
+    assert_eq!(
+        e.review.as_deref(),
+        Some("fee_details leave 1.00 USD of the fees of 1 line unitemised: split it by hand")
+    );
+}
+
+#[test]
+fn an_unmapped_fee_kind_stops_the_journal_naming_it() {
+    let t = month_with_fee(300, vec![detail("brand_new_fee", 300)]);
+    let e = build(&t, &map(), Style::Daily, &TimeZone::UTC).expect_err("unmapped kind");
+    assert_eq!(
+        e.to_string(),
+        "Stripe fee kind 'brand_new_fee' (USD, in fee_details) is not in the account map: add `brand_new_fee = \"...\"` under [fee_kinds]"
+    );
+}
+
+#[test]
+fn the_close_section_defaults_to_beancount_and_the_qbo_journal() {
+    let m = map();
+    assert_eq!(
+        m.close_formats().expect("formats"),
+        vec![Format::Beancount, Format::QboJournal]
+    );
+    assert_eq!(m.close_style().expect("style"), Style::Daily);
+    let none = AccountMap::parse(
+        &DEFAULT_MAP.replace("journal = [\"beancount\", \"qbo-journal\"]", "journal = []"),
+    )
+    .expect("map");
+    assert!(none.close_formats().expect("formats").is_empty());
+    let bad = AccountMap::parse(&DEFAULT_MAP.replace("style = \"daily\"", "style = \"weekly\""))
+        .expect_err("weekly");
+    assert_eq!(
+        bad.to_string(),
+        "account map, [close]: style 'weekly': use daily or per-payout"
+    );
+    let bad = AccountMap::parse(&DEFAULT_MAP.replace("\"qbo-journal\"]", "\"quickbooks\"]"))
+        .expect_err("quickbooks");
+    assert!(
+        bad.to_string()
+            .starts_with("account map, [close]: journal: unknown journal format 'quickbooks'"),
+        "{bad}"
+    );
+}
+
 // ---- property test over generated months -------------------------------------------
 
 const CATS: &[(&str, &str)] = &[
@@ -220,7 +339,7 @@ prop_compose! {
 }
 
 prop_compose! {
-    fn a_payout()(cur in 0usize..3, lines in prop::collection::vec(a_line(), 0..8),
+    pub(super) fn a_payout()(cur in 0usize..3, lines in prop::collection::vec(a_line(), 0..8),
                   arrival in 0i64..31, kind in 0u8..10, off in prop::bool::weighted(0.1))
                   -> (usize, Vec<(usize, i64, i64, i64, bool)>, i64, u8, bool) {
         (cur, lines, arrival, kind, off)
@@ -230,9 +349,9 @@ prop_compose! {
 /// A generated line: (category index, amount, fee, hours before arrival / 7, broken).
 type LineSpec = (usize, i64, i64, i64, bool);
 /// A generated payout: (currency index, lines, arrival day, kind, off by 7).
-type PayoutSpec = (usize, Vec<LineSpec>, i64, u8, bool);
+pub(super) type PayoutSpec = (usize, Vec<LineSpec>, i64, u8, bool);
 
-fn rows(spec: &[PayoutSpec]) -> (Vec<PayoutRow>, Vec<BalanceTxnRow>) {
+pub(super) fn rows(spec: &[PayoutSpec]) -> (Vec<PayoutRow>, Vec<BalanceTxnRow>) {
     let start = crate::time::parse_instant("2026-10-01T00:00:00Z").expect("start");
     let mut payouts = Vec::new();
     let mut txns = Vec::new();
@@ -245,6 +364,14 @@ fn rows(spec: &[PayoutSpec]) -> (Vec<PayoutRow>, Vec<BalanceTxnRow>) {
             let mut l = line(&format!("txn_{i}_{k}"), &id, kind_s, cat_s, *amount, *fee);
             l.currency = c;
             l.created = start + arrival * 86_400 - day * 3_600 * 7;
+            // Every other line itemises its fee, a tenth of it as tax.
+            if k % 2 == 0 && *fee > 0 {
+                let tax = fee / 10;
+                l.fee_details = vec![detail("stripe_fee", fee - tax), detail("tax", tax)];
+                for d in &mut l.fee_details {
+                    d.currency = c;
+                }
+            }
             if *broken {
                 l.net += 1;
             }

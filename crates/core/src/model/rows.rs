@@ -76,9 +76,27 @@ pub struct BalanceTxnRow {
     pub net: i64,
     pub description: Option<String>,
     pub status: String,
+    /// Stripe's itemisation of `fee` (`fee_details`); empty when Stripe gave none or the
+    /// cache predates it.
+    #[serde(default)]
+    pub fee_details: Vec<FeeDetailRow>,
 }
 
 impl BalanceTxnRow {}
+
+/// One part of a balance transaction's fee, as Stripe itemises it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FeeDetailRow {
+    /// `stripe_fee`, `application_fee`, `payment_method_passthrough_fee`, `tax`,
+    /// `withheld_tax`, ... (an open set).
+    pub kind: String,
+    /// Minor units of `currency`, positive when assessed.
+    pub amount: i64,
+    pub currency: Currency,
+    pub description: Option<String>,
+    /// The Connect application that earned an `application_fee`.
+    pub application: Option<String>,
+}
 
 /// An invoice, flattened.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

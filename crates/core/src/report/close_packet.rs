@@ -11,18 +11,21 @@ use std::path::PathBuf;
 
 use jiff::tz::TimeZone;
 
+use super::close_journal::packet_journal;
 use super::close_readme::{PacketFacts, readme};
 use super::packet::{self, Manifest, PacketError, Step};
 use super::reconciliation::{self, ReportHeader};
 use super::{dunning as dunning_report, month_lines};
 use crate::domain::dunning;
 use crate::domain::tieout::tie_out_month;
+use crate::journal::AccountMap;
 use crate::model::AccountData;
 use crate::report::Formats;
 use crate::time::{Month, date_in, iso_utc};
 
 /// What a packet is made of: the month, the data, the clock and the time zone (its name
-/// as the reports show it).
+/// as the reports show it), and the account map its journal is booked with (whose
+/// `[close]` section names the journal's formats).
 #[derive(Debug, Clone, Copy)]
 pub struct PacketSpec<'a> {
     pub month: Month,
@@ -30,6 +33,7 @@ pub struct PacketSpec<'a> {
     pub now: i64,
     pub tz: &'a TimeZone,
     pub zone: &'a str,
+    pub accounts: &'a AccountMap,
 }
 
 /// A packet ready to write: every file but the manifest, the manifest, and a summary.
@@ -63,6 +67,7 @@ pub fn build_with(
         now,
         tz,
         zone,
+        accounts,
     } = *spec;
     covers(data, month, tz)?;
     let header = ReportHeader::from_meta(&data.meta, zone);
@@ -123,10 +128,16 @@ pub fn build_with(
         refunds: refunds_in_month,
         disputes: disputes_in_month,
     };
-    files.insert(
-        "README.md".to_string(),
-        readme(&facts, &tieout, &worklist).into_bytes(),
-    );
+    progress(Step::Building(format!("the journal of {month}")));
+    let journal = packet_journal(&tieout, accounts, tz)?;
+    for (name, bytes) in journal.files {
+        files.insert(name, bytes);
+    }
+    let mut text = readme(&facts, &tieout, &worklist);
+    text.push('\n');
+    text.push_str(journal.readme.trim_end());
+    text.push('\n');
+    files.insert("README.md".to_string(), text.into_bytes());
 
     let manifest = Manifest {
         packet: "tieout close packet".to_string(),
@@ -161,6 +172,7 @@ pub fn build_with(
             iso_utc(now),
             worklist.rows.len()
         ),
+        journal.summary,
     ];
     Ok(BuiltPacket {
         files,
@@ -211,6 +223,7 @@ mod tests {
             .range(&TimeZone::UTC);
         data.meta.window_start = s;
         data.meta.window_end = e;
+        let accounts = AccountMap::default_map().expect("map");
         let spec = |m: &str| {
             let month: Month = m.parse().expect("month");
             build(&PacketSpec {
@@ -219,6 +232,7 @@ mod tests {
                 now: data.meta.fetched_at,
                 tz: &TimeZone::UTC,
                 zone: "UTC",
+                accounts: &accounts,
             })
         };
         assert!(spec("2026-09").is_ok());

@@ -2,6 +2,7 @@
 //! JSON exports, and the close packet. Every file is written atomically.
 
 pub mod bank;
+pub mod close_journal;
 pub mod close_packet;
 pub mod close_readme;
 pub mod columns;

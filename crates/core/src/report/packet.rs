@@ -55,6 +55,10 @@ pub enum PacketError {
     /// The account's data could not be turned into the packet's files.
     #[error("{0}")]
     Data(String),
+    /// The journal the account map asks for cannot be made (an unmapped category, a name
+    /// a format refuses): a problem of the map, said with what to change.
+    #[error("{0}")]
+    Journal(String),
 }
 
 pub fn io(path: &Path) -> impl FnOnce(std::io::Error) -> PacketError + '_ {

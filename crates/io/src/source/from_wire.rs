@@ -257,6 +257,18 @@ pub fn balance_txn_row(t: &models::BalanceTransaction, payout: Option<&str>) -> 
         net: t.net.unwrap_or(0),
         description: t.description.clone(),
         status: t.status.clone().unwrap_or_default(),
+        fee_details: t
+            .fee_details
+            .iter()
+            .map(|d| FeeDetailRow {
+                kind: d.kind.clone().unwrap_or_default(),
+                amount: d.amount,
+                // A part without its own currency is in the transaction's.
+                currency: currency_of(d.currency.as_deref().or(t.currency.as_deref())),
+                description: d.description.clone(),
+                application: d.application.clone(),
+            })
+            .collect(),
     }
 }
 
@@ -267,6 +279,52 @@ mod tests {
 
     /// A reversing payout as Stripe's API reference returns it, and the reversed payout
     /// with its `reversed_by` expanded: both links reach the row as plain ids.
+    /// Each fee part reaches the row with its kind, amount, description and application;
+    /// a part without a currency takes the transaction's.
+    #[test]
+    fn fee_details_reach_the_row() {
+        let t: models::BalanceTransaction = serde_json::from_value(serde_json::json!({
+            "id": "txn_1", "amount": 10000, "fee": 390, "net": 9610, "currency": "eur",
+            "fee_details": [
+                {"amount": 300, "currency": "eur", "description": "Stripe processing fees",
+                 "type": "stripe_fee", "application": null},
+                {"amount": 60, "description": "Platform fee", "type": "application_fee",
+                 "application": "ca_123"},
+                {"amount": 30, "currency": "eur", "type": "tax"}
+            ]
+        }))
+        .expect("parse");
+        let row = balance_txn_row(&t, Some("po_1"));
+        let eur = tieout_core::money::Currency::EUR;
+        let got: Vec<(&str, i64, _, Option<&str>, Option<&str>)> = row
+            .fee_details
+            .iter()
+            .map(|d| {
+                (
+                    d.kind.as_str(),
+                    d.amount,
+                    d.currency,
+                    d.description.as_deref(),
+                    d.application.as_deref(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("stripe_fee", 300, eur, Some("Stripe processing fees"), None),
+                (
+                    "application_fee",
+                    60,
+                    eur,
+                    Some("Platform fee"),
+                    Some("ca_123")
+                ),
+                ("tax", 30, eur, None, None),
+            ]
+        );
+    }
+
     #[test]
     fn reversal_links_reach_the_payout_row() {
         let rev: models::Payout = serde_json::from_value(serde_json::json!({

@@ -7,7 +7,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::source::rows::{
-    BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, InvoiceRow,
+    BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, FeeDetailRow, InvoicePaymentRow, InvoiceRow,
     PaymentIntentRow, PayoutRow, RefundRow, SubscriptionRow,
 };
 use crate::source::{AccountData, Mode, Origin, SnapshotMeta};
@@ -94,6 +94,8 @@ pub fn random_data(seed: u64, n: usize) -> AccountData {
         window_end: g.int(),
     };
     let mut d = AccountData::empty(meta);
+    // Fee details come from their own stream, so the other fields keep their values.
+    let mut fees = G(ChaCha8Rng::seed_from_u64(seed ^ 0xfee_de7a));
     for _ in 0..n {
         d.payouts.push(PayoutRow {
             id: g.id("po"),
@@ -132,6 +134,15 @@ pub fn random_data(seed: u64, n: usize) -> AccountData {
             net: g.int(),
             description: g.opt_text(),
             status: g.status(&["available", "pending"]),
+            fee_details: (0..fees.0.random_range(0..3))
+                .map(|_| FeeDetailRow {
+                    kind: fees.status(&["stripe_fee", "application_fee", "tax"]),
+                    amount: fees.int(),
+                    currency: fees.currency(),
+                    description: fees.opt_text(),
+                    application: fees.opt_id("ca"),
+                })
+                .collect(),
         });
         d.invoices.push(InvoiceRow {
             id: g.id("in"),

@@ -9,10 +9,12 @@
 //! (`Effect::ExportPacket`, the same code as `tieout close`); progress and the result show
 //! in the status line. A packet already there is kept: the result says so, and only then
 //! does `overwrite_packet` replace it (the second, explicit confirmation).
+//! `export_journal` writes the month's journal for the books ([`journal`]).
 //!
 //! The tie-out is computed off the UI task ([`crate::domain::tieout::tie_out_month`] in a
 //! job); the latest request wins.
 
+mod journal;
 mod screens;
 #[cfg(test)]
 mod tests;
@@ -149,6 +151,10 @@ pub struct TieOutPane {
     typed_dir: Option<PathBuf>,
     /// The last export's outcome, shown under the month selector until the next one.
     packet_line: Option<(String, Role)>,
+    /// The journal key's export and its outcome.
+    journal: journal::JournalKey,
+    /// The key bound to `overwrite_journal` (read from the keymap when drawing).
+    journal_overwrite_key: String,
 }
 
 impl Default for TieOutPane {
@@ -171,12 +177,21 @@ impl TieOutPane {
             overwrite_key: "F".to_string(),
             packet_line: None,
             typed_dir: None,
+            journal: journal::JournalKey::default(),
+            journal_overwrite_key: "O".to_string(),
         }
     }
 
     /// Sets the size above which the tie-out runs in the background (tests).
     pub fn with_sync_limit(mut self, limit: usize) -> Self {
         self.sync_limit = limit;
+        self
+    }
+
+    /// Sets the folder the journal key writes `journal-YYYY-MM` into (tests; default:
+    /// the current folder).
+    pub fn with_journal_dir(mut self, base: PathBuf) -> Self {
+        self.journal.base = Some(base);
         self
     }
 
@@ -482,6 +497,9 @@ impl TieOutPane {
         if let Some((text, role)) = &self.packet_line {
             lines.push(Line::styled(text.clone(), theme.style(*role)));
         }
+        if let Some((text, role)) = &self.journal.line {
+            lines.push(Line::styled(text.clone(), theme.style(*role)));
+        }
         let one = Line::from(selector.clone());
         let both = one.width() + 3 + Line::from(counts.clone()).width();
         if both <= usize::from(width) {
@@ -516,6 +534,13 @@ impl Pane for TieOutPane {
             Ok(result) => return self.packet_done(req, *result, cx),
             Err(other) => other,
         };
+        let output = match output.downcast::<crate::app::journal::JournalExport>() {
+            Ok(result) => {
+                let key = self.journal_overwrite_key.clone();
+                return self.journal.done(req, *result, &key, cx);
+            }
+            Err(other) => other,
+        };
         if self.pending != Some(req) {
             return;
         }
@@ -532,6 +557,8 @@ impl Pane for TieOutPane {
             Action::Export => self.export(cx),
             Action::ExportPacket => self.ask_packet_dir(cx),
             Action::OverwritePacket => self.overwrite_packet(cx),
+            Action::ExportJournal => self.journal.start(self.month, self.data.as_ref(), cx),
+            Action::OverwriteJournal => self.journal.overwrite(self.month, self.data.as_ref(), cx),
             Action::Open => self.open(cx),
             _ => return Handled::No,
         }
@@ -561,6 +588,9 @@ impl Pane for TieOutPane {
     fn render(&mut self, area: Rect, buf: &mut Buffer, cx: &ViewCx<'_>) {
         if let Some(k) = cx.keymap.key_for(Action::OverwritePacket) {
             self.overwrite_key = k;
+        }
+        if let Some(k) = cx.keymap.key_for(Action::OverwriteJournal) {
+            self.journal_overwrite_key = k;
         }
         let inset = Rect {
             x: area.x + 1,

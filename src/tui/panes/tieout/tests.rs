@@ -485,3 +485,84 @@ fn overwriting_a_packet_needs_the_second_confirmation() {
         "one confirmation, one overwrite"
     );
 }
+
+/// The journal key on the sample month (which does not tie out): `export_journal` runs
+/// the export as a job and the status line says what was written and where; the files are
+/// the journal `tieout journal` writes in the account map's `[close]` formats; a file
+/// changed since is kept until the explicit `overwrite_journal`.
+#[test]
+fn the_journal_key_writes_the_months_journal_and_keeps_a_changed_file() {
+    use tieout_core::journal::{AccountMap, build, render};
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let ws = Workspace::new(account(), Vec::new());
+    let pane = TieOutPane::new().with_journal_dir(tmp.path().to_path_buf());
+    let mut h = Harness::with_tabs(
+        test_settings(Startup::Demo),
+        vec![Box::new(pane)],
+        Box::new(move |_| Ok(ws.clone())),
+        120,
+        40,
+    );
+    h.start();
+    assert!(h.frame().contains("October 2026"), "{}", h.frame());
+
+    // The job is queued (off the UI task), then run.
+    h.auto = false;
+    h.keys("J");
+    assert!(
+        h.queued
+            .iter()
+            .any(|e| matches!(e, Effect::Compute { job, .. } if job.label == "writing the journal of 2026-10")),
+        "{:?}",
+        h.queued
+    );
+    h.settle();
+    let dir = tmp.path().join("journal-2026-10");
+    let frame = h.frame();
+    assert!(
+        frame.contains(&format!("Journal 2026-10: {} · 3 files", dir.display())),
+        "{frame}"
+    );
+    assert!(frame.contains("does NOT tie out"), "{frame}");
+    let shown = frame.replace(&tmp.path().display().to_string(), "<tmp>");
+    insta::assert_snapshot!("tieout_journal_done_120x40", shown);
+
+    let map = AccountMap::default_map().expect("map");
+    let t = crate::domain::tieout::tie_out_month(
+        &account().payouts,
+        &account().balance_transactions,
+        "2026-10".parse().expect("month"),
+        &TimeZone::UTC,
+    );
+    let j = build(&t, &map, map.close_style().expect("style"), &TimeZone::UTC).expect("journal");
+    let mut expected = Vec::new();
+    for f in map.close_formats().expect("formats") {
+        expected.extend(render(&j, &map, f).expect("render"));
+    }
+    assert_eq!(expected.len(), 3, "beancount and one QBO file per currency");
+    for (name, bytes) in &expected {
+        assert_eq!(&std::fs::read(dir.join(name)).expect(name), bytes, "{name}");
+    }
+
+    // A file changed since is kept: nothing is written until the overwrite.
+    let (first, bytes) = &expected[0];
+    std::fs::write(dir.join(first), "edited by hand\n").expect("edit");
+    h.keys("J");
+    h.settle();
+    let frame = h.frame();
+    assert!(
+        frame.contains("with different content: nothing was changed. O overwrites it."),
+        "{frame}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join(first)).expect("kept"),
+        "edited by hand\n"
+    );
+    h.keys("O");
+    h.settle();
+    assert_eq!(&std::fs::read(dir.join(first)).expect("replaced"), bytes);
+    assert!(h.frame().contains("Journal 2026-10: "), "{}", h.frame());
+    // Nothing left to overwrite.
+    h.keys("O");
+    assert!(h.frame().contains("nothing to overwrite"), "{}", h.frame());
+}

@@ -102,6 +102,7 @@ mod tests {
             net: 0,
             description: None,
             status: "available".into(),
+            fee_details: Vec::new(),
         }
     }
 

@@ -263,6 +263,47 @@ mod tests {
     }
 
     #[test]
+    fn fee_details_round_trip_and_a_cache_without_them_still_loads() {
+        let data = random_data(11, 40);
+        assert!(
+            data.balance_transactions
+                .iter()
+                .any(|r| r.fee_details.len() > 1),
+            "the sample should hold itemised fees"
+        );
+        let mut snap = Snapshot::from_data(&data).expect("frames");
+        assert_eq!(snap.to_data().expect("rows"), data, "the column is written");
+        *snap.frame_mut(Table::BalanceTransactions) = snap
+            .frame(Table::BalanceTransactions)
+            .drop("fee_details")
+            .expect("drop");
+        let back = snap.to_data().expect("an older cache still loads");
+        let mut expected = data.clone();
+        for r in &mut expected.balance_transactions {
+            r.fee_details.clear();
+        }
+        assert_eq!(back, expected);
+
+        // A cell that is not a JSON array of details is named with its row.
+        let mut snap = Snapshot::from_data(&data).expect("frames");
+        let n = data.balance_transactions.len();
+        let cells = StringChunked::from_iter_values(
+            "fee_details".into(),
+            (0..n).map(|i| if i == 2 { "{oops" } else { "[]" }),
+        );
+        snap.frame_mut(Table::BalanceTransactions)
+            .with_column(cells.into_column())
+            .expect("replace");
+        let err = snap.to_data().expect_err("must fail").to_string();
+        assert!(
+            err.starts_with(
+                "table balance_transactions: column fee_details is not a JSON array of fee details in row 2"
+            ),
+            "{err}"
+        );
+    }
+
+    #[test]
     fn a_missing_column_is_named() {
         let data = random_data(3, 4);
         let mut snap = Snapshot::from_data(&data).expect("frames");

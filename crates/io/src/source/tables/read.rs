@@ -99,24 +99,38 @@ fn balance_transactions_rows(df: &DataFrame) -> Result<Vec<BalanceTxnRow>, Table
     let net = c.i64("net")?;
     let description = c.opt_str("description")?;
     let status = c.str("status")?;
-    Ok((0..c.height())
+    // Added after caches were first written: a cache without it reads as no details.
+    let fee_details = c.added_opt_str("fee_details")?;
+    (0..c.height())
         .into_par_iter()
-        .map(|i| BalanceTxnRow {
-            id: id[i].to_string(),
-            payout: owned(payout[i]),
-            kind: kind[i].to_string(),
-            reporting_category: category[i].to_string(),
-            source: owned(source[i]),
-            created: created[i],
-            available_on: available_on[i],
-            currency: currency[i],
-            amount: amount[i],
-            fee: fee[i],
-            net: net[i],
-            description: owned(description[i]),
-            status: status[i].to_string(),
+        .map(|i| {
+            let details = match fee_details.as_ref().and_then(|v| v[i]) {
+                None | Some("[]") => Vec::new(),
+                Some(text) => serde_json::from_str(text).map_err(|e| {
+                    c.err(
+                        "fee_details",
+                        format!("is not a JSON array of fee details in row {i}: {e}"),
+                    )
+                })?,
+            };
+            Ok(BalanceTxnRow {
+                id: id[i].to_string(),
+                payout: owned(payout[i]),
+                kind: kind[i].to_string(),
+                reporting_category: category[i].to_string(),
+                source: owned(source[i]),
+                created: created[i],
+                available_on: available_on[i],
+                currency: currency[i],
+                amount: amount[i],
+                fee: fee[i],
+                net: net[i],
+                description: owned(description[i]),
+                status: status[i].to_string(),
+                fee_details: details,
+            })
         })
-        .collect())
+        .collect()
 }
 
 fn invoices_rows(df: &DataFrame) -> Result<Vec<InvoiceRow>, TableError> {

@@ -8,7 +8,7 @@ use polars::prelude::DataFrame;
 use super::TableError;
 use super::frame::Frame;
 use crate::source::rows::{
-    BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, InvoiceRow,
+    BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, FeeDetailRow, InvoicePaymentRow, InvoiceRow,
     PaymentIntentRow, PayoutRow, RefundRow, SubscriptionRow,
 };
 use crate::source::{AccountData, Table};
@@ -72,7 +72,17 @@ fn balance_transactions_frame(rows: &[BalanceTxnRow]) -> Result<DataFrame, Table
         .i64("net", |r| r.net)
         .opt_str("description", |r| r.description.as_deref())
         .str("status", |r| &r.status)
+        .string("fee_details", |r| fee_details_json(&r.fee_details))
         .finish()
+}
+
+/// `fee_details` as a JSON array (`[]` when Stripe gave none).
+fn fee_details_json(d: &[FeeDetailRow]) -> String {
+    if d.is_empty() {
+        return "[]".to_string();
+    }
+    // Plain fields always serialise; the fallback only keeps this panic-free.
+    serde_json::to_string(d).unwrap_or_else(|_| "[]".to_string())
 }
 
 fn invoices_frame(rows: &[InvoiceRow]) -> Result<DataFrame, TableError> {

@@ -61,4 +61,6 @@ pub struct FeeDetail {
     pub description: Option<String>,
     #[serde(rename = "type")]
     pub kind: Option<String>,
+    /// The Connect application that earned an `application_fee` (its id).
+    pub application: Option<String>,
 }
