@@ -86,7 +86,8 @@ fn commands_finish_byte_identical_under_a_limit_shared_with_another_integration(
         want.success();
 
         limited.clear_requests();
-        let b = with_data_dir(Tieout::against(&limited));
+        // Patient as a user would be (the harness's 3 s is for failures that never end).
+        let b = with_data_dir(Tieout::against(&limited)).env("TIEOUT_GIVE_UP_AFTER", "60");
         let got = b.run(args);
         got.success();
         // The same files (exports, or the cache a sync writes).

@@ -91,9 +91,9 @@ impl Pace {
     /// How many requests should be in flight (see the module docs). Without a limit,
     /// the upper bound.
     pub fn in_flight_target(&self) -> usize {
-        let Some(_) = self.budget else {
+        if self.budget.is_none() {
             return self.max_in_flight;
-        };
+        }
         let want = (self.rate * self.latency().as_secs_f64() * HEADROOM).ceil();
         // `want` is finite and non-negative; the cast saturates at the bound anyway.
         let want = if want.is_finite() { want as usize } else { 0 };
@@ -210,8 +210,9 @@ mod tests {
             p.on_congestion(t0 + ms(100 + 20 * i), t0 + ms(110 + 20 * i));
         }
         assert_eq!(p.rate(), Some(MIN_RATE));
-        // Additive increase: INCREASE_PER_SECOND per second of successes.
-        let later = t0 + ms(1000);
+        // Additive increase: INCREASE_PER_SECOND per second of successes, counted from
+        // the last decrease (at t0 + 490 ms).
+        let later = t0 + ms(490);
         p.on_success(later);
         let four_s = p.on_success(later + Duration::from_secs(4));
         assert_eq!(four_s, Some(Change::Recovered(MIN_RATE + 1.0)));
