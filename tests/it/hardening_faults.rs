@@ -175,11 +175,13 @@ fn exhausted_retries_exit_4_naming_the_request_and_keep_cache_and_exports() {
                     out.stderr
                 );
             }
-            assert_eq!(
-                snapshot(&data),
-                cache_before,
-                "{label} {args:?} changed the cache"
-            );
+            // The cache is what it was; a failed sync adds only its journal (the pages
+            // it read, so the next sync resumes), beside the cache's generations.
+            let cache_now: Vec<_> = snapshot(&data)
+                .into_iter()
+                .filter(|(p, _)| !p.components().any(|c| c.as_os_str() == "journal"))
+                .collect();
+            assert_eq!(cache_now, cache_before, "{label} {args:?} changed the cache");
             assert_eq!(
                 snapshot(&packet),
                 packet_before,
