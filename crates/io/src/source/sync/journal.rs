@@ -8,14 +8,18 @@
 //! named by the SHA-256 of its path and query (the key is never part of either), each
 //! written to a temporary file and renamed, so an entry is whole or absent. A sync
 //! follows the same requests in the same order given the same answers, so replaying the
-//! kept answers brings it back to where it stopped. The cache itself is untouched until
+//! kept answers brings it back to where it stopped. An endpoint's kept answers are replayed
+//! only once that endpoint has answered live in this run (the first of them, and those
+//! sent with it, are read again): a key that lost a permission meanwhile is still refused,
+//! as on a fresh sync. The cache itself is untouched until
 //! the save, which stays atomic ([`crate::source::cache`]): it is loadable at every
 //! moment. A journal of other options, or older than [`MAX_AGE`] by the sync's clock,
 //! is dropped and the sync starts afresh; a successful save removes it.
 
+use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -67,6 +71,13 @@ pub struct DiskJournal {
     dir: PathBuf,
     /// Answers already kept when the sync started (0: a fresh start).
     resumed: usize,
+    /// Endpoints (ids folded) that answered live in this run: only theirs are replayed.
+    verified: Mutex<HashSet<String>>,
+}
+
+/// `/v1/payment_intents/pi_1?expand[]=x` -> `/v1/payment_intents/{id}`.
+fn endpoint(request: &str) -> String {
+    crate::stripe::stats::endpoint_of(request.split('?').next().unwrap_or(request))
 }
 
 /// Writes `bytes` to a private temporary file beside `path` and renames it over `path`
@@ -123,7 +134,11 @@ impl DiskJournal {
                 0
             }
         };
-        Ok(Arc::new(DiskJournal { dir, resumed }))
+        Ok(Arc::new(DiskJournal {
+            dir,
+            resumed,
+            verified: Mutex::new(HashSet::new()),
+        }))
     }
 
     /// Answers an interrupted sync had read (0 for a fresh start).
@@ -141,10 +156,22 @@ impl DiskJournal {
 
 impl Journal for DiskJournal {
     fn kept(&self, request: &str) -> Option<Vec<u8>> {
+        let verified = self
+            .verified
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .contains(&endpoint(request));
+        if !verified {
+            return None;
+        }
         fs::read(self.dir.join(entry_name(request))).ok()
     }
 
     fn keep(&self, request: &str, body: &[u8]) {
+        self.verified
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(endpoint(request));
         // Not fsynced: a killed process loses nothing; after a power cut a damaged entry
         // is simply read again.
         let path = self.dir.join(entry_name(request));
@@ -177,10 +204,14 @@ mod tests {
         );
         assert_eq!(j.kept("/v1/refunds?limit=100"), None);
 
-        // The same sync a little later: resumed with both answers.
+        // The same sync a little later: resumed with both answers, each endpoint's
+        // replayed once it has answered live again.
         let again = DiskJournal::open(&cache, "acct_1", Mode::Test, &opts(now + 60)).expect("open");
         assert_eq!(again.resumed(), 2);
+        assert_eq!(again.kept("/v1/charges?limit=100"), None, "not verified yet");
+        again.keep("/v1/charges?limit=100&starting_after=ch_9", b"{}");
         assert!(again.kept("/v1/charges?limit=100").is_some());
+        assert_eq!(again.kept("/v1/payouts?limit=100"), None);
         // Too late, or other options: a fresh start.
         let stale = DiskJournal::open(&cache, "acct_1", Mode::Test, &opts(now + MAX_AGE + 1))
             .expect("open");
