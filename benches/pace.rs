@@ -33,9 +33,7 @@ fn env_num(name: &str, default: u64) -> u64 {
 
 async fn fake_for(budget: u32) -> FakeStripe {
     let cfg = if budget > 25 {
-        FakeConfig::default()
-            .accept_only([LIVE_KEY])
-            .livemode(true)
+        FakeConfig::default().accept_only([LIVE_KEY]).livemode(true)
     } else {
         FakeConfig::default()
     };
@@ -140,7 +138,9 @@ fn main() {
     println!(
         "pace bench: fan-out of GET /v1/payment_intents/{{id}}, {seconds} budget-seconds per cell"
     );
-    println!("| budget | latency | requests | req/s seen | share of budget | in flight | 429s | wall |");
+    println!(
+        "| budget | latency | requests | req/s seen | share of budget | in flight | 429s | wall |"
+    );
     println!("|---|---|---|---|---|---|---|---|");
     let mut at_300 = None;
     for budget in BUDGETS {

@@ -1,10 +1,10 @@
 //! Reaching Stripe, once for every shell: the client configuration from a
-//! [`ReadRequest`] (`--api-base`, `--stripe-account`, `--rate` and the settings file), the client for the profile's key,
-//! and the key's check (which account it reads).
+//! [`ReadRequest`] (`--api-base`, `--stripe-account`, `--rate` and the settings file),
+//! the client for the profile's key, and the key's check (which account it reads).
 
 use super::ReadRequest;
-use super::settings::Settings;
 use super::load::stripe_failure;
+use super::settings::Settings;
 use crate::failure::Failure;
 use crate::secrets::ApiKey;
 use crate::stripe::account::{self, AccountInfo};
@@ -32,9 +32,8 @@ pub fn connect(req: &ReadRequest) -> Result<Client, Failure> {
 // StripeError carries the request id and permission for the message; it is returned once.
 #[allow(clippy::result_large_err)]
 pub fn verify_key(req: &ReadRequest, key: &ApiKey) -> Result<AccountInfo, StripeError> {
-    let config = client_config(req, key.clone()).map_err(|f| StripeError::Config {
-        detail: f.message,
-    })?;
+    let config =
+        client_config(req, key.clone()).map_err(|f| StripeError::Config { detail: f.message })?;
     let client = Client::new(config)?;
     blocking::run(account::verify(&client))?
 }

@@ -83,7 +83,9 @@ impl Settings {
                 .with_budget(budget, mode)
                 .map_err(|e| Failure::usage(format!("{source}: {e}")))?;
         }
-        let env = std::env::var(GIVE_UP_ENV).ok().filter(|v| !v.trim().is_empty());
+        let env = std::env::var(GIVE_UP_ENV)
+            .ok()
+            .filter(|v| !v.trim().is_empty());
         let give_up = match env {
             Some(v) => Some(v.trim().parse::<u64>().map_err(|_| {
                 Failure::usage(format!(
@@ -112,17 +114,26 @@ mod tests {
         assert_eq!(r.per_second, 15);
         let r = s.apply(base.clone(), Some(25), Mode::Test).expect("flag");
         assert_eq!(r.per_second, 25);
-        let err = s.apply(base.clone(), Some(40), Mode::Test).expect_err("ceiling");
-        assert!(err.message.contains("--rate") && err.message.contains("25"), "{}", err.message);
+        let err = s
+            .apply(base.clone(), Some(40), Mode::Test)
+            .expect_err("ceiling");
+        assert!(
+            err.message.contains("--rate") && err.message.contains("25"),
+            "{}",
+            err.message
+        );
         let r = s.apply(base.clone(), Some(100), Mode::Live).expect("live");
         assert_eq!(r.per_second, 100);
-        let none = Settings::default().apply(base.clone(), None, Mode::Live).expect("defaults");
+        let none = Settings::default()
+            .apply(base.clone(), None, Mode::Live)
+            .expect("defaults");
         assert_eq!(none.per_second, base.per_second);
     }
 
     #[test]
     fn a_bad_file_names_itself() {
-        let err = Settings::parse("[stripe]\nspeed = 3\n", "/x/settings.toml").expect_err("unknown key");
+        let err =
+            Settings::parse("[stripe]\nspeed = 3\n", "/x/settings.toml").expect_err("unknown key");
         assert!(err.message.contains("/x/settings.toml"), "{}", err.message);
     }
 }

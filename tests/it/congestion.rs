@@ -64,9 +64,15 @@ async fn under_a_token_bucket_the_client_slows_says_so_and_every_read_succeeds()
     watcher.abort();
 
     let stats = c.stats();
-    assert!(stats.rate_limited >= 1, "the bucket never pushed back: {stats:?}");
+    assert!(
+        stats.rate_limited >= 1,
+        "the bucket never pushed back: {stats:?}"
+    );
     assert_eq!(
-        fake.requests().iter().filter(|r| r.status == Some(200)).count(),
+        fake.requests()
+            .iter()
+            .filter(|r| r.status == Some(200))
+            .count(),
         40,
         "each read answered once"
     );
@@ -75,7 +81,9 @@ async fn under_a_token_bucket_the_client_slows_says_so_and_every_read_succeeds()
     assert!(pace.per_second <= 10.0, "{pace:?}");
     let reports = seen.lock().expect("reports").clone();
     assert!(
-        reports.iter().any(|r| r.rate_limited && r.per_second < r.budget),
+        reports
+            .iter()
+            .any(|r| r.rate_limited && r.per_second < r.budget),
         "{reports:?}"
     );
     // Fewer in flight once slower (Little's law on the lowered rate and ~20 ms answers:
@@ -107,7 +115,11 @@ async fn retry_after_is_waited_out() {
         .await
         .expect("retried after the wait");
     // The backoff alone is a few milliseconds here; the header asked for a second.
-    assert!(started.elapsed() >= Duration::from_secs(1), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() >= Duration::from_secs(1),
+        "{:?}",
+        started.elapsed()
+    );
     assert_eq!(c.stats().retries, 1);
 }
 
@@ -120,8 +132,7 @@ async fn stripe_should_retry_false_is_final_even_for_a_429() {
                 ("request-id", format!("req_no_{nth}")),
                 ("stripe-should-retry", "false".into()),
             ],
-            json!({"error": {"type": "invalid_request_error", "code": "lock_timeout"}})
-                .to_string(),
+            json!({"error": {"type": "invalid_request_error", "code": "lock_timeout"}}).to_string(),
         )
     })
     .await;
@@ -130,7 +141,10 @@ async fn stripe_should_retry_false_is_final_even_for_a_429() {
         .get::<serde_json::Value>("/v1/balance", &[])
         .await
         .expect_err("not retried");
-    assert!(matches!(err, StripeError::RateLimited { attempts: 1, .. }), "{err:?}");
+    assert!(
+        matches!(err, StripeError::RateLimited { attempts: 1, .. }),
+        "{err:?}"
+    );
     assert_eq!(server.seen().len(), 1);
 }
 
@@ -161,7 +175,10 @@ async fn rate_limited_for_good_gives_up_after_the_quiet_time_naming_endpoint_and
     let last = format!("req_busy_{}", server.seen().len() - 1);
     assert_eq!(err.request_id(), Some(last.as_str()));
     let text = err.to_string();
-    assert!(text.contains("GET /v1/charges") && text.contains(&last), "{text}");
+    assert!(
+        text.contains("GET /v1/charges") && text.contains(&last),
+        "{text}"
+    );
     assert_eq!(err.fail_kind(), tieout::failure::FailKind::Stripe);
 }
 

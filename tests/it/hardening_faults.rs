@@ -181,7 +181,10 @@ fn exhausted_retries_exit_4_naming_the_request_and_keep_cache_and_exports() {
                 .into_iter()
                 .filter(|(p, _)| !p.components().any(|c| c.as_os_str() == "journal"))
                 .collect();
-            assert_eq!(cache_now, cache_before, "{label} {args:?} changed the cache");
+            assert_eq!(
+                cache_now, cache_before,
+                "{label} {args:?} changed the cache"
+            );
             assert_eq!(
                 snapshot(&packet),
                 packet_before,

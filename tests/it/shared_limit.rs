@@ -35,7 +35,10 @@ fn with_data_dir(t: Tieout) -> Tieout {
 }
 
 /// Another integration on the same account: one GET every 500 ms until `stop`.
-fn other_integration(addr: std::net::SocketAddr, stop: Arc<AtomicBool>) -> std::thread::JoinHandle<u32> {
+fn other_integration(
+    addr: std::net::SocketAddr,
+    stop: Arc<AtomicBool>,
+) -> std::thread::JoinHandle<u32> {
     std::thread::spawn(move || {
         let mut sent = 0;
         while !stop.load(Ordering::SeqCst) {
@@ -140,5 +143,8 @@ fn commands_finish_byte_identical_under_a_limit_shared_with_another_integration(
     stop.store(true, Ordering::SeqCst);
     let sent = other.join().expect("other integration");
     assert!(sent > 0);
-    assert!(measured > 0, "no command ran past 10 s: the 429 share was never measured");
+    assert!(
+        measured > 0,
+        "no command ran past 10 s: the 429 share was never measured"
+    );
 }

@@ -289,7 +289,10 @@ impl Client {
     /// How many independent requests to keep in flight now: the budget times the recent
     /// median latency, with headroom, bounded ([`super::pace`]).
     pub fn in_flight(&self) -> usize {
-        self.inner.limiter.in_flight().clamp(1, self.max_concurrency())
+        self.inner
+            .limiter
+            .in_flight()
+            .clamp(1, self.max_concurrency())
     }
 
     /// The median latency of the recent answers.
@@ -369,9 +372,9 @@ impl Client {
                     self.inner.rate.backoff_base,
                     self.inner.rate.backoff_cap,
                 );
-                let wait = fail.retry_after().map_or(backoff, |after| {
-                    backoff.max(after.min(MAX_RETRY_AFTER))
-                });
+                let wait = fail
+                    .retry_after()
+                    .map_or(backoff, |after| backoff.max(after.min(MAX_RETRY_AFTER)));
                 tracing::debug!(path, attempt, ?wait, "retrying Stripe GET");
                 tokio::time::sleep(wait).await;
                 continue;
@@ -513,7 +516,11 @@ mod tests {
     async fn map_concurrent_keeps_input_order_whatever_finishes_first() {
         let mut cfg = ClientConfig::new("http://127.0.0.1:9", key());
         cfg.rate.max_concurrency = 3;
-        assert_eq!(Client::new(cfg.clone()).expect("ok").in_flight(), 3, "bounded");
+        assert_eq!(
+            Client::new(cfg.clone()).expect("ok").in_flight(),
+            3,
+            "bounded"
+        );
         let client = Client::new(cfg).expect("ok");
         // Item 0 finishes only once items 1..5 have all started: that needs the finished
         // items to free their slots while item 0 still runs (an in-order buffer would

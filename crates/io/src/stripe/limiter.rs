@@ -311,8 +311,7 @@ impl Limiter {
         let report = PaceReport {
             per_second: st.pace.rate().unwrap_or(0.0),
             budget: st.pace.budget().unwrap_or(0.0),
-            rate_limited: matches!(change, Change::Slowed(_))
-                || st.pace.rate() < st.pace.budget(),
+            rate_limited: matches!(change, Change::Slowed(_)) || st.pace.rate() < st.pace.budget(),
         };
         self.reports.send_replace(report);
     }
@@ -416,11 +415,15 @@ mod tests {
     fn burst_is_bounded_and_refills_at_the_rate() {
         let t0 = Instant::now();
         let mut tat = None;
-        let granted = (0..20).filter(|_| take_slot(&mut tat, t0, 20.0).is_ok()).count();
+        let granted = (0..20)
+            .filter(|_| take_slot(&mut tat, t0, 20.0).is_ok())
+            .count();
         assert_eq!(granted, 5, "a fresh limiter grants only its burst at once");
         // One second later, 20 more cells have been earned but only the burst is usable.
         let t1 = t0 + Duration::from_secs(1);
-        let granted = (0..40).filter(|_| take_slot(&mut tat, t1, 20.0).is_ok()).count();
+        let granted = (0..40)
+            .filter(|_| take_slot(&mut tat, t1, 20.0).is_ok())
+            .count();
         assert_eq!(granted, 5);
         // Over a steady second, 20 requests pass: one per 50 ms.
         let steady = (1..=20u32)
@@ -439,10 +442,16 @@ mod tests {
     #[test]
     fn budgets_above_stripes_ceilings_are_refused() {
         let c = RateConfig::for_mode(Mode::Test);
-        assert_eq!(c.clone().with_budget(25, Mode::Test).map(|c| c.per_second), Ok(25));
+        assert_eq!(
+            c.clone().with_budget(25, Mode::Test).map(|c| c.per_second),
+            Ok(25)
+        );
         let err = c.clone().with_budget(26, Mode::Test).expect_err("above 25");
         assert!(err.contains("at most 25 req/s"), "{err}");
-        assert_eq!(c.clone().with_budget(100, Mode::Live).map(|c| c.per_second), Ok(100));
+        assert_eq!(
+            c.clone().with_budget(100, Mode::Live).map(|c| c.per_second),
+            Ok(100)
+        );
         assert!(c.clone().with_budget(101, Mode::Live).is_err());
         assert!(c.with_budget(0, Mode::Live).is_err());
     }

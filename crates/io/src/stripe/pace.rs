@@ -116,9 +116,9 @@ impl Pace {
             self.last_increase = Some(now);
             return None;
         }
-        let since = self.last_increase.map_or(Duration::ZERO, |t| {
-            now.saturating_duration_since(t)
-        });
+        let since = self
+            .last_increase
+            .map_or(Duration::ZERO, |t| now.saturating_duration_since(t));
         self.last_increase = Some(now);
         let before = self.rate;
         self.rate = (self.rate + INCREASE_PER_SECOND * since.as_secs_f64()).min(budget);

@@ -76,8 +76,14 @@ mod tests {
     #[test]
     fn retry_after_in_seconds() {
         assert_eq!(parse_retry_after(Some("2")), Some(Duration::from_secs(2)));
-        assert_eq!(parse_retry_after(Some(" 0.5 ")), Some(Duration::from_millis(500)));
-        assert_eq!(parse_retry_after(Some("Wed, 21 Oct 2026 07:28:00 GMT")), None);
+        assert_eq!(
+            parse_retry_after(Some(" 0.5 ")),
+            Some(Duration::from_millis(500))
+        );
+        assert_eq!(
+            parse_retry_after(Some("Wed, 21 Oct 2026 07:28:00 GMT")),
+            None
+        );
         assert_eq!(parse_retry_after(Some("-1")), None);
         assert_eq!(parse_retry_after(None), None);
     }

@@ -208,7 +208,11 @@ mod tests {
         // replayed once it has answered live again.
         let again = DiskJournal::open(&cache, "acct_1", Mode::Test, &opts(now + 60)).expect("open");
         assert_eq!(again.resumed(), 2);
-        assert_eq!(again.kept("/v1/charges?limit=100"), None, "not verified yet");
+        assert_eq!(
+            again.kept("/v1/charges?limit=100"),
+            None,
+            "not verified yet"
+        );
         again.keep("/v1/charges?limit=100&starting_after=ch_9", b"{}");
         assert!(again.kept("/v1/charges?limit=100").is_some());
         assert_eq!(again.kept("/v1/payouts?limit=100"), None);
@@ -223,6 +227,11 @@ mod tests {
         let other = DiskJournal::open(&cache, "acct_1", Mode::Test, &other).expect("open");
         assert_eq!(other.resumed(), 0);
         other.finish();
-        assert!(!cache.account_dir("acct_1", Mode::Test).join(JOURNAL_DIR).exists());
+        assert!(
+            !cache
+                .account_dir("acct_1", Mode::Test)
+                .join(JOURNAL_DIR)
+                .exists()
+        );
     }
 }
