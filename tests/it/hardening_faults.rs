@@ -17,13 +17,13 @@ use tieout::source::cache::{Cache, CacheError};
 use crate::hardening_secrets::files_under;
 use crate::support::{FakeConfig, Fault, Tieout, start_fake};
 
-fn with_data_dir(t: Tieout) -> Tieout {
+pub(crate) fn with_data_dir(t: Tieout) -> Tieout {
     let data = t.root().join("data").display().to_string();
     t.env("TIEOUT_DATA_DIR", &data)
 }
 
 /// Every file under `dir` with its bytes, relative paths, sorted.
-fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+pub(crate) fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     let mut files: Vec<(PathBuf, Vec<u8>)> = files_under(dir)
         .into_iter()
         .map(|(p, b)| (p.strip_prefix(dir).expect("under dir").to_path_buf(), b))

@@ -7,32 +7,17 @@
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use tieout_testkit::fake_stripe::RateLimit;
 
-use crate::hardening_secrets::files_under;
+use crate::hardening_faults::{snapshot, with_data_dir};
 use crate::support::{FakeConfig, Fault, TEST_KEY, Tieout, start_fake};
 
 /// The second integration's requests carry this query, to tell them from tieout's.
 const OTHER: &str = "integration=other";
-
-fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut files: Vec<(PathBuf, Vec<u8>)> = files_under(dir)
-        .into_iter()
-        .map(|(p, b)| (p.strip_prefix(dir).expect("under dir").to_path_buf(), b))
-        .collect();
-    files.sort();
-    files
-}
-
-fn with_data_dir(t: Tieout) -> Tieout {
-    let data = t.root().join("data").display().to_string();
-    t.env("TIEOUT_DATA_DIR", &data)
-}
 
 /// Another integration on the same account: one GET every 500 ms until `stop`.
 fn other_integration(
