@@ -212,6 +212,7 @@ mod tests {
             cached: false,
             now: 0,
             tz: TimeZone::UTC,
+            rate: None,
         };
         let data = load(&ctx, Need::All).expect("demo");
         assert_eq!(data.meta.origin, Origin::Demo);

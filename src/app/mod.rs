@@ -13,6 +13,7 @@ pub mod journal;
 pub mod load;
 pub mod query;
 pub mod refund_exec;
+pub mod settings;
 pub mod ticket_fetch;
 
 pub use connect::{client_config, connect, verify_key};
@@ -39,6 +40,8 @@ pub struct ReadRequest {
     /// The clock, unix seconds.
     pub now: i64,
     pub tz: TimeZone,
+    /// `--rate`: the budget in req/s (else the settings file's, else the default).
+    pub rate: Option<u32>,
 }
 
 /// The platform's config folder for tieout (`TIEOUT_CONFIG_DIR` overrides): keymap, theme,

@@ -80,6 +80,9 @@ pub struct GlobalArgs {
         value_name = "URL"
     )]
     pub api_base: String,
+    /// Requests per second to Stripe (default 20; at most 25 in test mode, 100 live).
+    #[arg(long, global = true, value_name = "REQ_PER_S")]
+    pub rate: Option<u32>,
     /// Act on a Connect connected account (sent as the Stripe-Account header).
     #[arg(long, global = true, value_name = "ACCT")]
     pub stripe_account: Option<String>,
@@ -321,6 +324,7 @@ impl Ctx {
             cached: self.global.cached,
             now: self.now,
             tz: self.tz.clone(),
+            rate: self.global.rate,
         }
     }
 }

@@ -220,6 +220,11 @@ impl CliLoader {
                 SyncEvent::Fetched {
                     part, done, total, ..
                 } => format!("{} {done}/{total}", part.label()),
+                SyncEvent::Paced {
+                    per_second,
+                    budget,
+                    rate_limited,
+                } => crate::source::progress::pace_text(per_second, budget, rate_limited),
                 _ => return,
             };
             progress(text);

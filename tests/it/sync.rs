@@ -734,7 +734,7 @@ async fn the_demo_account_syncs_completely_through_faults() {
 }
 
 /// The files of a cache generation, by name, with their bytes.
-fn cache_files(saved: &tieout::source::cache::Saved) -> BTreeMap<String, Vec<u8>> {
+pub(crate) fn cache_files(saved: &tieout::source::cache::Saved) -> BTreeMap<String, Vec<u8>> {
     let dir = saved.dir.join(saved.manifest.generation_dir());
     let mut files = BTreeMap::new();
     for entry in std::fs::read_dir(&dir).expect("generation dir") {

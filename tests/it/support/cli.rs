@@ -87,6 +87,8 @@ impl Tieout {
             ("TZ".to_string(), "UTC".to_string()),
             ("NO_COLOR".to_string(), "1".to_string()),
             ("RUST_BACKTRACE".to_string(), "0".to_string()),
+            // Stripe failing for good gives up after 3 s without a success, not minutes.
+            ("TIEOUT_GIVE_UP_AFTER".to_string(), "3".to_string()),
         ];
         if let Ok(path) = std::env::var("PATH") {
             env.push(("PATH".to_string(), path));

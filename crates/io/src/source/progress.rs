@@ -79,6 +79,26 @@ pub enum SyncEvent {
     },
     /// Lines of settled payouts kept from the previous sync instead of refetched.
     Reused { payouts: usize, lines: usize },
+    /// The pace changed: Stripe answered 429 and the client slowed to `per_second`
+    /// (`rate_limited`), or it won its rate back (`per_second == budget` once whole).
+    Paced {
+        per_second: u32,
+        budget: u32,
+        rate_limited: bool,
+    },
+    /// Pages an interrupted sync had already read, taken from its journal instead of
+    /// read again.
+    Resumed { pages: usize },
+}
+
+/// What the progress says about the pace: `rate-limited, slowing to 6 req/s`, `back to
+/// 20 req/s`.
+pub fn pace_text(per_second: u32, budget: u32, rate_limited: bool) -> String {
+    if rate_limited && per_second < budget {
+        format!("rate-limited, slowing to {per_second} req/s")
+    } else {
+        format!("back to {per_second} req/s")
+    }
 }
 
 /// Receives sync events. Called from the sync's own task: keep it quick.
@@ -152,6 +172,15 @@ pub fn plain_line(event: &SyncEvent) -> Option<String> {
             grouped(*lines),
             grouped(*payouts)
         )),
+        SyncEvent::Paced {
+            per_second,
+            budget,
+            rate_limited,
+        } => Some(pace_text(*per_second, *budget, *rate_limited)),
+        SyncEvent::Resumed { pages } => Some(format!(
+            "resuming the interrupted sync: {} pages already read",
+            grouped(*pages)
+        )),
     }
 }
 
@@ -160,6 +189,8 @@ struct BarState {
     listed: Vec<(Part, usize)>,
     /// Per-object reads: part, done so far, total.
     planned: Vec<(Part, usize, usize)>,
+    /// `rate-limited, slowing to N req/s` while below the budget.
+    pace: Option<String>,
 }
 
 impl BarState {
@@ -171,11 +202,16 @@ impl BarState {
     }
 
     fn message(&self) -> String {
-        self.listed
+        let counts = self
+            .listed
             .iter()
             .map(|(p, n)| format!("{} {}", p.label(), grouped(*n)))
             .collect::<Vec<_>>()
-            .join(" · ")
+            .join(" · ");
+        match &self.pace {
+            Some(pace) => format!("{pace} · {counts}"),
+            None => counts,
+        }
     }
 }
 
@@ -269,6 +305,15 @@ impl Progress for StderrProgress {
             SyncEvent::Reused { lines, .. } => {
                 state.set_count(Part::BalanceTransactions, lines);
             }
+            SyncEvent::Paced {
+                per_second,
+                budget,
+                rate_limited,
+            } => {
+                state.pace = (rate_limited && per_second < budget)
+                    .then(|| pace_text(per_second, budget, rate_limited));
+            }
+            SyncEvent::Resumed { .. } => {}
         }
         bar.set_message(state.message());
     }
@@ -284,6 +329,32 @@ mod tests {
         assert_eq!(grouped(999), "999");
         assert_eq!(grouped(2431), "2,431");
         assert_eq!(grouped(1_000_000), "1,000,000");
+    }
+
+    #[test]
+    fn the_pace_is_said_not_hidden() {
+        let slowed = SyncEvent::Paced {
+            per_second: 6,
+            budget: 20,
+            rate_limited: true,
+        };
+        assert_eq!(
+            plain_line(&slowed).as_deref(),
+            Some("rate-limited, slowing to 6 req/s")
+        );
+        let back = SyncEvent::Paced {
+            per_second: 20,
+            budget: 20,
+            rate_limited: false,
+        };
+        assert_eq!(plain_line(&back).as_deref(), Some("back to 20 req/s"));
+        let mut state = BarState::default();
+        state.set_count(Part::Charges, 300);
+        state.pace = Some(pace_text(6, 20, true));
+        assert_eq!(
+            state.message(),
+            "rate-limited, slowing to 6 req/s · charges 300"
+        );
     }
 
     #[test]

@@ -22,8 +22,8 @@
 //!
 //! # Using the rate budget to the full
 //!
-//! The independent lists run concurrently, and so do the fan-outs (the lines of up to
-//! [`Client::max_concurrency`] payouts at once, as many payment intents), each fan-out
+//! The independent lists run concurrently, and so do the fan-outs (the lines of
+//! [`Client::in_flight`] payouts at once, as many payment intents), each fan-out
 //! slot refilled as soon as any of its reads finishes. The client's shared rate limiter
 //! keeps the total under the budget, so concurrency only removes idle waiting: with
 //! Stripe's latency (150 ms and more a request) one chain of pages alone reaches only
@@ -34,6 +34,14 @@
 //! leaves the end of the sync at one chain's speed. Results are put back in a fixed order (payouts
 //! and invoices in Stripe's order, each payout's lines in Stripe's order), so the cache
 //! is the same bytes whatever order the answers arrived in.
+//!
+//! # Resuming, and back-pressure
+//!
+//! A [`sync`] keeps every answer it reads in a journal beside the cache
+//! ([`journal`]); killed at any point and started again, it replays what it had and reads
+//! from Stripe only the rest, and the journal goes once the new cache generation is
+//! saved. A 429 slows the client ([`crate::stripe::pace`]); the progress hears of it as
+//! [`SyncEvent::Paced`].
 //!
 //! # Request count (the dunning strategy's cost)
 //!
@@ -85,9 +93,12 @@ use crate::stripe::{Client, RequestStats, StripeError};
 use tieout_core::time::Month;
 
 mod invoices;
+pub mod journal;
+mod paced;
 mod payouts;
 pub use invoices::failing_payment_intent;
 use invoices::*;
+use paced::with_pace;
 use payouts::*;
 pub use payouts::{itemisable, settled};
 
@@ -378,7 +389,8 @@ pub async fn read_fresh(
             .and_then(|s| s.to_data().ok()),
         _ => None,
     };
-    fetch(client, &account, opts, previous.as_ref(), progress).await
+    let read = fetch(client, &account, opts, previous.as_ref(), progress);
+    with_pace(client, progress, read).await
 }
 
 /// Why a sync failed. The cache is untouched in every case.
@@ -448,7 +460,13 @@ pub async fn sync(
         Err(CacheError::Missing { .. }) => (None, None),
         Err(e) => (None, Some(e.to_string())),
     };
-    let fetched = fetch(client, &account, opts, previous.as_ref(), progress).await?;
+    let journal = open_journal(cache, &account, mode, opts, progress);
+    let reader = match &journal {
+        Some(j) => client.with_journal(j.clone()),
+        None => client.clone(),
+    };
+    let read = fetch(&reader, &account, opts, previous.as_ref(), progress);
+    let fetched = with_pace(client, progress, read).await?;
     let snapshot = Snapshot::from_data(&fetched.data)?;
     let saved = cache.save(&snapshot)?;
     cache.set_last_used(
@@ -459,6 +477,9 @@ pub async fn sync(
             updated_at: opts.now,
         },
     )?;
+    if let Some(j) = &journal {
+        j.finish();
+    }
     let after = client.stats();
     Ok(SyncReport {
         data: fetched.data,
@@ -468,6 +489,29 @@ pub async fn sync(
         reused_lines: fetched.reused_lines,
         previous_problem,
     })
+}
+
+/// The journal that lets this sync resume (an interrupted one's, or a new one); without
+/// one (the folder cannot be written) the sync still runs, it just cannot resume.
+fn open_journal(
+    cache: &Cache,
+    account: &AccountIdent,
+    mode: crate::source::Mode,
+    opts: &SyncOptions,
+    progress: &dyn Progress,
+) -> Option<std::sync::Arc<journal::DiskJournal>> {
+    match journal::DiskJournal::open(cache, &account.id, mode, opts) {
+        Ok(j) => {
+            if j.resumed() > 0 {
+                progress.event(SyncEvent::Resumed { pages: j.resumed() });
+            }
+            Some(j)
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "no sync journal: an interrupted sync will start again");
+            None
+        }
+    }
 }
 
 /// The requests sent between two readings of a client's counters.
@@ -483,6 +527,7 @@ pub fn stats_since(before: &RequestStats, after: &RequestStats) -> RequestStats 
         requests: after.requests.saturating_sub(before.requests),
         retries: after.retries.saturating_sub(before.retries),
         rate_limited: after.rate_limited.saturating_sub(before.rate_limited),
+        replayed: after.replayed.saturating_sub(before.replayed),
         by_endpoint,
     }
 }

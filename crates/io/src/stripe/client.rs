@@ -11,8 +11,9 @@
 //! ([`Client::list`], [`Client::list_all`]); search endpoints page with
 //! `page=<next_page>` ([`Client::search`], [`Client::search_all`]).
 //!
-//! Independent requests can run concurrently up to [`Client::max_concurrency`]; the rate
-//! limiter keeps the total below Stripe's limits whatever the concurrency:
+//! Independent requests run concurrently, [`Client::in_flight`] at a time (the budget
+//! times the measured latency, [`super::pace`]); the rate limiter keeps the total below
+//! the budget whatever the concurrency, slowing down when Stripe answers 429:
 //!
 //! ```no_run
 //! # async fn demo(client: tieout::stripe::Client, payout_ids: Vec<String>) -> Result<(), tieout::stripe::StripeError> {
@@ -28,7 +29,7 @@
 //!     })
 //!     .await?;
 //! // Or by hand, in completion order:
-//! // futures::stream::iter(ids).map(|id| ...).buffer_unordered(client.max_concurrency())
+//! // futures::stream::iter(ids).map(|id| ...).buffer_unordered(client.in_flight())
 //! # Ok(()) }
 //! ```
 
@@ -42,7 +43,7 @@ use reqwest::header::{HeaderMap, HeaderValue};
 use serde::de::DeserializeOwned;
 
 use super::error::{StripeError, parse_permission};
-use super::limiter::{Lane, Limiter, RateConfig};
+use super::limiter::{Lane, Limiter, PaceReport, RateConfig};
 use super::models::{ErrorBody, HasId, List};
 use super::query;
 use super::retry;
@@ -56,8 +57,11 @@ mod paging;
 
 /// Stripe's API base.
 pub const DEFAULT_API_BASE: &str = "https://api.stripe.com";
-/// Attempts per request (the first one included) unless configured otherwise.
-pub const DEFAULT_MAX_ATTEMPTS: u32 = 4;
+/// Attempts per request (the first one included) unless configured otherwise: no cap,
+/// [`RateConfig::give_up_after`] decides when a failing request stops.
+pub const DEFAULT_MAX_ATTEMPTS: u32 = u32::MAX;
+/// The longest a `Retry-After` header may make a retry wait.
+pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(60);
 /// Items per list page (Stripe's maximum).
 pub const PAGE_LIMIT: &str = "100";
 
@@ -89,12 +93,23 @@ impl ClientConfig {
     }
 }
 
+/// Answers kept from an earlier run that was interrupted (a sync's journal): a GET whose
+/// answer is kept is not sent again, and every successful answer is kept.
+pub trait Journal: Send + Sync {
+    /// The body kept for `request` (path and query: `/v1/charges?limit=100`), if any.
+    fn kept(&self, request: &str) -> Option<Vec<u8>>;
+    /// Keeps the body of a successful answer to `request`.
+    fn keep(&self, request: &str, body: &[u8]);
+}
+
 /// A read-only Stripe client. Cheap to clone; clones share the rate limiter and stats.
 #[derive(Clone)]
 pub struct Client {
     inner: Arc<Inner>,
     /// The lane its requests wait in for the shared budget ([`Client::background`]).
     lane: Lane,
+    /// Where answers are kept and replayed from ([`Client::with_journal`]).
+    journal: Option<Arc<dyn Journal>>,
 }
 
 struct Inner {
@@ -225,7 +240,17 @@ impl Client {
                 stats: StatsCell::default(),
             }),
             lane: Lane::Foreground,
+            journal: None,
         })
+    }
+
+    /// A clone that keeps every successful answer in `journal` and takes an answer kept
+    /// there instead of sending the request again (a sync that resumes).
+    pub fn with_journal(&self, journal: Arc<dyn Journal>) -> Client {
+        Client {
+            journal: Some(journal),
+            ..self.clone()
+        }
     }
 
     /// A clone whose requests wait in the background lane of the shared budget: they get
@@ -234,15 +259,15 @@ impl Client {
     /// through it still pages on in the foreground: only its first page waits behind.
     pub fn background(&self) -> Client {
         Client {
-            inner: self.inner.clone(),
             lane: Lane::Background,
+            ..self.clone()
         }
     }
 
     fn foreground(&self) -> Client {
         Client {
-            inner: self.inner.clone(),
             lane: Lane::Foreground,
+            ..self.clone()
         }
     }
 
@@ -256,9 +281,33 @@ impl Client {
         &self.inner.base
     }
 
-    /// How many independent requests to run at once (see the module docs).
+    /// The most independent requests to run at once (the bound of [`Client::in_flight`]).
     pub fn max_concurrency(&self) -> usize {
         self.inner.rate.max_concurrency.max(1)
+    }
+
+    /// How many independent requests to keep in flight now: the budget times the recent
+    /// median latency, with headroom, bounded ([`super::pace`]).
+    pub fn in_flight(&self) -> usize {
+        self.inner
+            .limiter
+            .in_flight()
+            .clamp(1, self.max_concurrency())
+    }
+
+    /// The median latency of the recent answers.
+    pub fn latency(&self) -> Duration {
+        self.inner.limiter.latency()
+    }
+
+    /// The rate now and the budget.
+    pub fn pace(&self) -> PaceReport {
+        self.inner.limiter.report()
+    }
+
+    /// Every change of pace (a 429 slowing the client, the rate won back), for progress.
+    pub fn pace_reports(&self) -> tokio::sync::watch::Receiver<PaceReport> {
+        self.inner.limiter.reports()
     }
 
     /// What this client (and its clones) sent so far.
@@ -282,25 +331,50 @@ impl Client {
         query: &[(String, String)],
     ) -> Result<T, StripeError> {
         let url = self.url(path, query);
+        let request = url.get(self.inner.base.len()..).unwrap_or(&url);
+        if let Some(journal) = &self.journal
+            && let Some(body) = journal.kept(request)
+        {
+            // A damaged entry is read again from Stripe.
+            if let Ok(value) = serde_json::from_slice::<T>(&body) {
+                self.inner.stats.replayed();
+                return Ok(value);
+            }
+        }
         let max = self.inner.max_attempts;
+        let started = std::time::Instant::now();
         let mut attempt = 0;
         loop {
             attempt += 1;
             self.inner.limiter.until_ready_in(path, self.lane).await;
             self.inner.stats.sent(path, attempt > 1);
-            let fail = match self.attempt::<T>(&url, path, attempt).await {
-                Ok(value) => return Ok(value),
+            let sent = std::time::Instant::now();
+            let keep = self.journal.is_some();
+            let fail = match self.attempt::<T>(&url, path, attempt, keep).await {
+                Ok((value, body)) => {
+                    self.inner.limiter.succeeded(sent);
+                    if let (Some(journal), Some(body)) = (&self.journal, body) {
+                        journal.keep(request, &body);
+                    }
+                    return Ok(value);
+                }
                 Err(fail) => fail,
             };
             if fail.is_429() {
                 self.inner.stats.saw_429();
             }
-            if fail.retryable() && attempt < max {
-                let wait = retry::backoff(
+            if fail.is_congestion() {
+                self.inner.limiter.rate_limited(sent);
+            }
+            if fail.retryable() && attempt < max && !self.stalled(started) {
+                let backoff = retry::backoff(
                     attempt,
                     self.inner.rate.backoff_base,
                     self.inner.rate.backoff_cap,
                 );
+                let wait = fail
+                    .retry_after()
+                    .map_or(backoff, |after| backoff.max(after.min(MAX_RETRY_AFTER)));
                 tracing::debug!(path, attempt, ?wait, "retrying Stripe GET");
                 tokio::time::sleep(wait).await;
                 continue;
@@ -311,12 +385,24 @@ impl Client {
         }
     }
 
+    /// No request of this client has succeeded for [`RateConfig::give_up_after`] (counted
+    /// from the later of the last success and `started`, when this request began).
+    fn stalled(&self, started: std::time::Instant) -> bool {
+        let since = self
+            .inner
+            .limiter
+            .last_success()
+            .map_or(started, |t| t.max(started));
+        since.elapsed() >= self.inner.rate.give_up_after
+    }
+
     async fn attempt<T: DeserializeOwned>(
         &self,
         url: &str,
         path: &str,
         attempt: u32,
-    ) -> Result<T, Fail> {
+        keep: bool,
+    ) -> Result<(T, Option<Vec<u8>>), Fail> {
         let response = self
             .inner
             .http
@@ -340,6 +426,8 @@ impl Client {
         let request_id = header_str(headers, "request-id");
         let should_retry =
             retry::parse_should_retry(header_str(headers, "stripe-should-retry").as_deref());
+        let retry_after = retry::parse_retry_after(header_str(headers, "retry-after").as_deref());
+        let limited_reason = header_str(headers, "stripe-rate-limited-reason");
         tracing::debug!(path, attempt, status, request_id = ?request_id, "Stripe GET");
         let body = response.bytes().await.map_err(|e| Fail::Transport {
             detail: transport_detail(&e),
@@ -353,11 +441,13 @@ impl Client {
                     .ok()
                     .map(Box::new),
                 should_retry,
+                retry_after,
+                limited_reason,
                 request_id,
             });
         }
         let mut de = serde_json::Deserializer::from_slice(&body);
-        serde_path_to_error::deserialize::<_, T>(&mut de).map_err(|e| {
+        let value = serde_path_to_error::deserialize::<_, T>(&mut de).map_err(|e| {
             let at = e.path().to_string();
             let inner = e.into_inner();
             match inner.classify() {
@@ -375,7 +465,8 @@ impl Client {
                     should_retry,
                 },
             }
-        })
+        })?;
+        Ok((value, keep.then(|| body.to_vec())))
     }
 }
 
@@ -425,6 +516,11 @@ mod tests {
     async fn map_concurrent_keeps_input_order_whatever_finishes_first() {
         let mut cfg = ClientConfig::new("http://127.0.0.1:9", key());
         cfg.rate.max_concurrency = 3;
+        assert_eq!(
+            Client::new(cfg.clone()).expect("ok").in_flight(),
+            3,
+            "bounded"
+        );
         let client = Client::new(cfg).expect("ok");
         // Item 0 finishes only once items 1..5 have all started: that needs the finished
         // items to free their slots while item 0 still runs (an in-order buffer would

@@ -235,9 +235,11 @@ impl fmt::Display for StripeError {
             Self::RateLimited { path, attempts, .. } => {
                 write!(
                     f,
-                    "Stripe kept answering 429 Too Many Requests for GET {path} after {}: \
-                     another integration may be using the account's rate limit. Wait a minute \
-                     and run the command again.",
+                    "Stripe kept answering 429 Too Many Requests for GET {path} after {}, \
+                     with no request succeeding meanwhile although tieout slowed down: \
+                     another integration may be using the account's rate limit. Wait a few \
+                     minutes and run the command again (`tieout sync` continues from where \
+                     it stopped), or give a lower --rate.",
                     tries(*attempts)
                 )?;
             }

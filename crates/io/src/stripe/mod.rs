@@ -1,6 +1,7 @@
 //! The only code that speaks HTTP to Stripe, and the typed models of what it reads.
 //!
 //! [`Client`] sends GET and nothing else (SECURITY.md). Its pieces: [`limiter`] (pacing),
+//! [`pace`] (the rate and requests in flight from latency and 429s),
 //! [`retry`] (what to retry, backoff), [`query`] (Stripe-style query strings), [`stats`]
 //! (request counters), [`error`] (typed failures with what to do), [`permissions`] (the
 //! restricted-key permissions tieout needs), [`account`] (which account a key reads).
@@ -11,6 +12,7 @@ pub mod client;
 pub mod error;
 pub mod limiter;
 pub mod models;
+pub mod pace;
 pub mod permissions;
 pub mod query;
 pub mod refund_writer;

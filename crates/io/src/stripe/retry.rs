@@ -4,7 +4,8 @@
 //! 429, 409, 5xx, connection failures and timeouts, and 2xx answers whose body was cut
 //! short or is not JSON. `Stripe-Should-Retry` overrides the status: `false` never
 //! retries, `true` always does (within the attempt budget). Waits grow exponentially,
-//! `min(base * 2^(n-1), cap)`, jittered into `[x/2, x]` so parallel clients spread out.
+//! `min(base * 2^(n-1), cap)`, jittered into `[x/2, x]` so parallel clients spread out;
+//! a `Retry-After` (seconds) makes the wait at least that long.
 
 use std::time::Duration;
 
@@ -26,6 +27,13 @@ pub fn parse_should_retry(value: Option<&str>) -> Option<bool> {
         Some(v) if v.eq_ignore_ascii_case("false") => Some(false),
         _ => None,
     }
+}
+
+/// Parses `Retry-After` in seconds (`"2"`, `"0.5"`); an HTTP date or anything else
+/// counts as absent (Stripe does not document the header; the backoff applies).
+pub fn parse_retry_after(value: Option<&str>) -> Option<Duration> {
+    let secs: f64 = value?.trim().parse().ok()?;
+    (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs.min(86_400.0)))
 }
 
 /// The un-jittered wait before retry number `retry` (1 for the first retry).
@@ -63,6 +71,21 @@ mod tests {
         assert!(!should_retry_status(503, Some(false)));
         assert!(!should_retry_status(429, Some(false)));
         assert!(should_retry_status(400, Some(true)));
+    }
+
+    #[test]
+    fn retry_after_in_seconds() {
+        assert_eq!(parse_retry_after(Some("2")), Some(Duration::from_secs(2)));
+        assert_eq!(
+            parse_retry_after(Some(" 0.5 ")),
+            Some(Duration::from_millis(500))
+        );
+        assert_eq!(
+            parse_retry_after(Some("Wed, 21 Oct 2026 07:28:00 GMT")),
+            None
+        );
+        assert_eq!(parse_retry_after(Some("-1")), None);
+        assert_eq!(parse_retry_after(None), None);
     }
 
     #[test]

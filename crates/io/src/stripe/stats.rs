@@ -13,6 +13,9 @@ pub struct RequestStats {
     pub retries: u64,
     /// 429 answers received.
     pub rate_limited: u64,
+    /// Answers taken from an interrupted sync's journal instead of sent again (not
+    /// counted in `requests`).
+    pub replayed: u64,
     /// Requests sent per endpoint (`/v1/charges/{id}`).
     pub by_endpoint: BTreeMap<String, u64>,
 }
@@ -55,6 +58,10 @@ impl StatsCell {
             }
             *s.by_endpoint.entry(endpoint).or_default() += 1;
         });
+    }
+
+    pub(crate) fn replayed(&self) {
+        self.with(|s| s.replayed += 1);
     }
 
     pub(crate) fn saw_429(&self) {

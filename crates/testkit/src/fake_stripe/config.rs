@@ -81,6 +81,16 @@ pub enum Fault {
     Truncate { path_prefix: String, times: u32 },
     /// Close the connection with a TCP reset and no response at all.
     Reset { path_prefix: String, times: u32 },
+    /// Answer `status` (a Stripe error body, no `Stripe-Should-Retry`) to every `n`th
+    /// matching request that passed the rate limit (the `n`th, `2n`th, ...); `seen`
+    /// counts them. `times` bounds the firings.
+    Every {
+        path_prefix: String,
+        n: u32,
+        status: u16,
+        seen: u32,
+        times: u32,
+    },
 }
 
 impl Fault {
@@ -97,13 +107,25 @@ impl Fault {
         }
     }
 
+    /// Shorthand: `status` on every `n`th request to any path, until cleared.
+    pub fn every(n: u32, status: u16) -> Fault {
+        Fault::Every {
+            path_prefix: String::new(),
+            n,
+            status,
+            seen: 0,
+            times: Fault::ALWAYS,
+        }
+    }
+
     pub fn path_prefix(&self) -> &str {
         match self {
             Fault::Status { path_prefix, .. }
             | Fault::LockTimeout { path_prefix, .. }
             | Fault::Slow { path_prefix, .. }
             | Fault::Truncate { path_prefix, .. }
-            | Fault::Reset { path_prefix, .. } => path_prefix,
+            | Fault::Reset { path_prefix, .. }
+            | Fault::Every { path_prefix, .. } => path_prefix,
         }
     }
 
@@ -114,7 +136,8 @@ impl Fault {
             | Fault::LockTimeout { times, .. }
             | Fault::Slow { times, .. }
             | Fault::Truncate { times, .. }
-            | Fault::Reset { times, .. } => *times,
+            | Fault::Reset { times, .. }
+            | Fault::Every { times, .. } => *times,
         }
     }
 
@@ -124,7 +147,8 @@ impl Fault {
             | Fault::LockTimeout { times, .. }
             | Fault::Slow { times, .. }
             | Fault::Truncate { times, .. }
-            | Fault::Reset { times, .. } => times,
+            | Fault::Reset { times, .. }
+            | Fault::Every { times, .. } => times,
         }
     }
 
@@ -136,6 +160,7 @@ impl Fault {
             Fault::Slow { delay, .. } => format!("slow {}ms", delay.as_millis()),
             Fault::Truncate { .. } => "truncate".to_string(),
             Fault::Reset { .. } => "reset".to_string(),
+            Fault::Every { status, n, .. } => format!("status {status} (every {n})"),
         }
     }
 }

@@ -296,6 +296,12 @@ pub(super) async fn handle(
                 if fault.times() == 0 || !entry.path.starts_with(fault.path_prefix()) {
                     continue;
                 }
+                if let Fault::Every { n, seen, .. } = fault {
+                    *seen += 1;
+                    if !(*seen).is_multiple_of((*n).max(1)) {
+                        continue;
+                    }
+                }
                 match &*fault {
                     Fault::Slow { delay: d, .. } => delay += *d,
                     _ if terminal.is_some() => continue,
@@ -340,6 +346,7 @@ pub(super) async fn handle(
                 should_retry,
                 ..
             }) => status_fault(status, should_retry),
+            Some(Fault::Every { status, .. }) => status_fault(status, None),
             Some(Fault::LockTimeout { .. }) => ApiErr::new(
                 429,
                 "invalid_request_error",

@@ -9,6 +9,10 @@ pub(super) enum Fail {
         status: u16,
         body: Option<Box<ErrorBody>>,
         should_retry: Option<bool>,
+        /// `Retry-After`, when sent.
+        retry_after: Option<Duration>,
+        /// `Stripe-Rate-Limited-Reason` (on a 429), when sent.
+        limited_reason: Option<String>,
         request_id: Option<String>,
     },
     Transport {
@@ -37,8 +41,42 @@ impl Fail {
         }
     }
 
+    /// How long the answer asked to wait (`Retry-After`).
+    pub(super) fn retry_after(&self) -> Option<Duration> {
+        match self {
+            Fail::Status { retry_after, .. } => *retry_after,
+            _ => None,
+        }
+    }
+
     pub(super) fn is_429(&self) -> bool {
         matches!(self, Fail::Status { status: 429, .. })
+    }
+
+    /// A 429 that says the account's budget is used up, so every request should slow
+    /// down: Stripe's `global-rate` / `global-concurrency`, or a 429 that names no reason
+    /// (but not `lock_timeout`: contention on one object). An endpoint's or a resource's
+    /// own limit (`endpoint-rate`, `resource-specific`, ...) is waited out by that request's
+    /// retries without slowing the others.
+    pub(super) fn is_congestion(&self) -> bool {
+        match self {
+            Fail::Status {
+                status: 429,
+                body,
+                limited_reason,
+                ..
+            } => {
+                let lock = body
+                    .as_ref()
+                    .and_then(|b| b.error.code.as_deref())
+                    .is_some_and(|c| c == "lock_timeout");
+                let global = limited_reason
+                    .as_deref()
+                    .is_none_or(|r| r.trim().starts_with("global"));
+                global && !lock
+            }
+            _ => false,
+        }
     }
 
     /// The final error. Texts quoted from the answer are scrubbed of anything that looks

@@ -200,13 +200,16 @@ impl Client {
         self.search(path, query).try_collect().await
     }
 
-    /// Runs `f` over `items` with at most [`Client::max_concurrency`] in flight; results
-    /// come back in input order (whatever order they completed in); the first error stops
-    /// the rest.
+    /// Runs `f` over `items` with [`Client::in_flight`] of them in flight; results come
+    /// back in input order (whatever order they completed in); the first error stops the
+    /// rest.
     ///
     /// A finished item frees its slot at once (completion order), so one slow item (a
     /// payout with many pages of lines) never holds back the items behind it, as an
-    /// in-order buffer would; the results are put back in input order at the end.
+    /// in-order buffer would; the results are put back in input order at the end. The
+    /// width is read again each time a slot frees: it follows the measured latency and
+    /// the rate (Little's law), so a slow Stripe gets more requests in flight and a
+    /// rate-limited one fewer.
     pub async fn map_concurrent<I, F, Fut, R>(
         &self,
         items: I,
@@ -217,14 +220,20 @@ impl Client {
         F: FnMut(I::Item) -> Fut,
         Fut: Future<Output = Result<R, StripeError>>,
     {
-        let mut done: Vec<(usize, R)> = stream::iter(items.into_iter().enumerate())
-            .map(|(i, item)| {
+        let mut items = items.into_iter().enumerate();
+        let mut running = stream::FuturesUnordered::new();
+        let mut done: Vec<(usize, R)> = Vec::new();
+        loop {
+            while running.len() < self.in_flight() {
+                let Some((i, item)) = items.next() else { break };
                 let fut = f(item);
-                async move { fut.await.map(|r| (i, r)) }
-            })
-            .buffer_unordered(self.max_concurrency())
-            .try_collect()
-            .await?;
+                running.push(async move { fut.await.map(|r| (i, r)) });
+            }
+            match running.next().await {
+                Some(result) => done.push(result?),
+                None => break,
+            }
+        }
         done.sort_unstable_by_key(|(i, _)| *i);
         Ok(done.into_iter().map(|(_, r)| r).collect())
     }

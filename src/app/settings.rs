@@ -1,0 +1,139 @@
+//! The settings file, `settings.toml` in the config folder: how tieout paces its reads
+//! of Stripe. Every key is optional; a missing file means the defaults.
+//!
+//! ```toml
+//! [stripe]
+//! rate = 20            # the budget, requests per second (at most 25 test / 100 live)
+//! give_up_after = 180  # seconds without one successful request before a read gives up
+//! ```
+//!
+//! `--rate` overrides `rate`; the environment variable `TIEOUT_GIVE_UP_AFTER` (seconds)
+//! overrides `give_up_after`.
+
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use crate::failure::Failure;
+use crate::source::Mode;
+use crate::stripe::RateConfig;
+
+/// The file's name in the config folder.
+pub const SETTINGS_FILE: &str = "settings.toml";
+/// Overrides `give_up_after` (seconds).
+pub const GIVE_UP_ENV: &str = "TIEOUT_GIVE_UP_AFTER";
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    #[serde(default)]
+    pub stripe: StripeSettings,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StripeSettings {
+    /// The budget, req/s.
+    pub rate: Option<u32>,
+    /// Seconds without a successful request before a read gives up.
+    pub give_up_after: Option<u64>,
+}
+
+impl Settings {
+    /// Parses the file's text; `origin` names it in the message of a bad one.
+    pub fn parse(text: &str, origin: &str) -> Result<Settings, Failure> {
+        toml::from_str(text).map_err(|e| {
+            Failure::usage(format!(
+                "{origin} is not valid settings ({}): see the README's \"Settings\" for its keys",
+                e.message()
+            ))
+        })
+    }
+
+    /// The settings file of the config folder, or the defaults without one.
+    pub fn load() -> Result<Settings, Failure> {
+        let Some(path) = super::config_dir().map(|d| d.join(SETTINGS_FILE)) else {
+            return Ok(Settings::default());
+        };
+        match std::fs::read_to_string(&path) {
+            Ok(text) => Settings::parse(&text, &path.display().to_string()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Settings::default()),
+            Err(e) => Err(Failure::other(format!(
+                "the settings file {} could not be read ({e}); fix its permissions or remove it",
+                path.display()
+            ))),
+        }
+    }
+
+    /// `rate` for `mode`: `flag` (`--rate`) over the file's, refused above the mode's
+    /// ceiling; the give-up time from the environment over the file's.
+    pub fn apply(
+        &self,
+        mut rate: RateConfig,
+        flag: Option<u32>,
+        mode: Mode,
+    ) -> Result<RateConfig, Failure> {
+        if let Some(budget) = flag.or(self.stripe.rate) {
+            let source = if flag.is_some() {
+                "--rate"
+            } else {
+                "rate in settings.toml"
+            };
+            rate = rate
+                .with_budget(budget, mode)
+                .map_err(|e| Failure::usage(format!("{source}: {e}")))?;
+        }
+        let env = std::env::var(GIVE_UP_ENV)
+            .ok()
+            .filter(|v| !v.trim().is_empty());
+        let give_up = match env {
+            Some(v) => Some(v.trim().parse::<u64>().map_err(|_| {
+                Failure::usage(format!(
+                    "{GIVE_UP_ENV}={v} is not a number of seconds: give e.g. 180"
+                ))
+            })?),
+            None => self.stripe.give_up_after,
+        };
+        if let Some(secs) = give_up {
+            rate.give_up_after = Duration::from_secs(secs.max(1));
+        }
+        Ok(rate)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_flag_wins_and_ceilings_hold() {
+        let s = Settings::parse("[stripe]\nrate = 15\ngive_up_after = 60\n", "settings.toml")
+            .expect("valid");
+        let base = RateConfig::for_mode(Mode::Test);
+        let r = s.apply(base.clone(), None, Mode::Test).expect("file");
+        assert_eq!(r.per_second, 15);
+        let r = s.apply(base.clone(), Some(25), Mode::Test).expect("flag");
+        assert_eq!(r.per_second, 25);
+        let err = s
+            .apply(base.clone(), Some(40), Mode::Test)
+            .expect_err("ceiling");
+        assert!(
+            err.message.contains("--rate") && err.message.contains("25"),
+            "{}",
+            err.message
+        );
+        let r = s.apply(base.clone(), Some(100), Mode::Live).expect("live");
+        assert_eq!(r.per_second, 100);
+        let none = Settings::default()
+            .apply(base.clone(), None, Mode::Live)
+            .expect("defaults");
+        assert_eq!(none.per_second, base.per_second);
+    }
+
+    #[test]
+    fn a_bad_file_names_itself() {
+        let err =
+            Settings::parse("[stripe]\nspeed = 3\n", "/x/settings.toml").expect_err("unknown key");
+        assert!(err.message.contains("/x/settings.toml"), "{}", err.message);
+    }
+}
