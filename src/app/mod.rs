@@ -8,6 +8,8 @@ pub mod audit;
 pub mod connect;
 pub mod exports;
 pub mod load;
+pub mod pane_reads;
+pub mod permission_check;
 pub mod query;
 pub mod refund_exec;
 pub mod ticket_fetch;

@@ -29,3 +29,4 @@ mod refund_gate;
 mod suggest;
 mod sync;
 mod tui;
+mod tui_gaps;

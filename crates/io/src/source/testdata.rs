@@ -92,6 +92,7 @@ pub fn random_data(seed: u64, n: usize) -> AccountData {
         fetched_at: g.int(),
         window_start: g.int(),
         window_end: g.int(),
+        default_currency: None,
     };
     let mut d = AccountData::empty(meta);
     for _ in 0..n {
