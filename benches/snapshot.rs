@@ -21,6 +21,7 @@ fn account() -> AccountData {
         fetched_at: 1_796_040_000,
         window_start: 1_788_220_800,
         window_end: 1_796_083_200,
+        default_currency: None,
     });
     let currencies = [Currency::USD, Currency::EUR, Currency::JPY];
     d.balance_transactions = (0..LINES)

@@ -18,7 +18,10 @@ use crate::money::Currency;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Event {
+    /// The preview of a refund was shown to the operator (before any confirmation).
     Proposal,
+    /// The operator closed the preview without sending it.
+    Cancelled,
     Approval,
     Refusal,
     /// About to send `POST /v1/refunds` (written before the request).

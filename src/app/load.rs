@@ -33,6 +33,10 @@ pub enum Need {
     Refunds,
     /// Everything a sync reads.
     All,
+    /// Everything the close packet of the month needs: what `All` reads, with the payouts
+    /// (and their lines) of that month, however long ago it was, and the charges back to
+    /// it; the month need not be in the cache's window.
+    Close(Month),
 }
 
 impl Need {
@@ -49,7 +53,7 @@ impl Need {
                     | Table::Customers
                     | Table::Subscriptions
             ),
-            Need::Refunds | Need::All => true,
+            Need::Refunds | Need::All | Need::Close(_) => true,
         }
     }
 
@@ -66,6 +70,20 @@ impl Need {
                 o
             }
             Need::Refunds | Need::All => SyncOptions::for_months(now, tz, DEFAULT_MONTHS),
+            Need::Close(m) => {
+                let mut o = SyncOptions::for_months(now, tz, DEFAULT_MONTHS);
+                o.window = m.range(tz);
+                o.charges_since = o.charges_since.min(o.window.0);
+                o
+            }
+        }
+    }
+
+    /// The month whose payouts this need reads, whatever the cache holds.
+    fn month(&self) -> Option<Month> {
+        match self {
+            Need::Month(m) | Need::Close(m) => Some(*m),
+            _ => None,
         }
     }
 }
@@ -113,19 +131,36 @@ pub fn load_cached(
     let data = generation(cache, profile)?
         .load_data(&|t| need.reads(t))
         .map_err(cache_failure)?;
-    if let Need::Month(m) = need {
-        let (start, end) = m.range(tz);
+    if let Some(m) = need.month()
+        && !covers(&data.meta, m, tz)
+    {
         let (have_start, have_end) = (data.meta.window_start, data.meta.window_end);
-        if start < have_start || end > have_end {
-            let last = (have_end - 1).max(have_start);
-            return Err(Failure::data(format!(
-                "the cache holds payouts arriving {} to {}, which does not cover {m}; run `tieout sync --months N` with enough months, or drop --cached",
-                crate::time::date_in(have_start, tz),
-                crate::time::date_in(last, tz),
-            )));
-        }
+        let last = (have_end - 1).max(have_start);
+        return Err(Failure::data(format!(
+            "the cache holds payouts arriving {} to {}, which does not cover {m}; drop --cached to read {m} from Stripe (or run `tieout sync --months N` with enough months)",
+            crate::time::date_in(have_start, tz),
+            crate::time::date_in(last, tz),
+        )));
     }
     Ok(data)
+}
+
+/// Whether the payouts of `data` (read for its window) cover `month` in `tz`.
+pub fn covers(meta: &crate::source::SnapshotMeta, month: Month, tz: &TimeZone) -> bool {
+    let (start, end) = month.range(tz);
+    start >= meta.window_start && end <= meta.window_end
+}
+
+/// `data` with the payouts and lines of `month` taken from `month_data` (a read for
+/// [`Need::Month`]), for a close packet of a month outside the window `data` was read
+/// for. Everything else (the worklist as of now, refunds, disputes) stays `data`'s.
+pub fn with_month(data: &AccountData, mut month_data: AccountData) -> AccountData {
+    let mut out = data.clone();
+    out.take_table(Table::Payouts, &mut month_data);
+    out.take_table(Table::BalanceTransactions, &mut month_data);
+    out.meta.window_start = month_data.meta.window_start;
+    out.meta.window_end = month_data.meta.window_end;
+    out
 }
 
 /// The current cache generation of the account `profile` last synced.
@@ -176,21 +211,33 @@ pub fn merge_rest(first: &mut AccountData, mut rest: AccountData) {
 }
 
 fn load_fresh(ctx: &ReadRequest, need: Need) -> Result<AccountData, Failure> {
+    let progress = StderrProgress::new();
+    let result = load_fresh_with(ctx, need, &progress);
+    progress.finish();
+    result
+}
+
+/// A fresh read from Stripe for `need`, reporting to `progress` (the TUI's status line;
+/// the headless commands report on stderr).
+pub fn load_fresh_with(
+    ctx: &ReadRequest,
+    need: Need,
+    progress: &dyn crate::source::progress::Progress,
+) -> Result<AccountData, Failure> {
     let client = super::connect(ctx)?;
     let opts = need.options(ctx.now, &ctx.tz);
     let cache = Cache::open_default().ok();
-    let progress = StderrProgress::new();
     let stripe_account = ctx.stripe_account.as_deref();
-    let result = sync::block_on(sync::read_fresh(
+    sync::block_on(sync::read_fresh(
         &client,
         stripe_account,
         &opts,
         cache.as_ref(),
-        &progress,
+        progress,
     ))
-    .map_err(|e| Failure::other(format!("could not start the network runtime: {e}")))?;
-    progress.finish();
-    result.map(|f| f.data).map_err(stripe_failure)
+    .map_err(|e| Failure::other(format!("could not start the network runtime: {e}")))?
+    .map(|f| f.data)
+    .map_err(stripe_failure)
 }
 
 #[cfg(test)]

@@ -11,6 +11,8 @@ pub mod connect;
 pub mod exports;
 pub mod journal;
 pub mod load;
+pub mod pane_reads;
+pub mod permission_check;
 pub mod query;
 pub mod refund_exec;
 pub mod settings;

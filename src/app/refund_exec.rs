@@ -120,6 +120,24 @@ impl Gate {
         self.log(&Entry::about(Event::Proposal, p, now, &self.user))
     }
 
+    /// Records that the operator closed the preview of `p` without sending it.
+    pub fn cancel(&self, p: &Proposal, now: i64) -> Result<(), AuditError> {
+        self.log(&Entry::about(Event::Cancelled, p, now, &self.user))
+    }
+
+    /// Records that `p` was shown unless the log's latest entry about exactly `p` already
+    /// says so (the preview recorded it when it opened).
+    pub fn ensure_proposed(&self, p: &Proposal, now: i64) -> Result<(), AuditError> {
+        let digest = p.digest();
+        let entries = self.audit.read()?;
+        let shown = entries
+            .iter()
+            .rev()
+            .find(|e| e.digest == digest)
+            .is_some_and(|e| e.event == Event::Proposal);
+        if shown { Ok(()) } else { self.propose(p, now) }
+    }
+
     /// The operator approved `p` (after the deliberate confirmation): binds and records it.
     pub fn approve(&self, p: &Proposal, now: i64) -> Result<Approval, AuditError> {
         let a = Approval::new(p, &self.user, now);

@@ -515,6 +515,7 @@ mod tests {
             fetched_at: 0,
             window_start: 0,
             window_end: 0,
+            default_currency: None,
         }
     }
 

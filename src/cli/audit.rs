@@ -45,6 +45,7 @@ pub fn run(ctx: &Ctx, ticket: Option<&str>, day: Option<&str>) -> CmdResult {
 fn event_name(e: Event) -> &'static str {
     match e {
         Event::Proposal => "proposal",
+        Event::Cancelled => "cancelled",
         Event::Approval => "approval",
         Event::Refusal => "refusal",
         Event::Call => "call",

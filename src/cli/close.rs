@@ -28,7 +28,7 @@ pub fn run(
     let month = month.ok_or_else(|| Failure::usage("--month YYYY-MM is required"))?;
     let out = out.ok_or_else(|| Failure::usage("--out DIR is required"))?;
     let accounts = super::journal::read_map(None)?;
-    let data = load(&ctx.request(), Need::All)?;
+    let data = load(&ctx.request(), Need::Close(month))?;
     let zone = zone_name(&ctx.tz);
     let spec = PacketSpec {
         month,

@@ -1,4 +1,5 @@
-//! `tieout status`: account, mode, masked key, where the key came from, cache age.
+//! `tieout status`: account, mode, masked key, where the key came from, which of the
+//! permissions tieout reads with the key has (a table, one cheap read each), cache age.
 //!
 //! With `--demo`: the bundled demo account, mode test, no key. Otherwise the key is
 //! resolved (env `STRIPE_API_KEY`, then the keychain), verified with a cheap read, and the
@@ -105,6 +106,22 @@ pub fn status_with(
     if let Some(acct) = &ctx.global.stripe_account {
         // A key pasted into --stripe-account by mistake is still not printed.
         line(out, "acting as", crate::secrets::scrub_keys(acct))?;
+    }
+    // Every permission tieout reads with, one cheap read each (only when Stripe answered:
+    // a refused key or an outage would teach nothing).
+    if matches!(
+        verified,
+        Ok(_) | Err(crate::stripe::StripeError::MissingPermission { .. })
+    ) {
+        match crate::app::permission_check::check(&ctx.request(), key) {
+            Ok(checks) => {
+                say(out, "permissions (one read of each, limit=1):")?;
+                for l in crate::app::permission_check::table(&checks) {
+                    say(out, l)?;
+                }
+            }
+            Err(e) => line(out, "perms", format!("could not be checked: {e}"))?,
+        }
     }
     let info = verified.map_err(Failure::from)?;
     if let Some(note) = &info.note {

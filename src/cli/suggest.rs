@@ -206,6 +206,7 @@ mod live {
             fetched_at: ctx.now,
             window_start: 0,
             window_end: 0,
+            default_currency: None,
         };
         crate::stripe::blocking::block_on(async {
             let (data, counts) = fetch_tickets(client.clone(), tickets, meta)

@@ -10,7 +10,6 @@ use super::{CmdResult, Ctx, Failure};
 use crate::app::load::{self, Need};
 use crate::source::cache::Cache;
 use crate::source::progress::{SyncEvent, grouped};
-use crate::source::sync;
 use crate::tui::config;
 use crate::tui::runtime::refunds::GateSession;
 use crate::tui::runtime::{self, LoadEnd, Loader};
@@ -98,6 +97,26 @@ impl Loader for CliLoader {
             LoadKind::Cache => self.cached_in_parts(first),
             _ => self.load(kind, progress).map(LoadEnd::Whole),
         }
+    }
+
+    fn load_month(
+        &self,
+        month: crate::time::Month,
+        progress: &(dyn Fn(String) + Send + Sync),
+    ) -> Result<crate::source::AccountData, String> {
+        if self.ctx.global.demo {
+            return Err(format!(
+                "the demo account holds only the months it was generated for, not {month}: choose a month inside them"
+            ));
+        }
+        let report = move |event: SyncEvent| {
+            if let Some(text) = in_words(event) {
+                progress(text);
+            }
+        };
+        let mut request = self.ctx.request();
+        request.cached = false;
+        load::load_fresh_with(&request, Need::Month(month), &report).map_err(|f| f.message)
     }
 
     fn refund_gate(&self) -> Result<GateSession, String> {
@@ -206,40 +225,50 @@ impl CliLoader {
         }
     }
 
-    /// A full read from Stripe, saved to the cache like `tieout sync`.
+    /// A full read from Stripe, resource by resource: what the key can read comes back
+    /// fresh and each resource it cannot read is a gap the panes that need it show
+    /// (`app::pane_reads`); saved to the cache like `tieout sync` when complete.
     fn fresh(&self, progress: &(dyn Fn(String) + Send + Sync)) -> Result<Workspace, LoadError> {
         let ctx = &self.ctx;
         let client = crate::app::connect(&ctx.request()).map_err(|f| LoadError::new(f.message))?;
         let cache = Cache::open_default().map_err(|e| LoadError::new(e.to_string()))?;
-        let opts = Need::All.options(ctx.now, &ctx.tz);
         let report = move |event: SyncEvent| {
-            let text = match event {
-                SyncEvent::Listing { part, count } | SyncEvent::Listed { part, count } => {
-                    format!("{} {}", grouped(count), part.label())
-                }
-                SyncEvent::Fetched {
-                    part, done, total, ..
-                } => format!("{} {done}/{total}", part.label()),
-                SyncEvent::Paced {
-                    per_second,
-                    budget,
-                    rate_limited,
-                } => crate::source::progress::pace_text(per_second, budget, rate_limited),
-                _ => return,
-            };
-            progress(text);
+            if let Some(text) = in_words(event) {
+                progress(text);
+            }
         };
-        let result = sync::block_on(sync::sync(
+        let read = crate::app::pane_reads::read(
             &client,
             ctx.global.stripe_account.as_deref(),
-            &opts,
-            &cache,
+            (ctx.now, &ctx.tz),
+            Some(&cache),
             &ctx.global.profile,
+            None,
             &report,
-        ))
-        .map_err(|e| LoadError::new(format!("could not start the network runtime: {e}")))?;
-        result
-            .map_err(|e| LoadError::new(e.to_string()))
-            .and_then(|r| Ok(Workspace::new(r.data, self.tickets()?)))
+        )
+        .map_err(LoadError::new)?;
+        Ok(Workspace::new(read.data, self.tickets()?).with_gaps(read.gaps))
+    }
+}
+
+/// A sync event as the status line shows it (`1,200 charges`, `payouts 3/12`).
+fn in_words(event: SyncEvent) -> Option<String> {
+    match event {
+        SyncEvent::Listing { part, count } | SyncEvent::Listed { part, count } => {
+            Some(format!("{} {}", grouped(count), part.label()))
+        }
+        SyncEvent::Fetched {
+            part, done, total, ..
+        } => Some(format!("{} {done}/{total}", part.label())),
+        SyncEvent::Paced {
+            per_second,
+            budget,
+            rate_limited,
+        } => Some(crate::source::progress::pace_text(
+            per_second,
+            budget,
+            rate_limited,
+        )),
+        _ => None,
     }
 }

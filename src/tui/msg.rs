@@ -203,6 +203,15 @@ impl fmt::Debug for Msg {
     }
 }
 
+/// What happened to a refund preview, for the audit log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PreviewEvent {
+    /// The preview was shown (the proposal).
+    Opened,
+    /// It was closed without sending.
+    Cancelled,
+}
+
 /// Side effects as data; the runtime performs them.
 #[derive(Debug, PartialEq)]
 pub enum Effect {
@@ -216,12 +225,18 @@ pub enum Effect {
     Copy(String),
     /// Write a file atomically (refusing to replace a different file).
     Write { path: PathBuf, bytes: Vec<u8> },
-    /// Send the approved refund through the gate (propose, approve, execute) off the UI
-    /// task, the approval bound to exactly this proposal; answered by
-    /// `Msg::RefundExecuted`.
+    /// Send the approved refund through the gate (approve, execute; the proposal too if
+    /// its preview did not record it) off the UI task, the approval bound to exactly this
+    /// proposal; answered by `Msg::RefundExecuted`.
     ExecuteRefund {
         req: RequestId,
         proposal: crate::domain::refund_gate::Proposal,
+    },
+    /// Record in the refund audit log that the preview of `proposal` was opened or
+    /// cancelled (in order with the executions; nothing comes back).
+    AuditPreview {
+        proposal: crate::domain::refund_gate::Proposal,
+        event: PreviewEvent,
     },
     /// Write the month-end close packet for `month` into the folder `dir` off the UI task
     /// (the same code as `tieout close`); progress comes back as `Msg::Progress`, the end

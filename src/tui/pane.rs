@@ -87,6 +87,12 @@ pub trait Pane {
         None
     }
 
+    /// What the pane reads, so a resource the key could not read marks only the panes
+    /// (and columns) that need it. By default: nothing (never marked).
+    fn reads(&self) -> Reads {
+        Reads::default()
+    }
+
     /// True while the pane reads typed text ([`Pane::key_mode`] is set).
     fn captures_keys(&self) -> bool {
         self.key_mode().is_some()
@@ -95,6 +101,31 @@ pub trait Pane {
     /// A typing action of the pane's mode layer, or a character typed, while
     /// [`Pane::key_mode`] is set.
     fn input(&mut self, _input: Input, _cx: &mut Cx<'_>) {}
+}
+
+/// What a pane reads from the account (see [`Pane::reads`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Reads {
+    /// Without these the pane has nothing true to show.
+    pub needs: &'static [crate::source::sync::Resource],
+    /// These feed only some columns or screens: the resource and what it feeds.
+    pub partly: &'static [(crate::source::sync::Resource, &'static str)],
+}
+
+impl Reads {
+    /// The lines that mark a pane for the resources `gaps` could not read: what is
+    /// missing and what to do, and for a resource only some columns need, which.
+    pub fn marks(&self, gaps: &[crate::tui::workspace::Gap]) -> Vec<String> {
+        let mut out = Vec::new();
+        for g in gaps {
+            if self.needs.contains(&g.resource) {
+                out.push(g.message());
+            } else if let Some((_, what)) = self.partly.iter().find(|(r, _)| *r == g.resource) {
+                out.push(format!("{what}: {}", g.message()));
+            }
+        }
+        out
+    }
 }
 
 /// A short-lived message at the bottom of the screen.

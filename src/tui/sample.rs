@@ -23,6 +23,7 @@ pub fn meta(origin: Origin) -> SnapshotMeta {
         fetched_at: NOW - 3 * 3600,
         window_start: NOW - 90 * DAY,
         window_end: NOW,
+        default_currency: None,
     }
 }
 

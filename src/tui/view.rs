@@ -12,7 +12,7 @@ use super::action::{Action, Group};
 use super::keymap::{self, chord_text};
 use super::pane::ViewCx;
 use super::state::{Mode, PromptKind, Rest, State};
-use super::theme::Role;
+use super::theme::{Role, Theme};
 use super::widgets::text::{fit, width};
 use super::workspace::LoadState;
 use crate::source::{Mode as AccountMode, Origin};
@@ -109,6 +109,35 @@ fn draw_tabs(state: &mut State, area: Rect, buf: &mut Buffer) {
     }
 }
 
+/// Draws `marks` (one line each, wrapped at most to a third of the height) at the top of
+/// `area` and returns what is left below them.
+fn draw_marks(marks: &[String], area: Rect, buf: &mut Buffer, theme: &Theme) -> Rect {
+    if marks.is_empty() || area.height < 6 {
+        return area;
+    }
+    let width = usize::from(area.width.max(1));
+    let mut lines: Vec<String> = Vec::new();
+    for m in marks {
+        let text = format!("! {m}");
+        let chars: Vec<char> = text.chars().collect();
+        for chunk in chars.chunks(width) {
+            lines.push(chunk.iter().collect());
+        }
+    }
+    let room = usize::from(area.height / 3).max(1);
+    let shown = lines.len().min(room);
+    for (i, l) in lines.iter().take(shown).enumerate() {
+        let y = area.y + u16::try_from(i).unwrap_or(0);
+        buf.set_stringn(area.x, y, l, width, theme.style(Role::Warning));
+    }
+    let used = u16::try_from(shown).unwrap_or(0);
+    Rect {
+        y: area.y + used,
+        height: area.height - used,
+        ..area
+    }
+}
+
 fn draw_body(state: &mut State, area: Rect, buf: &mut Buffer) {
     let has_data = state.core.workspace.is_some();
     let rest = state.waiting_for_rest().cloned();
@@ -130,6 +159,13 @@ fn draw_body(state: &mut State, area: Rect, buf: &mut Buffer) {
             now: core.now,
             load,
         };
+        // The active tab's marks for what the key could not read, above its pane (and
+        // above its drill-down screens, which read the same).
+        let marks = match (tabs.get(*active), &core.workspace) {
+            (Some(tab), Some(ws)) => tab.reads().marks(&ws.gaps),
+            _ => Vec::new(),
+        };
+        let area = draw_marks(&marks, area, buf, theme);
         let pane = match screens.last_mut() {
             Some((_, p)) => Some(p),
             None => tabs.get_mut(*active),

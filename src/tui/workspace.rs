@@ -17,13 +17,56 @@ pub use crate::domain::refunds::Ticket;
 pub struct Workspace {
     pub data: Arc<AccountData>,
     pub tickets: Arc<Vec<Ticket>>,
+    /// What the fresh read could not read (its tables empty, or an older copy): the
+    /// panes that need it are marked.
+    pub gaps: Arc<Vec<Gap>>,
 }
+
+pub use crate::app::pane_reads::Gap;
 
 impl Workspace {
     pub fn new(data: AccountData, tickets: Vec<Ticket>) -> Self {
         Self {
             data: Arc::new(data),
             tickets: Arc::new(tickets),
+            gaps: Arc::new(Vec::new()),
+        }
+    }
+
+    /// The same, with the resources the read could not read.
+    pub fn with_gaps(mut self, gaps: Vec<Gap>) -> Self {
+        self.gaps = Arc::new(gaps);
+        self
+    }
+
+    /// `self` (a fresh read with gaps) with each unread resource's tables taken from
+    /// `older` (the data shown before), its gaps marked stale. Without gaps, or with
+    /// nothing older to show, it is returned as it is.
+    pub fn filled_from(self, older: &Workspace) -> Self {
+        if self.gaps.is_empty() {
+            return self;
+        }
+        let mut data = Arc::try_unwrap(self.data).unwrap_or_else(|shared| (*shared).clone());
+        let mut old = (*older.data).clone();
+        let mut gaps = (*self.gaps).clone();
+        for g in &mut gaps {
+            let tables = g.resource.tables();
+            if tables.iter().all(|t| old.row_count(*t) == 0) {
+                continue;
+            }
+            for t in tables {
+                data.take_table(*t, &mut old);
+            }
+            if g.resource == crate::source::sync::Resource::Payouts {
+                data.meta.window_start = older.data.meta.window_start;
+                data.meta.window_end = older.data.meta.window_end;
+            }
+            g.stale = true;
+        }
+        Workspace {
+            data: Arc::new(data),
+            tickets: self.tickets,
+            gaps: Arc::new(gaps),
         }
     }
 }

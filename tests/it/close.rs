@@ -344,3 +344,58 @@ fn the_tui_export_writes_the_commands_packet_and_it_verifies() {
         fs::read(cli.join("README.md")).expect("cli")
     );
 }
+
+/// A month older than the cache's window, and than the three months a fresh read covers,
+/// is closed in one command: `close` reads the payouts of that month (and everything else
+/// the packet needs) from Stripe instead of asking for a longer sync and `--cached`.
+#[test]
+fn a_month_older_than_the_cache_window_is_closed_in_one_command_through_the_fake() {
+    use crate::support::{FakeConfig, start_fake};
+    let fake = start_fake(FakeConfig::default());
+    // Two months after the demo's last payout: the cache holds January 2027 only.
+    let t = Tieout::against(&fake).now(Some("2027-01-15T12:00:00Z"));
+    t.run(&["sync", "--months", "1"]).success();
+    let dir = t.work_dir().join("close-2026-09");
+    let dir_s = dir.to_str().expect("utf8");
+
+    // From the cache alone it cannot be done, and the message says what to do.
+    let cached = t.run(&["--cached", "close", "--month", "2026-09", "--out", dir_s]);
+    cached.code(5);
+    assert!(
+        cached
+            .stderr
+            .contains("drop --cached to read 2026-09 from Stripe"),
+        "{}",
+        cached.stderr
+    );
+    assert!(!dir.exists());
+
+    let run = t.run(&["close", "--month", "2026-09", "--out", dir_s]);
+    run.success();
+    assert!(run.stdout.contains("wrote close packet"), "{}", run.stdout);
+    let verified = t.run(&["close", "--verify", dir_s]);
+    verified.success();
+    assert!(verified.stdout.contains("intact"), "{}", verified.stdout);
+
+    // September's tie-out is the one the demo (which holds September) gives.
+    let demo = Tieout::demo();
+    let demo_dir = demo.work_dir().join("close-demo");
+    demo.run(&[
+        "close",
+        "--month",
+        "2026-09",
+        "--out",
+        demo_dir.to_str().expect("utf8"),
+    ])
+    .success();
+    let csv = fs::read_to_string(dir.join("payout-reconciliation.csv")).expect("csv");
+    let demo_csv = fs::read_to_string(demo_dir.join("payout-reconciliation.csv")).expect("csv");
+    assert!(csv.lines().count() > 10, "{csv}");
+    assert_eq!(csv, demo_csv);
+    let first = run.stdout.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("2026-09: ") && !first.starts_with("2026-09: 0 payouts"),
+        "{}",
+        run.stdout
+    );
+}

@@ -109,3 +109,73 @@ fn each_command_works_without_the_permissions_it_does_not_need() {
         fake.allow(TEST_KEY, slug);
     }
 }
+
+/// `tieout status` lists each permission tieout reads with and whether the key has it,
+/// as a table, from one `limit=1` GET of each; a missing one is named with what to add.
+#[test]
+fn status_prints_a_table_of_the_permissions_the_key_has() {
+    let fake = start_fake(FakeConfig::default());
+    for denied in [&["rak_dispute_read"][..], &["rak_payout_read"][..]] {
+        for slug in denied {
+            fake.deny(TEST_KEY, slug);
+        }
+        fake.clear_requests();
+        let out = Tieout::against(&fake).run(&["status"]);
+        assert_eq!(out.code, Some(0), "{}", out.stderr);
+        let row = |slug: &str| -> Vec<String> {
+            out.stdout
+                .lines()
+                .find(|l| l.trim_start().starts_with(&format!("{slug} ")))
+                .unwrap_or_default()
+                .split_whitespace()
+                .map(str::to_string)
+                .collect()
+        };
+        assert!(out.stdout.contains("permission"), "{}", out.stdout);
+        for (slug, _) in PERMISSIONS {
+            let r = row(slug);
+            let want = if denied.contains(&slug) { "NO" } else { "yes" };
+            assert!(r.len() > 3, "{slug} has no row:\n{}", out.stdout);
+            assert!(
+                r.contains(&want.to_string()),
+                "{slug}: {r:?}\n{}",
+                out.stdout
+            );
+        }
+        let lacking = denied[0];
+        let resource = if lacking == "rak_dispute_read" {
+            "Disputes"
+        } else {
+            "Payouts"
+        };
+        assert!(
+            out.stdout.contains(&format!(
+                "this key lacks {lacking}: add Read on {resource} in the Dashboard, then run `tieout login` again"
+            )),
+            "{}",
+            out.stdout
+        );
+        // One cheap GET per permission it reads with.
+        let probes: Vec<_> = fake
+            .requests()
+            .into_iter()
+            .filter(|r| r.query == "limit=1")
+            .collect();
+        assert!(probes.iter().all(|r| r.method == "GET"), "{probes:?}");
+        for path in [
+            "/v1/disputes",
+            "/v1/payouts",
+            "/v1/invoices",
+            "/v1/balance_transactions",
+        ] {
+            assert_eq!(
+                probes.iter().filter(|r| r.path == path).count(),
+                1,
+                "{path}: {probes:?}"
+            );
+        }
+        for slug in denied {
+            fake.allow(TEST_KEY, slug);
+        }
+    }
+}

@@ -32,3 +32,4 @@ mod suggest;
 mod sync;
 mod sync_resume;
 mod tui;
+mod tui_gaps;

@@ -581,3 +581,54 @@ async fn the_tui_runtime_proposes_approves_and_executes_off_the_ui_task() {
     );
     assert!(fake.requests().is_empty());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_preview_opened_and_cancelled_leaves_a_proposal_and_a_cancelled_entry() {
+    use tieout::tui::msg::PreviewEvent;
+    use tieout::tui::runtime::refunds::RefundLane;
+    let fake = fake().await;
+    let dir = tempfile::tempdir().expect("tmp");
+    let session = tieout::tui::runtime::refunds::GateSession {
+        gate: gate(&fake, &dir, GatePolicy::default()),
+        now: Some(NOW),
+    };
+    let p = proposal("ch_GateOk", 2_000);
+    let (tx, mut rx) = tokio::sync::mpsc::channel(4);
+    let lane = RefundLane::start(std::sync::Arc::new(GateLoader(Some(session.clone()))), &tx);
+    // Opened and cancelled; opened again and sent: one proposal per preview, in order.
+    lane.preview(p.clone(), PreviewEvent::Opened);
+    lane.preview(p.clone(), PreviewEvent::Cancelled);
+    lane.preview(p.clone(), PreviewEvent::Opened);
+    lane.execute(tieout::tui::RequestId(9), p.clone());
+    let Some(tieout::tui::Msg::RefundExecuted { req, done }) = rx.recv().await else {
+        panic!("expected RefundExecuted");
+    };
+    assert_eq!(req, tieout::tui::RequestId(9));
+    assert!(
+        matches!(done.outcome, Ok(Outcome::Verified { .. })),
+        "{done:?}"
+    );
+    let entries = session.gate.audit.read().expect("log");
+    let events: Vec<Event> = entries.iter().map(|e| e.event).collect();
+    assert_eq!(
+        events,
+        [
+            Event::Proposal,
+            Event::Cancelled,
+            Event::Proposal,
+            Event::Approval,
+            Event::Call,
+            Event::Created,
+            Event::ReadBack
+        ]
+    );
+    assert!(
+        entries
+            .iter()
+            .all(|e| e.digest == p.digest() && e.ticket == "T-2001")
+    );
+    // Only the sent preview reached Stripe.
+    assert_eq!(fake.created_refunds().len(), 1);
+    let cancelled = serde_json::to_value(&entries[1]).expect("json");
+    assert_eq!(cancelled["event"], "cancelled");
+}

@@ -48,6 +48,7 @@ fn fixture_account() -> AccountData {
         fetched_at: 0,
         window_start: 0,
         window_end: 0,
+        default_currency: None,
     });
     data.customers = read_models::<models::Customer>("customers")
         .iter()

@@ -62,6 +62,7 @@ fn fixture_rows(dir: &Path) -> AccountData {
         fetched_at: 0,
         window_start: 0,
         window_end: 0,
+        default_currency: None,
     });
     d.payouts = read::<models::Payout>(dir, "payouts")
         .iter()

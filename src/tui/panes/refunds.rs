@@ -33,7 +33,7 @@ use crate::time::date_in;
 use crate::tui::action::Action;
 use crate::tui::keymap::{self, Input};
 use crate::tui::msg::{Job, JobOutput, RefundDone, RequestId};
-use crate::tui::pane::{Cx, Handled, Pane, ViewCx};
+use crate::tui::pane::{Cx, Handled, Pane, Reads, ViewCx};
 use crate::tui::panes::detail::RowDetail;
 use crate::tui::theme::Role;
 use crate::tui::widgets::table::{Cell, DataTable, RowsSource, TableSource, col};
@@ -144,12 +144,9 @@ impl RefundsPane {
             .executed
             .get(&proposal.ticket)
             .map(|r| approval::outcome_text(r).0);
-        self.approval = Some(ApprovalOverlay::new(
-            proposal,
-            a.suggestion.recommendation,
-            blocked,
-            earlier,
-        ));
+        let overlay = ApprovalOverlay::new(proposal, a.suggestion.recommendation, blocked, earlier);
+        overlay.audit_opened(cx);
+        self.approval = Some(overlay);
     }
 
     /// The gate's outcome for a refund this pane sent.
@@ -256,6 +253,21 @@ impl Pane for RefundsPane {
         "Refunds".to_string()
     }
 
+    fn reads(&self) -> Reads {
+        use crate::source::sync::Resource as R;
+        // Every rule reads these; a suggestion without one of them could be wrong.
+        Reads {
+            needs: &[
+                R::Customers,
+                R::Charges,
+                R::Refunds,
+                R::Disputes,
+                R::Subscriptions,
+            ],
+            partly: &[],
+        }
+    }
+
     fn on_data(&mut self, ws: &Workspace, cx: &mut Cx<'_>) -> bool {
         if let Some(old) = self.pending.take() {
             cx.cancel(old);
@@ -267,7 +279,9 @@ impl Pane for RefundsPane {
             .as_ref()
             .is_some_and(|o| matches!(o.stage, approval::Stage::Preview { .. }))
         {
-            self.approval = None;
+            if let Some(o) = self.approval.take() {
+                o.audit_closed(cx);
+            }
             cx.toast("refund preview closed: the account was reloaded; review it again");
         }
         let (now, tz) = (cx.now(), cx.tz().clone());
@@ -306,8 +320,10 @@ impl Pane for RefundsPane {
     fn handle(&mut self, action: Action, cx: &mut Cx<'_>) -> Handled {
         // The overlay is modal: actions (mouse, scripts) do not reach the queue under it.
         if self.approval.is_some() {
-            if action == Action::Back {
-                self.approval = None;
+            if action == Action::Back
+                && let Some(o) = self.approval.take()
+            {
+                o.audit_closed(cx);
             }
             return Handled::Yes;
         }
@@ -411,6 +427,7 @@ impl Pane for RefundsPane {
             self.in_flight.insert(o.proposal.ticket.clone());
         }
         if closed {
+            o.audit_closed(cx);
             self.approval = None;
         }
     }

@@ -21,17 +21,19 @@ use crate::domain::dunning::{self, DeclineKey, DueBasis, Filter, WorkRow, Workli
 use crate::money::{Currency, Money, format_major_grouped};
 use crate::tui::action::Action;
 use crate::tui::msg::{Job, JobOutput, RequestId};
-use crate::tui::pane::{Cx, Handled, Pane, ViewCx};
+use crate::tui::pane::{Cx, Handled, Pane, Reads, ViewCx};
 use crate::tui::theme::Role;
 use crate::tui::widgets::table::{Cell, DataTable, RowsSource, TableSource, col};
-use crate::tui::widgets::text::{fit, truncate};
+use crate::tui::widgets::text::fit;
 use crate::tui::workspace::Workspace;
 
 mod invoice;
 mod picker;
+mod totals;
 
 pub use invoice::{InvoiceScreen, invoice_fields};
 use picker::*;
+use totals::{render_totals, summary_line};
 
 /// Terminals at least this wide get the totals side panel.
 const SIDE_PANEL_MIN_WIDTH: u16 = 100;
@@ -94,6 +96,21 @@ impl WorklistPane {
         self.table.set_source(Arc::new(source(rows)), cx);
     }
 
+    /// The worklist rows the table shows (facets and the text filter applied), when
+    /// anything filters them; `None` when the whole list is shown.
+    fn filtered_rows(&self) -> Option<Vec<usize>> {
+        if self.filter.is_empty() && self.table.filter().is_empty() {
+            return None;
+        }
+        Some(
+            self.table
+                .view_rows()
+                .iter()
+                .filter_map(|v| self.shown.get(*v as usize).copied())
+                .collect(),
+        )
+    }
+
     fn selected(&self) -> Option<&WorkRow> {
         let w = self.worklist.as_ref()?;
         let i = *self.shown.get(self.table.selected_row()?)?;
@@ -145,6 +162,17 @@ impl Pane for WorklistPane {
 
     fn shows_first_part(&self) -> bool {
         true // it reads what `source::load::FIRST_PART` (Need::Dunning) reads
+    }
+
+    fn reads(&self) -> Reads {
+        use crate::source::sync::Resource as R;
+        Reads {
+            needs: &[R::Invoices],
+            partly: &[
+                (R::Customers, "customer names and emails"),
+                (R::Subscriptions, "the subscription each invoice renews"),
+            ],
+        }
     }
 
     fn on_data(&mut self, ws: &Workspace, cx: &mut Cx<'_>) -> bool {
@@ -271,10 +299,11 @@ impl Pane for WorklistPane {
             height: main.height.saturating_sub(1),
             ..main
         };
+        let part = self.filtered_rows();
         let line = if wide {
             facet_line(&self.filter, self.shown.len(), w.rows.len(), cx)
         } else {
-            summary_line(&w, &self.filter, self.shown.len(), cx)
+            summary_line(&w, &self.filter, part.as_deref(), cx)
         };
         Paragraph::new(line).render(header, buf);
         match &mut self.picker {
@@ -282,7 +311,7 @@ impl Pane for WorklistPane {
             None => self.table.render(body, buf, cx),
         }
         if let Some(side) = side {
-            render_totals(&w, side, buf, cx);
+            render_totals(&w, part.as_deref(), side, buf, cx);
         }
     }
 
@@ -413,121 +442,6 @@ fn facet_line<'a>(f: &Filter, shown: usize, total: usize, cx: &ViewCx<'_>) -> Li
     Line::from(spans)
 }
 
-fn join_money(ms: &[Money]) -> String {
-    ms.iter().map(|m| money(*m)).collect::<Vec<_>>().join(", ")
-}
-
-fn summary_line<'a>(w: &Worklist, f: &Filter, shown: usize, cx: &ViewCx<'_>) -> Line<'a> {
-    let theme = cx.theme;
-    let out = w.outstanding().by_size_desc();
-    let mut spans = vec![
-        Span::styled(
-            if f.is_empty() {
-                format!(" {} to work: ", w.rows.len())
-            } else {
-                format!(" {shown} of {} ({}): ", w.rows.len(), facet_summary(f))
-            },
-            theme.style(if f.is_empty() {
-                Role::Title
-            } else {
-                Role::Prompt
-            }),
-        ),
-        Span::styled(
-            if out.is_empty() {
-                "nothing outstanding".to_string()
-            } else {
-                join_money(&out)
-            },
-            theme.style(Role::Text),
-        ),
-    ];
-    let nr = w.no_retry_count();
-    if nr > 0 {
-        spans.push(Span::styled(
-            format!(" · {nr} no retry left"),
-            theme.style(Role::Failed),
-        ));
-    }
-    spans.push(Span::styled(
-        format!("  {} filters", key_hint(cx, Action::Facets)),
-        theme.style(Role::Muted),
-    ));
-    Line::from(spans)
-}
-
-// ---------------------------------------------------------------- side panel
-
-fn render_totals(w: &Worklist, area: Rect, buf: &mut Buffer, cx: &ViewCx<'_>) {
-    let theme = cx.theme;
-    let block = Block::bordered()
-        .border_style(theme.style(Role::Border))
-        .title(Span::styled(" Totals ", theme.style(Role::Title)));
-    let inner = block.inner(area);
-    block.render(area, buf);
-    let width = usize::from(inner.width);
-    let pair = |left: &str, right: String, role: Role| -> Line<'static> {
-        let rw = right.chars().count().min(width);
-        let lw = width.saturating_sub(rw + 1);
-        Line::from(vec![
-            Span::styled(fit(left, lw, false), theme.style(Role::Text)),
-            Span::raw(" "),
-            Span::styled(truncate(&right, rw), theme.style(role)),
-        ])
-    };
-    let mut lines: Vec<Line<'static>> = Vec::new();
-    lines.push(Line::styled("Outstanding", theme.style(Role::Header)));
-    if w.totals_by_currency.is_empty() {
-        lines.push(Line::styled("nothing", theme.style(Role::Muted)));
-    }
-    for t in &w.totals_by_currency {
-        lines.push(pair(
-            &format!("{} ({})", t.currency.upper(), t.count),
-            money(Money::new(t.amount_remaining, t.currency)),
-            Role::AmountPositive,
-        ));
-    }
-    lines.push(Line::styled(
-        "No automatic retry left",
-        theme.style(Role::Header),
-    ));
-    let nr = w.no_retry_left();
-    if nr.is_empty() {
-        lines.push(Line::styled("none", theme.style(Role::Muted)));
-    }
-    for t in w.totals_by_currency.iter().filter(|t| t.no_retry_count > 0) {
-        lines.push(pair(
-            &format!("{} ({})", t.currency.upper(), t.no_retry_count),
-            money(Money::new(t.no_retry_amount, t.currency)),
-            Role::Failed,
-        ));
-    }
-    lines.push(Line::styled("By decline", theme.style(Role::Header)));
-    for t in &w.totals_by_decline_code {
-        lines.push(pair(&t.key.label(), t.count.to_string(), Role::Text));
-        for m in t.amounts.by_size_desc() {
-            lines.push(Line::styled(
-                fit(&money(m), width, true),
-                theme.style(Role::Muted),
-            ));
-        }
-    }
-    if !w.uncollectible.is_empty() {
-        lines.push(Line::styled(
-            "Uncollectible (written off)",
-            theme.style(Role::Header),
-        ));
-        for u in &w.uncollectible {
-            lines.push(pair(
-                &format!("{} ({})", u.currency.upper(), u.count),
-                money(Money::new(u.amount_remaining, u.currency)),
-                Role::Muted,
-            ));
-        }
-    }
-    Paragraph::new(lines).render(inner, buf);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -547,6 +461,8 @@ mod tests {
     fn account() -> AccountData {
         let mut d = data(vec![]);
         d.meta = crate::tui::sample::meta(Origin::Demo);
+        // The account's default currency comes first, although USD has more invoices.
+        d.meta.default_currency = Some(Currency::EUR);
         failed(&mut d, "in_1Funds", 129_900, "insufficient_funds");
         failed(&mut d, "in_2Expired", 4_900, "expired_card");
         failed(&mut d, "in_3Stolen", 250_000, "stolen_card");
@@ -742,6 +658,43 @@ mod tests {
         assert_eq!(table_total(&h), 8);
     }
 
+    #[test]
+    fn filtered_totals_say_what_they_cover_and_show_the_whole_list_too() {
+        let mut h = harness(account(), (120, 40));
+        let frame = h.frame();
+        assert!(
+            frame.contains("Outstanding") && !frame.contains("whole list"),
+            "{frame}"
+        );
+        // Narrow: the summary line shows both, each named.
+        h.resize(80, 24);
+        choose(&mut h, "EUR (1)");
+        let frame = h.frame();
+        assert!(
+            frame.contains("shown 1 of 8 (EUR): 2,500.00 EUR"),
+            "{frame}"
+        );
+        assert!(frame.contains("whole list: "), "{frame}");
+        insta::assert_snapshot!("worklist_totals_faceted_80x24", frame);
+        // Wide: the side panel names the shown rows' totals and the whole list's.
+        h.resize(120, 40);
+        let frame = h.frame();
+        assert!(frame.contains("Outstanding, shown (1 of 8)"), "{frame}");
+        assert!(frame.contains("Outstanding, whole list (8)"), "{frame}");
+        insta::assert_snapshot!("worklist_totals_faceted_120x40", frame);
+        // The text filter alone counts too.
+        h.keys("f ctrl-l esc");
+        assert!(!h.frame().contains("whole list"), "{}", h.frame());
+        h.keys("/");
+        h.type_text("Funds");
+        h.keys("enter");
+        let frame = h.frame();
+        // in_1Funds and the other insufficient_funds decline (JPY).
+        assert!(frame.contains("Outstanding, shown (2 of 8)"), "{frame}");
+        assert!(frame.contains("JPY (1)"), "{frame}");
+        insta::assert_snapshot!("worklist_totals_text_filtered_120x40", frame);
+    }
+
     /// Opens the picker, walks to the option whose line contains `label`, picks it and
     /// closes the picker. The picker opens with its cursor on the first option.
     fn choose(h: &mut Harness, label: &str) {
@@ -790,7 +743,7 @@ mod tests {
     #[test]
     fn enter_opens_the_invoice_and_copies_the_url() {
         let mut h = harness(account(), (120, 40));
-        // The first row: the largest amount of the largest currency (EUR 2,500.00).
+        // The first row: the largest amount of the default currency (EUR 2,500.00).
         h.keys("enter");
         assert_eq!(h.state.screens.len(), 1);
         let frame = h.frame();

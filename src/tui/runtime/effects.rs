@@ -37,6 +37,19 @@ pub trait Loader: Send + Sync + 'static {
         self.load(kind, progress).map(LoadEnd::Whole)
     }
 
+    /// The payouts arriving in `month` and their lines, read for a close packet of a month
+    /// outside the data on hand (everything else comes from the data shown). Runs on a
+    /// worker thread; reports in words to `progress`.
+    fn load_month(
+        &self,
+        month: Month,
+        _progress: &(dyn Fn(String) + Send + Sync),
+    ) -> Result<AccountData, String> {
+        Err(format!(
+            "{month} is outside the data on hand, and this run cannot read more: choose a month inside it"
+        ))
+    }
+
     /// The refund gate for `Effect::ExecuteRefund`, or why refunds cannot be sent in this
     /// run (the demo, no key, a live key). Runs on a worker thread.
     fn refund_gate(&self) -> Result<super::refunds::GateSession, String> {
@@ -58,6 +71,8 @@ pub struct EffectRunner {
     loader: Arc<dyn Loader>,
     running: HashMap<RequestId, CancelFlag>,
     clipboard: Option<Tool>,
+    /// Started on the first refund effect.
+    refunds: Option<super::refunds::RefundLane>,
 }
 
 impl EffectRunner {
@@ -67,6 +82,7 @@ impl EffectRunner {
             loader,
             running: HashMap::new(),
             clipboard: clipboard::system_tool(),
+            refunds: None,
         }
     }
 
@@ -74,6 +90,12 @@ impl EffectRunner {
         for e in effects {
             self.run(e);
         }
+    }
+
+    fn refund_lane(&mut self) -> &super::refunds::RefundLane {
+        let (loader, tx) = (&self.loader, &self.tx);
+        self.refunds
+            .get_or_insert_with(|| super::refunds::RefundLane::start(Arc::clone(loader), tx))
     }
 
     /// Forgets finished requests (called when their message is handled).
@@ -194,9 +216,8 @@ impl EffectRunner {
                     let _ = self.tx.try_send(Msg::Copied(r));
                 }
             },
-            Effect::ExecuteRefund { req, proposal } => {
-                super::refunds::spawn_execute(req, proposal, Arc::clone(&self.loader), &self.tx);
-            }
+            Effect::ExecuteRefund { req, proposal } => self.refund_lane().execute(req, proposal),
+            Effect::AuditPreview { proposal, event } => self.refund_lane().preview(proposal, event),
             Effect::Write { path, bytes } => {
                 let tx = self.tx.clone();
                 spawn("write".into(), move || {
@@ -211,26 +232,54 @@ impl EffectRunner {
                 input,
             } => {
                 let tx = self.tx.clone();
+                let loader = Arc::clone(&self.loader);
                 spawn(format!("packet-{}", req.0), move || {
                     let ptx = tx.clone();
-                    let mut progress = move |text: String| {
+                    let progress = move |text: String| {
                         let _ = ptx.try_send(Msg::Progress { req, text });
                     };
-                    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        export_packet(&input, month, &dir, force, &mut progress)
-                    }))
-                    .unwrap_or_else(|panic| {
-                        PacketResult::Failed(format!(
-                            "the close packet failed: internal error ({}); nothing was written",
-                            panic_text(&panic)
+                    let result =
+                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(
+                            || match with_month(input, month, loader.as_ref(), &progress) {
+                                Ok(input) => {
+                                    export_packet(&input, month, &dir, force, &mut |t| progress(t))
+                                }
+                                Err(e) => PacketResult::Failed(e),
+                            },
                         ))
-                    });
+                        .unwrap_or_else(|panic| {
+                            PacketResult::Failed(format!(
+                                "the close packet failed: internal error ({}); nothing was written",
+                                panic_text(&panic)
+                            ))
+                        });
                     tracing::info!(req = req.0, %month, ?result, "close packet export finished");
                     let _ = tx.blocking_send(Msg::PacketExported { req, result });
                 });
             }
         }
     }
+}
+
+/// `input`, with the payouts of `month` read through the loader when the data on hand
+/// was read for other months (the packet of any month, as `tieout close`).
+fn with_month(
+    input: PacketInput,
+    month: Month,
+    loader: &dyn Loader,
+    progress: &(dyn Fn(String) + Send + Sync),
+) -> Result<PacketInput, String> {
+    if input.data.meta.window_end <= input.data.meta.window_start
+        || crate::app::load::covers(&input.data.meta, month, &input.tz)
+    {
+        return Ok(input);
+    }
+    progress(format!("reading the payouts of {month}"));
+    let month_data = loader.load_month(month, progress)?;
+    Ok(PacketInput {
+        data: Arc::new(crate::app::load::with_month(&input.data, month_data)),
+        ..input
+    })
 }
 
 /// Writes the close packet for `month` into `dir` (made absolute against the current

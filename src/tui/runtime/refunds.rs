@@ -1,7 +1,10 @@
-//! Runs `Effect::ExecuteRefund` off the UI task: records the proposal and the operator's
-//! approval (bound to exactly the previewed arguments), then [`Gate::execute`] (fresh
-//! checks, the one idempotent `POST /v1/refunds`, the read-back), each step in the audit
-//! log. The outcome comes back as `Msg::RefundExecuted`.
+//! Runs the refund effects off the UI task, on one worker ([`RefundLane`]) so the audit
+//! log gets its entries in the order the operator acted: `Effect::AuditPreview` records
+//! the proposal when a preview opens and `cancelled` when it is closed unsent;
+//! `Effect::ExecuteRefund` records the operator's approval (bound to exactly the
+//! previewed arguments), then [`Gate::execute`] (fresh checks, the one idempotent
+//! `POST /v1/refunds`, the read-back), each step in the audit log. The outcome comes back
+//! as `Msg::RefundExecuted`.
 
 use std::sync::Arc;
 
@@ -10,7 +13,7 @@ use tokio::sync::mpsc::Sender;
 use super::effects::{Loader, spawn};
 use crate::app::refund_exec::{Gate, Outcome};
 use crate::domain::refund_gate::Proposal;
-use crate::tui::msg::{Msg, RefundDone, RequestId};
+use crate::tui::msg::{Msg, PreviewEvent, RefundDone, RequestId};
 
 /// The gate of this TUI session (one writer, so a `livemode: true` answer disables it for
 /// the rest of the session) and its clock.
@@ -27,15 +30,96 @@ impl GateSession {
     }
 }
 
-/// Proposes, approves and executes `p` through `session`. `Err` only when nothing could
-/// be recorded (the audit log could not be written: then nothing is sent).
+/// Approves and executes `p` through `session` (proposing it first unless its preview
+/// recorded it). `Err` only when nothing could be recorded (the audit log could not be
+/// written: then nothing is sent).
 pub async fn execute(session: &GateSession, p: &Proposal) -> Result<Outcome, String> {
     let g = &session.gate;
-    g.propose(p, session.now()).map_err(|e| e.to_string())?;
+    g.ensure_proposed(p, session.now())
+        .map_err(|e| e.to_string())?;
     let approval = g.approve(p, session.now()).map_err(|e| e.to_string())?;
     g.execute(p, &approval, session.now())
         .await
         .map_err(|e| e.to_string())
+}
+
+/// Records that the preview of `p` was opened (the proposal) or closed unsent.
+pub fn record_preview(
+    session: &GateSession,
+    p: &Proposal,
+    event: PreviewEvent,
+) -> Result<(), String> {
+    let g = &session.gate;
+    match event {
+        PreviewEvent::Opened => g.propose(p, session.now()),
+        PreviewEvent::Cancelled => g.cancel(p, session.now()),
+    }
+    .map_err(|e| e.to_string())
+}
+
+fn preview_blocking(loader: &dyn Loader, p: &Proposal, event: PreviewEvent) {
+    // Without a gate (the demo, no key, a live key) nothing can be sent, so there is no
+    // proposal to record; the preview says why.
+    let result = loader
+        .refund_gate()
+        .and_then(|session| record_preview(&session, p, event));
+    match result {
+        Ok(()) => tracing::info!(ticket = %p.ticket, ?event, "refund preview audited"),
+        Err(e) => {
+            tracing::warn!(ticket = %p.ticket, ?event, error = %e, "refund preview not audited")
+        }
+    }
+}
+
+/// The one worker that runs this session's refund effects, in the order they came.
+pub struct RefundLane {
+    tx: std::sync::mpsc::Sender<Task>,
+    msgs: Sender<Msg>,
+}
+
+enum Task {
+    Preview(Proposal, PreviewEvent),
+    Execute(RequestId, Proposal),
+}
+
+impl RefundLane {
+    /// Starts the worker; it ends when the lane is dropped.
+    pub fn start(loader: Arc<dyn Loader>, msgs: &Sender<Msg>) -> Self {
+        let (tx, rx) = std::sync::mpsc::channel::<Task>();
+        let worker_msgs = msgs.clone();
+        spawn("refunds".into(), move || {
+            let msgs = worker_msgs;
+            while let Ok(task) = rx.recv() {
+                match task {
+                    Task::Preview(p, event) => preview_blocking(loader.as_ref(), &p, event),
+                    Task::Execute(req, p) => execute_and_send(req, &p, loader.as_ref(), &msgs),
+                }
+            }
+        });
+        Self {
+            tx,
+            msgs: msgs.clone(),
+        }
+    }
+
+    pub fn preview(&self, proposal: Proposal, event: PreviewEvent) {
+        if self.tx.send(Task::Preview(proposal, event)).is_err() {
+            tracing::error!("the refund worker has stopped; the preview was not audited");
+        }
+    }
+
+    pub fn execute(&self, req: RequestId, proposal: Proposal) {
+        if let Err(e) = self.tx.send(Task::Execute(req, proposal)) {
+            tracing::error!("the refund worker has stopped; nothing was sent");
+            if let Task::Execute(req, p) = e.0 {
+                let done = RefundDone {
+                    ticket: p.ticket,
+                    outcome: Err("the refund worker has stopped; nothing was sent: restart tieout and try again".into()),
+                };
+                let _ = self.msgs.try_send(Msg::RefundExecuted { req, done });
+            }
+        }
+    }
 }
 
 fn run_blocking(loader: &dyn Loader, p: &Proposal) -> Result<Outcome, String> {
@@ -44,7 +128,7 @@ fn run_blocking(loader: &dyn Loader, p: &Proposal) -> Result<Outcome, String> {
         .map_err(|e| format!("could not start the network runtime: {e}"))?
 }
 
-/// Runs the refund on a worker thread and sends its outcome back.
+/// Runs the refund on a worker thread of its own and sends its outcome back.
 pub fn spawn_execute(
     req: RequestId,
     proposal: Proposal,
@@ -53,27 +137,32 @@ pub fn spawn_execute(
 ) {
     let tx = tx.clone();
     spawn(format!("refund-{}", req.0), move || {
-        tracing::info!(req = req.0, ticket = %proposal.ticket, "refund execution started");
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            run_blocking(loader.as_ref(), &proposal)
-        }))
-        .unwrap_or_else(|_| {
-            Err(
-                "tieout hit an internal error while refunding; the audit log and the log \
-                 file say how far it got"
-                    .into(),
-            )
-        });
-        match &outcome {
-            Ok(o) => {
-                tracing::info!(req = req.0, outcome = %o.summary(), "refund execution finished")
-            }
-            Err(e) => tracing::warn!(req = req.0, error = %e, "refund execution not sent"),
-        }
-        let done = RefundDone {
-            ticket: proposal.ticket.clone(),
-            outcome,
-        };
-        let _ = tx.blocking_send(Msg::RefundExecuted { req, done });
+        execute_and_send(req, &proposal, loader.as_ref(), &tx);
     });
+}
+
+/// Runs the refund here (blocking) and sends its outcome back.
+fn execute_and_send(req: RequestId, proposal: &Proposal, loader: &dyn Loader, tx: &Sender<Msg>) {
+    tracing::info!(req = req.0, ticket = %proposal.ticket, "refund execution started");
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        run_blocking(loader, proposal)
+    }))
+    .unwrap_or_else(|_| {
+        Err(
+            "tieout hit an internal error while refunding; the audit log and the log \
+             file say how far it got"
+                .into(),
+        )
+    });
+    match &outcome {
+        Ok(o) => {
+            tracing::info!(req = req.0, outcome = %o.summary(), "refund execution finished")
+        }
+        Err(e) => tracing::warn!(req = req.0, error = %e, "refund execution not sent"),
+    }
+    let done = RefundDone {
+        ticket: proposal.ticket.clone(),
+        outcome,
+    };
+    let _ = tx.blocking_send(Msg::RefundExecuted { req, done });
 }

@@ -22,6 +22,11 @@ pub(super) fn on_loaded(
             if newer_shown {
                 return false;
             }
+            // What the key could not read keeps the older copy on screen, marked.
+            let ws = match &state.core.workspace {
+                Some(older) if !ws.gaps.is_empty() => ws.filled_from(older),
+                _ => ws,
+            };
             state.shown = Some(req);
             state.core.workspace = Some(ws.clone());
             // A whole account replaces a first part shown before; its rest is not wanted.
@@ -45,9 +50,20 @@ pub(super) fn on_loaded(
             }
             state.load = LoadState::Loaded;
             if kind == LoadKind::Fresh {
-                state.core.toast = Some(Toast {
-                    text: "refreshed from Stripe".into(),
-                    error: false,
+                state.core.toast = Some(if ws.gaps.is_empty() {
+                    Toast {
+                        text: "refreshed from Stripe".into(),
+                        error: false,
+                    }
+                } else {
+                    let unread: Vec<&str> = ws.gaps.iter().map(|g| g.resource.label()).collect();
+                    Toast {
+                        text: format!(
+                            "refreshed from Stripe, except {} (the panes that need them say why)",
+                            unread.join(", ")
+                        ),
+                        error: true,
+                    }
                 });
             }
         }
@@ -127,6 +143,7 @@ pub(super) fn on_loaded_rest(
     let ws = super::super::workspace::Workspace {
         data: std::sync::Arc::new(data),
         tickets: shown.tickets,
+        gaps: shown.gaps,
     };
     state.core.workspace = Some(ws.clone());
     state.rest = None;

@@ -131,6 +131,11 @@ impl DataTable {
         self.view.len()
     }
 
+    /// The source indices of the rows in the view (after the filter), in view order.
+    pub fn view_rows(&self) -> &[u32] {
+        &self.view
+    }
+
     /// `(selected, count)`, 1-based, for the status bar.
     pub fn position(&self) -> Option<(usize, usize)> {
         (!self.view.is_empty()).then(|| (self.selected + 1, self.view.len()))

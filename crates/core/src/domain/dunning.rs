@@ -26,7 +26,10 @@ use crate::model::status::{ChargeStatus, InvoiceStatus, SubscriptionStatus};
 use crate::money::{Currency, Money, MoneyError, Totals};
 
 mod attempts;
+mod currency_order;
+mod subtotals;
 use attempts::*;
+pub use currency_order::CurrencyOrder;
 
 /// The words shown after a failure code when Stripe returned no decline code.
 pub const NO_DECLINE_CODE: &str = "no decline code returned";
@@ -207,15 +210,18 @@ pub struct Uncollectible {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Worklist {
     pub now: i64,
-    /// Sorted: currencies by outstanding total (largest first), within each currency by
-    /// amount remaining (largest first, ties by invoice id).
+    /// Sorted: currencies in [`Worklist::order`], within each currency by amount
+    /// remaining (largest first, ties by invoice id).
     pub rows: Vec<WorkRow>,
     /// In the order of `rows`.
     pub totals_by_currency: Vec<CurrencyTotal>,
     /// Most invoices first, ties by label.
     pub totals_by_decline_code: Vec<DeclineTotal>,
-    /// Alphabetical by currency.
+    /// In [`Worklist::order`] (currencies not on the list after, by code).
     pub uncollectible: Vec<Uncollectible>,
+    /// The order of currencies everywhere the worklist is shown: the account's default
+    /// first, then by number of invoices on the list, ties by code.
+    pub order: CurrencyOrder,
 }
 
 impl Worklist {
@@ -237,6 +243,10 @@ impl Worklist {
             let _ = t.add_minor(c.no_retry_amount, c.currency);
         }
         t
+    }
+    /// `t`'s amounts in the worklist's currency order.
+    pub fn ordered(&self, t: &Totals) -> Vec<Money> {
+        self.order.amounts(t)
     }
     pub fn no_retry_count(&self) -> usize {
         self.totals_by_currency
@@ -409,20 +419,15 @@ pub fn build(data: &AccountData, now: i64) -> Result<Worklist, DunningError> {
             t.no_retry_amount = checked(t.no_retry_amount, r.amount_remaining)?;
         }
     }
+    let order = CurrencyOrder::new(
+        data.meta.default_currency,
+        by_currency.values().map(|t| (t.currency, t.count)),
+    );
     let mut totals_by_currency: Vec<CurrencyTotal> = by_currency.into_values().collect();
-    totals_by_currency.sort_by(|a, b| {
-        b.amount_remaining
-            .cmp(&a.amount_remaining)
-            .then_with(|| a.currency.cmp(&b.currency))
-    });
-    let rank: HashMap<Currency, usize> = totals_by_currency
-        .iter()
-        .enumerate()
-        .map(|(i, t)| (t.currency, i))
-        .collect();
+    order.sort(&mut totals_by_currency, |t| t.currency);
     rows.sort_by(|a, b| {
-        rank.get(&a.currency)
-            .cmp(&rank.get(&b.currency))
+        order
+            .cmp(a.currency, b.currency)
             .then_with(|| b.amount_remaining.cmp(&a.amount_remaining))
             .then_with(|| a.invoice_id.cmp(&b.invoice_id))
     });
@@ -458,12 +463,15 @@ pub fn build(data: &AccountData, now: i64) -> Result<Worklist, DunningError> {
         u.amount_remaining = checked(u.amount_remaining, inv.amount_remaining)?;
     }
 
+    let mut uncollectible: Vec<Uncollectible> = unc.into_values().collect();
+    order.sort(&mut uncollectible, |u| u.currency);
     Ok(Worklist {
         now,
         rows,
         totals_by_currency,
         totals_by_decline_code,
-        uncollectible: unc.into_values().collect(),
+        uncollectible,
+        order,
     })
 }
 
@@ -797,7 +805,7 @@ mod tests {
     }
 
     #[test]
-    fn sorted_by_currency_total_then_amount_then_id() {
+    fn sorted_by_currency_then_amount_then_id() {
         let mut d = data(vec![]);
         failed(&mut d, "in_b", 1000, "insufficient_funds");
         failed(&mut d, "in_a", 1000, "insufficient_funds");
@@ -808,11 +816,17 @@ mod tests {
             inv.currency = Currency::EUR;
         }
         let w = build(&d, NOW).expect("build");
-        // EUR 51.00 outstanding beats USD 50.00: EUR first.
+        // No default currency known: USD (three invoices) before EUR (two), although
+        // EUR 51.00 outstanding is more than USD 50.00.
+        assert_eq!(ids(&w), ["in_c", "in_a", "in_b", "in_e2", "in_e1"]);
+        assert_eq!(w.totals_by_currency[0].currency, Currency::USD);
+        assert_eq!(w.totals_by_currency[0].amount_remaining, 5000);
+        assert_eq!(w.totals_by_currency[1].amount_remaining, 5100);
+        // The account's default currency comes first whatever its count.
+        d.meta.default_currency = Some(Currency::EUR);
+        let w = build(&d, NOW).expect("build");
         assert_eq!(ids(&w), ["in_e2", "in_e1", "in_c", "in_a", "in_b"]);
         assert_eq!(w.totals_by_currency[0].currency, Currency::EUR);
-        assert_eq!(w.totals_by_currency[0].amount_remaining, 5100);
-        assert_eq!(w.totals_by_currency[1].amount_remaining, 5000);
         let codes: Vec<(String, usize)> = w
             .totals_by_decline_code
             .iter()
@@ -891,5 +905,34 @@ mod tests {
             ]
         );
         assert_eq!(w.decline_keys().len(), 3);
+    }
+
+    #[test]
+    fn a_larger_kwd_total_in_minor_units_does_not_sort_first_unless_it_is_the_default() {
+        let kwd = Currency::parse("kwd").expect("kwd");
+        let mut d = data(vec![]);
+        // KWD 900.000 is 900000 minor units; EUR 1000.00 is only 100000.
+        failed(&mut d, "in_k", 900_000, "insufficient_funds");
+        failed(&mut d, "in_e", 100_000, "insufficient_funds");
+        d.invoices[0].currency = kwd;
+        d.invoices[1].currency = Currency::EUR;
+        let w = build(&d, NOW).expect("build");
+        // One invoice each: ties by code, EUR before KWD, whatever the minor units.
+        assert_eq!(w.currencies(), [Currency::EUR, kwd]);
+        assert_eq!(ids(&w), ["in_e", "in_k"]);
+        let order: Vec<Currency> = w
+            .ordered(&w.totals_by_decline_code[0].amounts)
+            .iter()
+            .map(|m| m.currency)
+            .collect();
+        assert_eq!(
+            order,
+            [Currency::EUR, kwd],
+            "the decline totals follow it too"
+        );
+        d.meta.default_currency = Some(kwd);
+        let w = build(&d, NOW).expect("build");
+        assert_eq!(w.currencies(), [kwd, Currency::EUR]);
+        assert_eq!(ids(&w), ["in_k", "in_e"]);
     }
 }

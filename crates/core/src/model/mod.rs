@@ -62,6 +62,10 @@ pub struct SnapshotMeta {
     /// Payouts arriving in `[window_start, window_end)` (unix seconds) are included.
     pub window_start: i64,
     pub window_end: i64,
+    /// The account's default currency (`GET /v1/account`), when the key may read it: the
+    /// worklist shows it first.
+    #[serde(default)]
+    pub default_currency: Option<crate::money::Currency>,
 }
 
 /// Declares the account's tables once: for each, its [`Table`] variant, its name (the

@@ -190,7 +190,7 @@ fn covers(data: &AccountData, month: Month, tz: &TimeZone) -> Result<(), PacketE
         return Ok(());
     }
     Err(PacketError::Data(format!(
-        "the data on hand holds the payouts arriving {} to {}, which does not cover {month}, so its close packet would be incomplete; choose a month inside it, or sync enough months (`tieout sync --months N`) and use the cache (`--cached`)",
+        "the data on hand holds the payouts arriving {} to {}, which does not cover {month}, so its close packet would be incomplete; choose a month inside it, or close it from Stripe (`tieout close --month {month}` without `--demo` or `--cached` reads the month it needs)",
         date_in(have_start, tz),
         date_in((have_end - 1).max(have_start), tz),
     )))
@@ -212,6 +212,7 @@ mod tests {
             fetched_at: 1_796_040_000 - 3 * 3600,
             window_start: 0,
             window_end: 0,
+            default_currency: None,
         });
         let (s, _) = "2026-09"
             .parse::<Month>()

@@ -187,8 +187,9 @@ struct JsonAmountCount {
     amount: i64,
 }
 
-fn amounts(t: &Totals) -> Vec<JsonAmount> {
-    t.by_size_desc()
+/// `t`'s amounts in the worklist's currency order.
+fn amounts(w: &Worklist, t: &Totals) -> Vec<JsonAmount> {
+    w.ordered(t)
         .into_iter()
         .map(|m| JsonAmount {
             currency: m.currency.as_str().to_string(),
@@ -229,7 +230,7 @@ pub fn json(w: &Worklist, meta: &SnapshotMeta) -> Vec<u8> {
                 failure_code: t.key.failure_code.clone(),
                 label: t.key.label(),
                 invoices: t.count,
-                amounts: amounts(&t.amounts),
+                amounts: amounts(w, &t.amounts),
             })
             .collect(),
         uncollectible: w
@@ -252,16 +253,28 @@ fn money(minor: i64, currency: Currency) -> String {
     Money::new(minor, currency).display()
 }
 
-/// Amounts per currency joined for one line, largest first: `1234.00 USD, 56.00 EUR`.
-fn join_totals(t: &Totals) -> String {
+/// Amounts per currency joined for one line, in the worklist's currency order (the
+/// account's default first): `1234.00 USD, 56.00 EUR`.
+fn join_totals(w: &Worklist, t: &Totals) -> String {
     if t.is_empty() {
         return "none".to_string();
     }
-    t.by_size_desc()
+    w.ordered(t)
         .iter()
         .map(Money::display)
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// How the currencies are ordered, in words for the Markdown.
+fn order_words(w: &Worklist) -> String {
+    match w.order.default_currency() {
+        Some(c) => format!(
+            "the account's default currency ({}) first, then the others by number of invoices (ties by code)",
+            c.upper()
+        ),
+        None => "currencies by number of invoices (ties by code)".to_string(),
+    }
 }
 
 /// A Markdown table cell: pipes escaped, line breaks flattened.
@@ -326,11 +339,11 @@ pub fn markdown(w: &Worklist, meta: &SnapshotMeta) -> Vec<u8> {
     o.push_str(&format!("- Recoverable invoices: {}\n", w.rows.len()));
     o.push_str(&format!(
         "- Outstanding: {}\n",
-        join_totals(&w.outstanding())
+        join_totals(w, &w.outstanding())
     ));
     o.push_str(&format!(
         "- Outstanding with no automatic retry left: {} ({})\n",
-        join_totals(&w.no_retry_left()),
+        join_totals(w, &w.no_retry_left()),
         plural(w.no_retry_count(), "invoice", "invoices")
     ));
     let unc_count: usize = w.uncollectible.iter().map(|u| u.count).sum();
@@ -358,7 +371,7 @@ pub fn markdown(w: &Worklist, meta: &SnapshotMeta) -> Vec<u8> {
     if w.rows.is_empty() {
         o.push_str("No open invoice has a failed payment or is past due.\n\n");
     } else {
-        o.push_str("Largest first within each currency; currencies by outstanding total. Days past due count from the due date; an invoice charged automatically has none, so its count runs from its first payment attempt.\n\n");
+        o.push_str(&format!("Largest first within each currency; {}. Days past due count from the due date; an invoice charged automatically has none, so its count runs from its first payment attempt.\n\n", order_words(w)));
         o.push_str("| Invoice | Number | Customer | Email | Amount | Attempts | Next retry (UTC) | Retries left | Due (UTC) | Days past due | Subscription | Decline | Action | Invoice URL |\n");
         o.push_str("|---|---|---|---|---:|---:|---|---|---|---:|---|---|---|---|\n");
         for r in &w.rows {
@@ -400,7 +413,7 @@ pub fn markdown(w: &Worklist, meta: &SnapshotMeta) -> Vec<u8> {
                 "| {} | {} | {} |\n",
                 cell(&t.key.label()),
                 t.count,
-                join_totals(&t.amounts)
+                join_totals(w, &t.amounts)
             ));
         }
         o.push('\n');
@@ -434,10 +447,10 @@ pub fn summary(w: &Worklist, meta: &SnapshotMeta, top: usize) -> Vec<String> {
             meta.account_id,
             meta.origin.as_str()
         ),
-        format!("Outstanding: {}", join_totals(&w.outstanding())),
+        format!("Outstanding: {}", join_totals(w, &w.outstanding())),
         format!(
             "No automatic retry left: {} ({})",
-            join_totals(&w.no_retry_left()),
+            join_totals(w, &w.no_retry_left()),
             plural(w.no_retry_count(), "invoice", "invoices")
         ),
     ];
@@ -459,7 +472,7 @@ pub fn summary(w: &Worklist, meta: &SnapshotMeta, top: usize) -> Vec<String> {
         lines.push(format!(
             "Uncollectible (written off): {}, {}",
             plural(unc, "invoice", "invoices"),
-            join_totals(&t)
+            join_totals(w, &t)
         ));
     }
     lines
@@ -469,7 +482,9 @@ pub fn summary(w: &Worklist, meta: &SnapshotMeta, top: usize) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::domain::declines::{Action, Classification};
-    use crate::domain::dunning::{CurrencyTotal, DeclineKey, DeclineTotal, Reason, Uncollectible};
+    use crate::domain::dunning::{
+        CurrencyOrder, CurrencyTotal, DeclineKey, DeclineTotal, Reason, Uncollectible,
+    };
     use crate::model::{Mode, Origin};
 
     fn meta() -> SnapshotMeta {
@@ -482,6 +497,7 @@ mod tests {
             fetched_at: 1_796_040_000,
             window_start: 0,
             window_end: 0,
+            default_currency: None,
         }
     }
 
@@ -560,6 +576,8 @@ mod tests {
                 count: 2,
                 amount_remaining: 1050,
             }],
+            // KWD is the account's default here.
+            order: CurrencyOrder::new(Some(kwd), [(kwd, 1), (Currency::JPY, 1)]),
         }
     }
 
@@ -677,6 +695,7 @@ mod tests {
             totals_by_currency: vec![],
             totals_by_decline_code: vec![],
             uncollectible: vec![],
+            order: CurrencyOrder::default(),
         };
         let md = String::from_utf8(markdown(&w, &meta())).expect("utf8");
         assert!(md.contains("No open invoice has a failed payment or is past due."));

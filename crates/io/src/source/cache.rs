@@ -100,6 +100,9 @@ pub struct Manifest {
     pub window_end: i64,
     pub window_start_utc: String,
     pub window_end_utc: String,
+    /// The account's default currency, when the key could read the account.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_currency: Option<tieout_core::money::Currency>,
     /// Rows per table.
     pub row_counts: BTreeMap<String, usize>,
     /// The tieout version that wrote the cache.
@@ -123,6 +126,7 @@ impl Manifest {
             window_end: m.window_end,
             window_start_utc: tieout_core::time::iso_utc(m.window_start),
             window_end_utc: tieout_core::time::iso_utc(m.window_end),
+            default_currency: m.default_currency,
             row_counts: snapshot.row_counts(),
             tieout_version: env!("CARGO_PKG_VERSION").to_string(),
             generation,
@@ -140,6 +144,7 @@ impl Manifest {
             fetched_at: self.fetched_at,
             window_start: self.window_start,
             window_end: self.window_end,
+            default_currency: self.default_currency,
         }
     }
 

@@ -314,6 +314,10 @@ fn load(src: &Src) -> Result<AccountData, DemoError> {
         fetched_at: meta.generated_for_now,
         window_start: meta.window_start.unwrap_or(first_arrival),
         window_end: meta.window_end.unwrap_or(last_arrival + 1),
+        default_currency: account
+            .default_currency
+            .as_deref()
+            .and_then(|c| tieout_core::money::Currency::parse(c).ok()),
     };
     Ok(AccountData {
         meta,

@@ -95,10 +95,12 @@ use tieout_core::time::Month;
 mod invoices;
 pub mod journal;
 mod paced;
+pub mod partial;
 mod payouts;
 pub use invoices::failing_payment_intent;
 use invoices::*;
 use paced::with_pace;
+pub use partial::Resource;
 use payouts::*;
 pub use payouts::{itemisable, settled};
 
@@ -193,6 +195,8 @@ impl SyncOptions {
 pub struct AccountIdent {
     pub id: String,
     pub name: Option<String>,
+    /// The account's default currency (absent when the key may not read the account).
+    pub default_currency: Option<tieout_core::money::Currency>,
 }
 
 /// The id used when neither Stripe nor the command line names the account.
@@ -219,6 +223,7 @@ pub async fn identify(
     Ok(AccountIdent {
         id,
         name: found.name,
+        default_currency: found.default_currency,
     })
 }
 
@@ -268,6 +273,7 @@ where
 
 /// Reads what `opts` asks for. `previous` (the cache of the same account and mode) lends
 /// the lines of settled payouts (see the module docs); nothing else is taken from it.
+/// The first resource that could not be read fails the whole read.
 pub async fn fetch(
     client: &Client,
     account: &AccountIdent,
@@ -275,9 +281,27 @@ pub async fn fetch(
     previous: Option<&AccountData>,
     progress: &dyn Progress,
 ) -> Result<Fetched, StripeError> {
+    let (fetched, mut failed) = fetch_each(client, account, opts, previous, progress).await;
+    match failed.drain(..).next() {
+        Some((_, e)) => Err(e),
+        None => Ok(fetched),
+    }
+}
+
+/// Reads what `opts` asks for, each [`Resource`] on its own: what could be read is in
+/// the data (the others' tables empty), and each resource that could not be read is
+/// returned with its error (a missing permission, a failure after retries), in
+/// [`Resource::ALL`] order.
+pub async fn fetch_each(
+    client: &Client,
+    account: &AccountIdent,
+    opts: &SyncOptions,
+    previous: Option<&AccountData>,
+    progress: &dyn Progress,
+) -> (Fetched, Vec<(Resource, StripeError)>) {
     let parts = opts.parts;
     let charges_q = params([("created[gte]", opts.charges_since.to_string())]);
-    let (payouts, invoices, customers, charges, refunds, disputes, subscriptions) = futures::try_join!(
+    let (payouts, invoices, customers, charges, refunds, disputes, subscriptions) = futures::join!(
         async {
             if parts.payouts {
                 fetch_payouts(client, opts, previous, progress)
@@ -326,9 +350,22 @@ pub async fn fetch(
                 progress
             )
         ),
-    )?;
+    );
+    let mut failed: Vec<(Resource, StripeError)> = Vec::new();
+    let payouts = keep(Resource::Payouts, payouts, &mut failed);
+    let invoices = keep(Resource::Invoices, invoices, &mut failed);
+    let customers = keep(Resource::Customers, customers, &mut failed);
+    let charges = keep(Resource::Charges, charges, &mut failed);
+    let refunds = keep(Resource::Refunds, refunds, &mut failed);
+    let disputes = keep(Resource::Disputes, disputes, &mut failed);
+    let subscriptions = keep(Resource::Subscriptions, subscriptions, &mut failed);
 
-    let window = if parts.payouts { opts.window } else { (0, 0) };
+    // A window is recorded only when the payouts in it were read.
+    let window = if parts.payouts && payouts.is_some() {
+        opts.window
+    } else {
+        (0, 0)
+    };
     let mut data = AccountData::empty(SnapshotMeta {
         account_id: account.id.clone(),
         account_name: account.name.clone(),
@@ -338,6 +375,7 @@ pub async fn fetch(
         fetched_at: opts.now,
         window_start: window.0,
         window_end: window.1,
+        default_currency: account.default_currency,
     });
     let (mut reused_payouts, mut reused_lines) = (0, 0);
     if let Some(p) = payouts {
@@ -364,10 +402,26 @@ pub async fn fetch(
     data.refunds = refunds.iter().map(RefundRow::from).collect();
     data.disputes = disputes.iter().map(DisputeRow::from).collect();
     data.subscriptions = subscriptions.iter().map(SubscriptionRow::from).collect();
-    Ok(Fetched {
-        data,
-        reused_payouts,
-        reused_lines,
+    failed.sort_by_key(|(r, _)| *r);
+    (
+        Fetched {
+            data,
+            reused_payouts,
+            reused_lines,
+        },
+        failed,
+    )
+}
+
+/// What was read of a resource; nothing (its default, and the error noted) otherwise.
+fn keep<T: Default>(
+    r: Resource,
+    read: Result<T, StripeError>,
+    failed: &mut Vec<(Resource, StripeError)>,
+) -> T {
+    read.unwrap_or_else(|e| {
+        failed.push((r, e));
+        T::default()
     })
 }
 

@@ -92,6 +92,7 @@ pub fn random_data(seed: u64, n: usize) -> AccountData {
         fetched_at: g.int(),
         window_start: g.int(),
         window_end: g.int(),
+        default_currency: None,
     };
     let mut d = AccountData::empty(meta);
     // Fee details come from their own stream, so the other fields keep their values.

@@ -37,6 +37,8 @@ impl AccountInfo {
 pub struct Identity {
     pub id: Option<String>,
     pub name: Option<String>,
+    /// The account's default currency, when Stripe named a known one.
+    pub default_currency: Option<tieout_core::money::Currency>,
     /// The key may not read the account's details (a 403); `id` is then the refusal's.
     pub refused: bool,
 }
@@ -47,12 +49,17 @@ pub async fn identify(client: &Client) -> Result<Identity, StripeError> {
     match client.get::<Account>("/v1/account", &[]).await {
         Ok(account) => Ok(Identity {
             name: account.display_name().map(str::to_string),
+            default_currency: account
+                .default_currency
+                .as_deref()
+                .and_then(|c| tieout_core::money::Currency::parse(c).ok()),
             id: Some(account.id).filter(|id| !id.is_empty()),
             refused: false,
         }),
         Err(e @ StripeError::MissingPermission { .. }) => Ok(Identity {
             id: e.account_hint(),
             name: None,
+            default_currency: None,
             refused: true,
         }),
         Err(e) => Err(e),

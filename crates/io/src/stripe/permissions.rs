@@ -12,6 +12,10 @@ pub struct Permission {
     pub used_for: &'static str,
     /// Needed by tieout (false: only in some setups or for optional extras).
     pub required: bool,
+    /// The list tieout reads with it, asked with `limit=1` to check the key has it
+    /// (`tieout status`); `None` when tieout makes no read of its own with it (Stripe
+    /// checks it inside another read, or it is for an optional extra).
+    pub probe: Option<&'static str>,
 }
 
 /// Every permission tieout knows of; the `required` ones are what it needs.
@@ -21,78 +25,91 @@ pub const PERMISSIONS: &[Permission] = &[
         resource: "Balance",
         used_for: "balance transactions of each payout (tie-out); the key check at login",
         required: true,
+        probe: Some("/v1/balance_transactions"),
     },
     Permission {
         slug: "rak_payout_read",
         resource: "Payouts",
         used_for: "payouts (tie-out)",
         required: true,
+        probe: Some("/v1/payouts"),
     },
     Permission {
         slug: "rak_invoice_read",
         resource: "Invoices",
         used_for: "open invoices and their payment attempts (worklist)",
         required: true,
+        probe: Some("/v1/invoices"),
     },
     Permission {
         slug: "rak_payment_intent_read",
         resource: "PaymentIntents",
         used_for: "decline reasons of failed payments (worklist)",
         required: true,
+        probe: Some("/v1/payment_intents"),
     },
     Permission {
         slug: "rak_charge_read",
         resource: "Charges",
         used_for: "charges and their refunds (refund suggestions, drill-down)",
         required: true,
+        probe: Some("/v1/charges"),
     },
     Permission {
         slug: "rak_customer_read",
         resource: "Customers",
         used_for: "customers by email (worklist, refund suggestions)",
         required: true,
+        probe: Some("/v1/customers"),
     },
     Permission {
         slug: "rak_dispute_read",
         resource: "Disputes",
         used_for: "disputes (refund suggestions, tie-out drill-down)",
         required: true,
+        probe: Some("/v1/disputes"),
     },
     Permission {
         slug: "rak_subscription_read",
         resource: "Subscriptions",
         used_for: "subscriptions and their periods (worklist, annual prorating)",
         required: true,
+        probe: Some("/v1/subscriptions"),
     },
     Permission {
         slug: "rak_plan_read",
         resource: "Prices",
         used_for: "billing intervals of subscriptions",
         required: true,
+        probe: None,
     },
     Permission {
         slug: "rak_refund_read",
         resource: "Refunds",
         used_for: "refunds, where the Dashboard lists them apart from Charges",
         required: false,
+        probe: Some("/v1/refunds"),
     },
     Permission {
         slug: "rak_product_read",
         resource: "Products",
         used_for: "product names (optional)",
         required: false,
+        probe: None,
     },
     Permission {
         slug: "rak_balance_transaction_source_read",
         resource: "Balance transaction sources",
         used_for: "expanding a balance transaction's source (optional)",
         required: false,
+        probe: None,
     },
     Permission {
         slug: "rak_connected_account_read",
         resource: "Connected accounts",
         used_for: "reading the account's name (optional)",
         required: false,
+        probe: None,
     },
 ];
 

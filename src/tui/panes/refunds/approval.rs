@@ -21,7 +21,7 @@ use crate::domain::refunds::{Assessment, Recommendation};
 use crate::source::{AccountData, Mode, Origin};
 use crate::tui::action::Action;
 use crate::tui::keymap::{self, Input};
-use crate::tui::msg::{RefundDone, RequestId};
+use crate::tui::msg::{Effect, PreviewEvent, RefundDone, RequestId};
 use crate::tui::pane::{Cx, ViewCx};
 use crate::tui::theme::Role;
 
@@ -140,6 +140,28 @@ impl ApprovalOverlay {
                 nudge: false,
             },
             earlier,
+        }
+    }
+
+    /// Records in the audit log that the preview was shown (the proposal), when this
+    /// account can take a refund at all; call once, when it opens.
+    pub fn audit_opened(&self, cx: &mut Cx<'_>) {
+        if self.blocked.is_none() {
+            cx.effect(Effect::AuditPreview {
+                proposal: self.proposal.clone(),
+                event: PreviewEvent::Opened,
+            });
+        }
+    }
+
+    /// Closing the overlay: a preview still waiting for its confirmation is recorded as
+    /// cancelled (once sent, the gate's own entries tell the rest).
+    pub fn audit_closed(&self, cx: &mut Cx<'_>) {
+        if self.blocked.is_none() && matches!(self.stage, Stage::Preview { .. }) {
+            cx.effect(Effect::AuditPreview {
+                proposal: self.proposal.clone(),
+                event: PreviewEvent::Cancelled,
+            });
         }
     }
 

@@ -43,6 +43,7 @@ fn account() -> AccountData {
         fetched_at: crate::tui::sample::NOW,
         window_start: 0,
         window_end: crate::tui::sample::NOW,
+        default_currency: None,
     });
     d.customers = rows::<models::Customer, CustomerRow>("customers.json");
     d.charges = rows::<models::Charge, ChargeRow>("charges.json");
@@ -287,7 +288,7 @@ fn a_large_queue_is_decided_off_the_ui_task() {
 use crate::app::refund_exec::Outcome;
 use crate::domain::refund_gate::{Proposal, Refusal, Rule};
 use crate::money::Currency;
-use crate::tui::msg::{Msg, RefundDone};
+use crate::tui::msg::{Msg, PreviewEvent, RefundDone};
 
 /// The fixture as if read from a Stripe test account (the demo cannot take refunds).
 fn test_account_workspace(origin: Origin, mode: Mode) -> Workspace {
@@ -336,6 +337,54 @@ fn t02_proposal() -> Proposal {
     }
 }
 
+fn previews(h: &Harness) -> Vec<(PreviewEvent, Proposal)> {
+    h.log
+        .iter()
+        .filter_map(|e| match e {
+            Effect::AuditPreview { proposal, event } => Some((*event, proposal.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_preview_opened_and_cancelled_is_audited_as_a_proposal_then_cancelled() {
+    let mut h = at_t02((80, 24));
+    h.keys("a");
+    assert_eq!(previews(&h), [(PreviewEvent::Opened, t02_proposal())]);
+    h.keys("esc");
+    assert!(h.state.focused().is_some_and(|p| !p.captures_keys()));
+    assert_eq!(
+        previews(&h),
+        [
+            (PreviewEvent::Opened, t02_proposal()),
+            (PreviewEvent::Cancelled, t02_proposal())
+        ]
+    );
+    assert!(executed(&h).is_empty());
+    // Sent, then closed: the gate records the rest, not a cancellation.
+    h.keys("a");
+    h.type_text("yes");
+    h.keys("enter");
+    assert_eq!(executed(&h).len(), 1);
+    h.keys("esc");
+    let events: Vec<PreviewEvent> = previews(&h).into_iter().map(|(e, _)| e).collect();
+    assert_eq!(
+        events,
+        [
+            PreviewEvent::Opened,
+            PreviewEvent::Cancelled,
+            PreviewEvent::Opened
+        ]
+    );
+    // The demo cannot take a refund: its preview proposes nothing to the audit log.
+    let mut demo = harness(test_account_workspace(Origin::Demo, Mode::Test), (80, 24));
+    demo.action(Action::Down);
+    demo.keys("a");
+    demo.keys("esc");
+    assert!(previews(&demo).is_empty(), "{:?}", demo.log);
+}
+
 #[test]
 fn a_single_key_never_sends_and_the_typed_sequence_sends_the_frozen_proposal() {
     let mut h = at_t02((80, 24));
@@ -357,9 +406,10 @@ fn a_single_key_never_sends_and_the_typed_sequence_sends_the_frozen_proposal() {
     h.type_text("qye");
     assert!(!h.state.quit);
     assert!(
-        h.log
-            .iter()
-            .all(|e| matches!(e, Effect::Cancel(_) | Effect::ExecuteRefund { .. })),
+        h.log.iter().all(|e| matches!(
+            e,
+            Effect::Cancel(_) | Effect::ExecuteRefund { .. } | Effect::AuditPreview { .. }
+        )),
         "{:?}",
         h.log
     );

@@ -38,7 +38,7 @@ use crate::source::AccountData;
 use crate::time::Month;
 use crate::tui::action::Action;
 use crate::tui::msg::{Effect, Job, JobOutput, PacketInput, PacketResult, RequestId};
-use crate::tui::pane::{Cx, Handled, Pane, ViewCx};
+use crate::tui::pane::{Cx, Handled, Pane, Reads, ViewCx};
 use crate::tui::state::PromptKind;
 use crate::tui::theme::Role;
 use crate::tui::widgets::table::{Cell, DataTable, RowsSource, TableSource, col};
@@ -518,6 +518,18 @@ impl TieOutPane {
 impl Pane for TieOutPane {
     fn title(&self) -> String {
         "Tie-out".to_string()
+    }
+
+    fn reads(&self) -> Reads {
+        use crate::source::sync::Resource as R;
+        Reads {
+            needs: &[R::Payouts],
+            partly: &[
+                (R::Charges, "the charge behind a line"),
+                (R::Refunds, "the refund behind a line"),
+                (R::Disputes, "the dispute behind a line"),
+            ],
+        }
     }
 
     fn on_data(&mut self, ws: &Workspace, cx: &mut Cx<'_>) -> bool {

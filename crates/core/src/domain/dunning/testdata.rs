@@ -19,6 +19,7 @@ pub fn meta() -> SnapshotMeta {
         fetched_at: NOW,
         window_start: 0,
         window_end: NOW,
+        default_currency: None,
     }
 }
 

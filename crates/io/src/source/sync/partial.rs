@@ -1,0 +1,153 @@
+//! A read that keeps what it could read: each [`Resource`] (payouts with their lines,
+//! invoices with their payments and intents, customers, charges, refunds, disputes,
+//! subscriptions) is read on its own, and one that cannot be read (a restricted key
+//! without its permission, a failure after retries) leaves its tables empty and is
+//! reported instead of failing the rest. The workbench shows each pane from the
+//! resources it needs and marks only those that miss one.
+
+use std::sync::Arc;
+
+use super::{AccountIdent, Fetched, RequestStats, SyncOptions, fetch_each, identify, stats_since};
+use crate::source::cache::{Cache, ProfilePointer};
+use crate::source::progress::Progress;
+use crate::source::tables::Snapshot;
+use crate::source::{AccountData, Table};
+use crate::stripe::{Client, StripeError};
+
+/// One resource a sync reads, with the tables it fills.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Resource {
+    Payouts,
+    Invoices,
+    Customers,
+    Charges,
+    Refunds,
+    Disputes,
+    Subscriptions,
+}
+
+impl Resource {
+    pub const ALL: [Resource; 7] = [
+        Resource::Payouts,
+        Resource::Invoices,
+        Resource::Customers,
+        Resource::Charges,
+        Resource::Refunds,
+        Resource::Disputes,
+        Resource::Subscriptions,
+    ];
+
+    /// In words, for messages (`disputes`).
+    pub fn label(self) -> &'static str {
+        match self {
+            Resource::Payouts => "payouts",
+            Resource::Invoices => "invoices",
+            Resource::Customers => "customers",
+            Resource::Charges => "charges",
+            Resource::Refunds => "refunds",
+            Resource::Disputes => "disputes",
+            Resource::Subscriptions => "subscriptions",
+        }
+    }
+
+    /// The tables it fills.
+    pub fn tables(self) -> &'static [Table] {
+        match self {
+            Resource::Payouts => &[Table::Payouts, Table::BalanceTransactions],
+            Resource::Invoices => &[
+                Table::Invoices,
+                Table::InvoicePayments,
+                Table::PaymentIntents,
+            ],
+            Resource::Customers => &[Table::Customers],
+            Resource::Charges => &[Table::Charges],
+            Resource::Refunds => &[Table::Refunds],
+            Resource::Disputes => &[Table::Disputes],
+            Resource::Subscriptions => &[Table::Subscriptions],
+        }
+    }
+}
+
+/// A resource that could not be read, and why.
+#[derive(Debug, Clone)]
+pub struct Unread {
+    pub resource: Resource,
+    pub error: Arc<StripeError>,
+}
+
+/// What [`read_each`] read.
+#[derive(Debug, Clone)]
+pub struct PartialRead {
+    pub fetched: Fetched,
+    /// In [`Resource::ALL`] order; empty when everything was read.
+    pub unread: Vec<Unread>,
+    /// Whether the read was complete and saved as the profile's cache.
+    pub saved: bool,
+    pub stats: RequestStats,
+}
+
+/// Identifies the account, then reads what `opts` asks for resource by resource (see
+/// the module docs). Settled payouts' lines come from the cache of this account, as in
+/// a sync; a complete read is saved as the new cache generation (as `tieout sync`
+/// would), an incomplete one is not, so the cache keeps the older complete data. Only
+/// a key Stripe refuses outright, or the account read, fails the whole read.
+pub async fn read_each(
+    client: &Client,
+    stripe_account: Option<&str>,
+    opts: &SyncOptions,
+    cache: Option<&Cache>,
+    profile: &str,
+    progress: &dyn Progress,
+) -> Result<PartialRead, StripeError> {
+    let before = client.stats();
+    let account: AccountIdent = identify(client, stripe_account).await?;
+    let mode = client.key().mode();
+    let previous: Option<AccountData> = cache
+        .and_then(|c| c.load(&account.id, mode).ok())
+        .and_then(|s| s.to_data().ok());
+    let (fetched, failed) = fetch_each(client, &account, opts, previous.as_ref(), progress).await;
+    let unread: Vec<Unread> = failed
+        .into_iter()
+        .map(|(resource, error)| Unread {
+            resource,
+            error: Arc::new(error),
+        })
+        .collect();
+    let saved = match cache {
+        Some(cache) if unread.is_empty() => save(cache, &fetched.data, profile, opts.now),
+        _ => false,
+    };
+    Ok(PartialRead {
+        fetched,
+        unread,
+        saved,
+        stats: stats_since(&before, &client.stats()),
+    })
+}
+
+/// Saves a complete read as the profile's cache; a failure to save is logged, not fatal
+/// (the data is on screen; the next refresh saves again).
+fn save(cache: &Cache, data: &AccountData, profile: &str, now: i64) -> bool {
+    let saved = Snapshot::from_data(data)
+        .map_err(|e| e.to_string())
+        .and_then(|snap| cache.save(&snap).map_err(|e| e.to_string()))
+        .and_then(|_| {
+            cache
+                .set_last_used(
+                    profile,
+                    &ProfilePointer {
+                        account_id: data.meta.account_id.clone(),
+                        mode: data.meta.mode,
+                        updated_at: now,
+                    },
+                )
+                .map_err(|e| e.to_string())
+        });
+    match saved {
+        Ok(()) => true,
+        Err(e) => {
+            tracing::warn!(error = %e, "the fresh read could not be saved as the cache");
+            false
+        }
+    }
+}
