@@ -10,6 +10,7 @@ pub mod exports;
 pub mod load;
 pub mod query;
 pub mod refund_exec;
+pub mod run_history;
 pub mod ticket_fetch;
 
 pub use connect::{client_config, connect, verify_key};

@@ -149,10 +149,7 @@ pub enum Command {
         months: u32,
     },
     /// The failed-payment worklist: failed-payments.md/.csv/.json.
-    Dunning {
-        #[command(flatten)]
-        out: OutArgs,
-    },
+    Dunning(dunning::DunningArgs),
     /// Tie each payout of a month to its balance transactions.
     Reconcile {
         /// The month, YYYY-MM (payouts arriving in it, in --tz).
@@ -335,7 +332,7 @@ pub fn run(cli: Cli) -> CmdResult {
         Some(Command::Logout) => keys::logout(&ctx),
         Some(Command::Status) => status::run(&ctx),
         Some(Command::Sync { months }) => sync::run(&ctx, months),
-        Some(Command::Dunning { out }) => dunning::run(&ctx, &out),
+        Some(Command::Dunning(args)) => dunning::run(&ctx, &args),
         Some(Command::Reconcile { month, out, bank }) => reconcile::run(&ctx, month, &out, &bank),
         Some(Command::Suggest(args)) => suggest::run(&ctx, &args),
         Some(Command::Close {

@@ -8,6 +8,7 @@ mod client;
 mod client_fake;
 mod close;
 mod dunning;
+mod dunning_since;
 mod fake_stripe;
 mod floors;
 mod fuzz_json;

@@ -26,6 +26,7 @@ use crate::model::status::{ChargeStatus, InvoiceStatus, SubscriptionStatus};
 use crate::money::{Currency, Money, MoneyError, Totals};
 
 mod attempts;
+pub mod since;
 use attempts::*;
 
 /// The words shown after a failure code when Stripe returned no decline code.

@@ -7,6 +7,7 @@ pub mod close_readme;
 pub mod columns;
 pub mod csv_out;
 pub mod dunning;
+pub mod dunning_since;
 pub mod month_lines;
 pub mod packet;
 pub mod reconciliation;
