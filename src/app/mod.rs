@@ -11,6 +11,7 @@ pub mod load;
 pub mod query;
 pub mod refund_exec;
 pub mod run_history;
+pub mod schedule;
 pub mod ticket_fetch;
 
 pub use connect::{client_config, connect, verify_key};

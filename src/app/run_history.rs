@@ -32,10 +32,12 @@ fn file_name(t: i64) -> String {
 }
 
 fn taken_at(name: &str) -> Option<i64> {
-    let stem = name.strip_suffix(".json")?;
-    jiff::Timestamp::strptime("%Y-%m-%dT%H-%M-%SZ", stem)
+    let stem = name.strip_suffix("Z.json")?;
+    jiff::civil::DateTime::strptime("%Y-%m-%dT%H-%M-%S", stem)
+        .ok()?
+        .to_zoned(jiff::tz::TimeZone::UTC)
         .ok()
-        .map(|t| t.as_second())
+        .map(|z| z.timestamp().as_second())
 }
 
 /// The folder name of one account and mode (kept safe as one path component).
@@ -137,7 +139,7 @@ impl RunHistory {
 }
 
 /// How the statuses of invoices that left the list are learned, beyond the data at hand.
-pub trait StatusLookup {
+pub trait StatusLookup: Send + Sync {
     /// The current status of each invoice in `ids` that could be read.
     fn statuses(&self, ids: &[String]) -> Departures;
 }
@@ -167,15 +169,14 @@ impl StatusLookup for StripeLookup {
             let got = crate::stripe::blocking::run(
                 self.client
                     .get::<crate::stripe::models::Invoice>(&path, &[]),
-            )
-            .and_then(|r| r);
+            );
             match got {
-                Ok(inv) => {
+                Ok(Ok(inv)) => {
                     if let Some(s) = inv.status {
                         out.insert(id.clone(), s.as_str().to_string());
                     }
                 }
-                Err(e) => {
+                Ok(Err(e)) | Err(e) => {
                     first_error.get_or_insert_with(|| e.to_string());
                 }
             }
@@ -255,6 +256,58 @@ pub fn record(history: &RunHistory, data: &AccountData, w: &Worklist, keep_days:
         eprintln!("warning: {}", e.message);
     }
     history.prune(&meta.account_id, meta.mode.as_str(), w.now, keep_days);
+}
+
+/// The run history as the TUI uses it: the store, how departed invoices are looked up
+/// (Stripe for a fresh read, nothing for the demo or the cache) and how long records are
+/// kept. The baseline of a session is the latest record before its first load, kept for
+/// every reload, so the markers say what changed since the last session, not since the
+/// last reload.
+#[derive(Clone)]
+pub struct Session {
+    pub store: RunHistory,
+    pub lookup: std::sync::Arc<dyn StatusLookup>,
+    pub keep_days: u32,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Session({}, {} days)", self.store.root.display(), self.keep_days)
+    }
+}
+
+/// What one load of a session found: the session's baseline and the comparison with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionResult {
+    pub baseline: Option<RunRecord>,
+    pub outcome: SinceOutcome,
+}
+
+impl Session {
+    /// Compares `w` with the session's `baseline` (the latest earlier record of the
+    /// account on its first load), then records `w`.
+    pub fn compare_and_record(
+        &self,
+        data: &AccountData,
+        w: &Worklist,
+        baseline: Option<&RunRecord>,
+    ) -> SessionResult {
+        let meta = &data.meta;
+        let same_account = |r: &&RunRecord| {
+            r.account_id == meta.account_id && r.mode == meta.mode.as_str()
+        };
+        let baseline = baseline.filter(same_account).cloned().or_else(|| {
+            let taken = self.store.taken(&meta.account_id, meta.mode.as_str());
+            since::pick(&taken, Since::Last, w.now)
+                .and_then(|t| self.store.load(&meta.account_id, meta.mode.as_str(), t))
+        });
+        let outcome = match &baseline {
+            Some(b) => compare_with(b, data, w, self.lookup.as_ref()),
+            None => SinceOutcome::NoEarlierRun { asked: Since::Last },
+        };
+        record(&self.store, data, w, self.keep_days);
+        SessionResult { baseline, outcome }
+    }
 }
 
 #[cfg(test)]

@@ -171,7 +171,10 @@ pub fn write(
     let dir = dir
         .map(Path::to_path_buf)
         .unwrap_or_else(|| PathBuf::from("."));
-    let extras = export::Extras { since };
+    let extras = export::Extras {
+        since,
+        expiring: None,
+    };
     let mut files: Vec<(&str, Vec<u8>)> = Vec::new();
     if formats.md {
         files.push((

@@ -13,6 +13,7 @@ use crate::source::progress::{SyncEvent, grouped};
 use crate::source::sync;
 use crate::tui::config;
 use crate::tui::runtime::refunds::GateSession;
+use crate::app::run_history::{self, NoLookup, RunHistory, Session, StatusLookup, StripeLookup};
 use crate::tui::runtime::{self, LoadEnd, Loader};
 use crate::tui::state::{Settings, Startup, State};
 use crate::tui::workspace::{LoadError, LoadKind, Workspace, parse_tickets_csv};
@@ -167,14 +168,16 @@ impl CliLoader {
         let data = crate::source::demo::load_demo().map_err(|e| LoadError::new(e.to_string()))?;
         let tickets = parse_tickets_csv(crate::source::demo::demo_tickets_csv())
             .map_err(|e| LoadError::new(format!("the demo's {e}")))?;
-        Ok(Workspace::new(data, tickets))
+        Ok(Workspace::new(data, tickets).with_history(history(Arc::new(NoLookup))))
     }
 
     fn cached(&self) -> Result<Workspace, LoadError> {
         let cache = self.cache()?;
         load::load_cached(&cache, &self.ctx.global.profile, Need::All, &self.ctx.tz)
             .map_err(|f| LoadError::new(f.message))
-            .and_then(|data| Ok(Workspace::new(data, self.tickets()?)))
+            .and_then(|data| {
+                Ok(Workspace::new(data, self.tickets()?).with_history(history(Arc::new(NoLookup))))
+            })
     }
 
     /// The cache in two parts (see `source::load::load_cached_in_parts`): the Worklist's
@@ -183,7 +186,7 @@ impl CliLoader {
         let cache = self.cache()?;
         let tickets = self.tickets()?;
         load::load_cached_in_parts(&cache, &self.ctx.global.profile, |part| {
-            first(Workspace::new(part, tickets));
+            first(Workspace::new(part, tickets).with_history(history(Arc::new(NoLookup))));
         })
         .map(|rest| LoadEnd::Rest(Box::new(rest)))
         .map_err(|f| LoadError::new(f.message))
@@ -212,6 +215,9 @@ impl CliLoader {
         let client = crate::app::connect(&ctx.request()).map_err(|f| LoadError::new(f.message))?;
         let cache = Cache::open_default().map_err(|e| LoadError::new(e.to_string()))?;
         let opts = Need::All.options(ctx.now, &ctx.tz);
+        let lookup = Arc::new(StripeLookup {
+            client: client.clone(),
+        });
         let report = move |event: SyncEvent| {
             let text = match event {
                 SyncEvent::Listing { part, count } | SyncEvent::Listed { part, count } => {
@@ -235,6 +241,16 @@ impl CliLoader {
         .map_err(|e| LoadError::new(format!("could not start the network runtime: {e}")))?;
         result
             .map_err(|e| LoadError::new(e.to_string()))
-            .and_then(|r| Ok(Workspace::new(r.data, self.tickets()?)))
+            .and_then(|r| Ok(Workspace::new(r.data, self.tickets()?).with_history(history(lookup))))
     }
+}
+
+/// The Worklist's run history in the data folder (none when there is no data folder: the
+/// pane then shows no "since").
+fn history(lookup: Arc<dyn StatusLookup>) -> Option<Session> {
+    RunHistory::default_location().ok().map(|store| Session {
+        store,
+        lookup,
+        keep_days: run_history::keep_days_from_env(),
+    })
 }

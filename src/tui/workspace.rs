@@ -17,6 +17,9 @@ pub use crate::domain::refunds::Ticket;
 pub struct Workspace {
     pub data: Arc<AccountData>,
     pub tickets: Arc<Vec<Ticket>>,
+    /// Where the Worklist keeps its run records and how it learns what left the list
+    /// (`None`: no history, e.g. most tests).
+    pub history: Option<crate::app::run_history::Session>,
 }
 
 impl Workspace {
@@ -24,7 +27,14 @@ impl Workspace {
         Self {
             data: Arc::new(data),
             tickets: Arc::new(tickets),
+            history: None,
         }
+    }
+
+    /// The same workspace keeping the Worklist's run history in `history`.
+    pub fn with_history(mut self, history: Option<crate::app::run_history::Session>) -> Self {
+        self.history = history;
+        self
     }
 }
 

@@ -259,3 +259,26 @@ fn since_without_an_earlier_run_says_so_and_a_bad_value_is_refused() {
     assert!(!t.work_dir().join("plain/failed-payments-changes.csv").exists());
     assert!(json(&t.work_dir().join("plain")).get("changes").is_none());
 }
+
+/// The post `--summary` writes, on the demo a day after a first run: golden.
+#[test]
+fn the_summary_file_matches_its_golden() {
+    let t = Tieout::demo();
+    t.run(&["dunning", "--out", "day1"]).success();
+    let t = t.now(Some(DAY2));
+    let run = t.run(&[
+        "dunning",
+        "--since",
+        "last",
+        "--out",
+        "day2",
+        "--summary",
+        "summary.txt",
+    ]);
+    run.success();
+    let post = std::fs::read(t.work_dir().join("summary.txt")).expect("summary");
+    crate::support::golden::assert_golden_bytes("dunning/summary.txt", &post);
+    // The post is what stdout printed before the paths.
+    let text = String::from_utf8(post).expect("utf8");
+    assert!(run.stdout.starts_with(&text), "{}", run.stdout);
+}

@@ -26,6 +26,7 @@ mod journal;
 mod keys;
 mod query;
 mod reconcile;
+mod schedule;
 mod refund_gate;
 mod suggest;
 mod sync;

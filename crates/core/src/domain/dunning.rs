@@ -26,6 +26,7 @@ use crate::model::status::{ChargeStatus, InvoiceStatus, SubscriptionStatus};
 use crate::money::{Currency, Money, MoneyError, Totals};
 
 mod attempts;
+pub mod expiring;
 pub mod since;
 use attempts::*;
 

@@ -332,6 +332,8 @@ pub fn provenance(meta: &SnapshotMeta, now: i64) -> String {
 pub struct Extras<'a> {
     /// `--since`: the "Since …" section at the top and the JSON's `changes`.
     pub since: Option<&'a SinceOutcome>,
+    /// Cards that will fail: a section after the worklist's own.
+    pub expiring: Option<&'a crate::report::expiring_cards::ExpiringSection>,
 }
 
 /// `failed-payments.md`.
@@ -446,6 +448,11 @@ pub fn markdown_with(w: &Worklist, meta: &SnapshotMeta, extras: &Extras<'_>) -> 
                 format_major(u.amount_remaining, u.currency)
             ));
         }
+    }
+    if let Some(e) = extras.expiring {
+        o.push('\n');
+        o.push_str(crate::report::expiring_cards::markdown_section(e).trim_end());
+        o.push('\n');
     }
     o.into_bytes()
 }

@@ -8,6 +8,7 @@ pub mod columns;
 pub mod csv_out;
 pub mod dunning;
 pub mod dunning_since;
+pub mod expiring_cards;
 pub mod month_lines;
 pub mod packet;
 pub mod reconciliation;
