@@ -243,7 +243,12 @@ pub fn compare_with(
 
 fn record_of(data: &AccountData, w: &Worklist) -> RunRecord {
     let meta = &data.meta;
-    RunRecord::of(w, &meta.account_id, meta.mode.as_str(), meta.origin.as_str())
+    RunRecord::of(
+        w,
+        &meta.account_id,
+        meta.mode.as_str(),
+        meta.origin.as_str(),
+    )
 }
 
 /// Keeps this run's record and prunes the account's records older than `keep_days`.
@@ -272,7 +277,12 @@ pub struct Session {
 
 impl std::fmt::Debug for Session {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Session({}, {} days)", self.store.root.display(), self.keep_days)
+        write!(
+            f,
+            "Session({}, {} days)",
+            self.store.root.display(),
+            self.keep_days
+        )
     }
 }
 
@@ -293,9 +303,8 @@ impl Session {
         baseline: Option<&RunRecord>,
     ) -> SessionResult {
         let meta = &data.meta;
-        let same_account = |r: &&RunRecord| {
-            r.account_id == meta.account_id && r.mode == meta.mode.as_str()
-        };
+        let same_account =
+            |r: &&RunRecord| r.account_id == meta.account_id && r.mode == meta.mode.as_str();
         let baseline = baseline.filter(same_account).cloned().or_else(|| {
             let taken = self.store.taken(&meta.account_id, meta.mode.as_str());
             since::pick(&taken, Since::Last, w.now)
@@ -351,10 +360,15 @@ mod tests {
             other => panic!("{other:?}"),
         }
         // The run itself is never its own baseline.
-        assert!(matches!(compare(&h, &data, &w0, Since::Last, &NoLookup), SinceOutcome::NoEarlierRun { .. }));
+        assert!(matches!(
+            compare(&h, &data, &w0, Since::Last, &NoLookup),
+            SinceOutcome::NoEarlierRun { .. }
+        ));
         record(&h, &data, &w1, 10);
         // A date picks the latest record before that day's end.
-        assert!(matches!(compare(&h, &data, &w1, Since::Until(t0 + 1), &NoLookup), SinceOutcome::Compared(c) if c.since == t0));
+        assert!(
+            matches!(compare(&h, &data, &w1, Since::Until(t0 + 1), &NoLookup), SinceOutcome::Compared(c) if c.since == t0)
+        );
         // Eleven days on, both earlier records are pruned after the comparison.
         let w2 = dunning::build(&data, t0 + 11 * day).expect("w2");
         let out = compare(&h, &data, &w2, Since::Last, &NoLookup);
@@ -377,7 +391,9 @@ mod tests {
         struct Fixed;
         impl StatusLookup for Fixed {
             fn statuses(&self, ids: &[String]) -> Departures {
-                ids.iter().map(|i| (i.clone(), "void".to_string())).collect()
+                ids.iter()
+                    .map(|i| (i.clone(), "void".to_string()))
+                    .collect()
             }
         }
         let data = demo();

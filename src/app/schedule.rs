@@ -127,7 +127,9 @@ impl Schedule {
     pub fn service(&self) -> String {
         let exec: Vec<String> = self.args().iter().map(|a| systemd_quote(a)).collect();
         let mut o = String::new();
-        o.push_str("# Written by `tieout schedule`. Install: copy this file and tieout-dunning.timer to\n");
+        o.push_str(
+            "# Written by `tieout schedule`. Install: copy this file and tieout-dunning.timer to\n",
+        );
         o.push_str("# ~/.config/systemd/user/, then: systemctl --user daemon-reload && systemctl --user enable --now tieout-dunning.timer\n");
         o.push_str(&format!("# {}\n", self.key_note()));
         o.push_str("[Unit]\n");
@@ -179,8 +181,14 @@ impl Schedule {
         let mut o = String::new();
         o.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
         o.push_str("<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n");
-        o.push_str("<!-- Written by `tieout schedule`. Install: copy to ~/Library/LaunchAgents/, then\n");
+        o.push_str(
+            "<!-- Written by `tieout schedule`. Install: copy to ~/Library/LaunchAgents/, then\n",
+        );
         o.push_str("     launchctl bootstrap gui/$(id -u) ~/Library/LaunchAgents/com.tieout.dunning.plist\n");
+        o.push_str(&format!(
+            "     Create the reports folder first (launchd does not): mkdir -p {}\n",
+            xml_escape(&sh_quote(&self.reports.display().to_string()))
+        ));
         o.push_str(&format!(
             "     launchd runs it at {:02}:{:02} in the Mac's own time zone; tieout cuts its dates in {}.\n",
             self.hour, self.minute, xml_escape(&self.zone)
@@ -209,7 +217,11 @@ impl Schedule {
             ));
         }
         o.push_str("  </array>\n");
-        let log = self.reports.join("tieout-dunning.log").display().to_string();
+        let log = self
+            .reports
+            .join("tieout-dunning.log")
+            .display()
+            .to_string();
         o.push_str(&format!(
             "  <key>StandardOutPath</key>\n  <string>{}</string>\n",
             xml_escape(&log)
@@ -311,10 +323,19 @@ mod tests {
         assert!(s.service().contains(
             "ExecStart=/usr/local/bin/tieout --profile live --tz Europe/Berlin dunning --since last --out \"/home/ada/billing reports\""
         ));
-        assert!(s.service().contains("EnvironmentFile=/home/ada/.config/tieout/stripe.env\n"));
-        assert!(s.timer().contains("OnCalendar=Mon..Fri *-*-* 07:30:00 Europe/Berlin\n"));
+        assert!(
+            s.service()
+                .contains("EnvironmentFile=/home/ada/.config/tieout/stripe.env\n")
+        );
+        assert!(
+            s.timer()
+                .contains("OnCalendar=Mon..Fri *-*-* 07:30:00 Europe/Berlin\n")
+        );
         let cron = s.crontab();
-        assert!(cron.contains("\n30 7 * * 1-5 mkdir -p '/home/ada/billing reports' && "), "{cron}");
+        assert!(
+            cron.contains("\n30 7 * * 1-5 mkdir -p '/home/ada/billing reports' && "),
+            "{cron}"
+        );
         assert!(cron.contains("set -a && . /home/ada/.config/tieout/stripe.env && set +a && exec /usr/local/bin/tieout"), "{cron}");
         assert!(s.plist().contains("<string>/bin/sh</string>"));
         let keychain = schedule(None);

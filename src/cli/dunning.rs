@@ -185,7 +185,10 @@ pub fn write(
     if formats.csv {
         files.push((export::CSV_NAME, export::csv(w)));
         if let Some(s) = since {
-            files.push((dunning_since::CHANGES_CSV_NAME, dunning_since::changes_csv(s)));
+            files.push((
+                dunning_since::CHANGES_CSV_NAME,
+                dunning_since::changes_csv(s),
+            ));
         }
     }
     if formats.json {
@@ -212,11 +215,7 @@ pub fn write(
 
 /// The post as a file of its own (`--summary FILE`), under the same overwrite rule as the
 /// exports.
-fn summary_file(
-    path: &Path,
-    bytes: Vec<u8>,
-    force: bool,
-) -> Result<Vec<(PathBuf, bool)>, Failure> {
+fn summary_file(path: &Path, bytes: Vec<u8>, force: bool) -> Result<Vec<(PathBuf, bool)>, Failure> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),

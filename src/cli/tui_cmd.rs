@@ -8,12 +8,12 @@ use std::sync::Arc;
 
 use super::{CmdResult, Ctx, Failure};
 use crate::app::load::{self, Need};
+use crate::app::run_history::{self, NoLookup, RunHistory, Session, StatusLookup, StripeLookup};
 use crate::source::cache::Cache;
 use crate::source::progress::{SyncEvent, grouped};
 use crate::source::sync;
 use crate::tui::config;
 use crate::tui::runtime::refunds::GateSession;
-use crate::app::run_history::{self, NoLookup, RunHistory, Session, StatusLookup, StripeLookup};
 use crate::tui::runtime::{self, LoadEnd, Loader};
 use crate::tui::state::{Settings, Startup, State};
 use crate::tui::workspace::{LoadError, LoadKind, Workspace, parse_tickets_csv};

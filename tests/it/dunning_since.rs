@@ -43,7 +43,10 @@ struct Picked {
 fn change_the_account(fake: &tieout_testkit::fake_stripe::FakeStripe, day1: &[Value]) -> Picked {
     let with_retry: Vec<&Value> = day1.iter().filter(|r| r["retries_left"] == true).collect();
     let without: Vec<&Value> = day1.iter().filter(|r| r["retries_left"] != true).collect();
-    assert!(with_retry.len() >= 2 && without.len() >= 3, "the demo list is varied enough");
+    assert!(
+        with_retry.len() >= 2 && without.len() >= 3,
+        "the demo list is varied enough"
+    );
     let (paid, out_of_retries) = (with_retry[0].clone(), with_retry[1].clone());
     let (unc, void, template) = (without[0].clone(), without[1].clone(), without[2].clone());
     let id = |r: &Value| r["invoice_id"].as_str().expect("id").to_string();
@@ -64,7 +67,9 @@ fn change_the_account(fake: &tieout_testkit::fake_stripe::FakeStripe, day1: &[Va
         inv["status"] = "void".into();
         inv["next_payment_attempt"] = Value::Null;
     });
-    edit(&out_of_retries, &|inv| inv["next_payment_attempt"] = Value::Null);
+    edit(&out_of_retries, &|inv| {
+        inv["next_payment_attempt"] = Value::Null
+    });
     // A new failure: an open invoice attempted once overnight, with no payment recorded.
     let mut new = fake.object(&id(&template)).expect("template");
     let new_id = "in_f18NewFailure0001".to_string();
@@ -136,10 +141,22 @@ fn day_two_since_last_reports_every_change_in_all_three_formats() {
     let rec = find(&id(&p.paid), "recovered");
     assert_eq!(rec["amount_before"].as_i64(), Some(amount(&p.paid)));
     assert_eq!(rec["amount_now"], Value::Null);
-    assert_eq!(find(&id(&p.unc), "written_off")["amount_before"].as_i64(), Some(amount(&p.unc)));
-    assert_eq!(find(&id(&p.void), "voided")["amount_before"].as_i64(), Some(amount(&p.void)));
+    assert_eq!(
+        find(&id(&p.unc), "written_off")["amount_before"].as_i64(),
+        Some(amount(&p.unc))
+    );
+    assert_eq!(
+        find(&id(&p.void), "voided")["amount_before"].as_i64(),
+        Some(amount(&p.void))
+    );
     let nr = find(&id(&p.out_of_retries), "no_retry_left");
-    assert_eq!((nr["retries_left_before"].clone(), nr["retries_left_now"].clone()), (true.into(), false.into()));
+    assert_eq!(
+        (
+            nr["retries_left_before"].clone(),
+            nr["retries_left_now"].clone()
+        ),
+        (true.into(), false.into())
+    );
     let new = find(&p.new_id, "new");
     assert_eq!(new["amount_now"].as_i64(), Some(p.new_amount));
     assert_eq!(new["amount_before"], Value::Null);
@@ -159,7 +176,9 @@ fn day_two_since_last_reports_every_change_in_all_three_formats() {
     let mut csv_lines = csv.lines();
     assert_eq!(
         csv_lines.next(),
-        Some("invoice_id,change,currency,amount_before,amount_now,action_before,action_now,retries_left_before,retries_left_now")
+        Some(
+            "invoice_id,change,currency,amount_before,amount_now,action_before,action_now,retries_left_before,retries_left_now"
+        )
     );
     let body: Vec<&str> = csv_lines.collect();
     assert_eq!(body.len(), 5);
@@ -169,7 +188,11 @@ fn day_two_since_last_reports_every_change_in_all_three_formats() {
         p.new_currency,
         major(p.new_amount, &p.new_currency),
         new["action_now"].as_str().expect("action"),
-        if new["retries_left_now"] == true { "yes" } else { "no" }
+        if new["retries_left_now"] == true {
+            "yes"
+        } else {
+            "no"
+        }
     );
     assert!(body.contains(&new_line.as_str()), "{new_line}\n{csv}");
     let rec_line = format!(
@@ -180,15 +203,27 @@ fn day_two_since_last_reports_every_change_in_all_three_formats() {
         p.paid["action"].as_str().expect("action")
     );
     assert!(body.contains(&rec_line.as_str()), "{rec_line}\n{csv}");
-    for (r, kind) in [(&p.unc, "written_off"), (&p.void, "voided"), (&p.out_of_retries, "no_retry_left")] {
+    for (r, kind) in [
+        (&p.unc, "written_off"),
+        (&p.void, "voided"),
+        (&p.out_of_retries, "no_retry_left"),
+    ] {
         let prefix = format!("{},{kind},{},{},", id(r), cur(r), major(amount(r), &cur(r)));
-        assert!(body.iter().any(|l| l.starts_with(&prefix)), "{prefix}\n{csv}");
+        assert!(
+            body.iter().any(|l| l.starts_with(&prefix)),
+            "{prefix}\n{csv}"
+        );
     }
 
     // The Markdown opens with the section, every category with its count and amount.
     let md = text(&dir, "failed-payments.md");
-    let since_at = md.find("## Since the run of 2026-11-30T12:00:00Z").expect(&md);
-    assert!(since_at < md.find("## Totals").expect("totals"), "the section is at the top");
+    let since_at = md
+        .find("## Since the run of 2026-11-30T12:00:00Z")
+        .expect(&md);
+    assert!(
+        since_at < md.find("## Totals").expect("totals"),
+        "the section is at the top"
+    );
     let money = |r: &Value| {
         let c = tieout::money::Currency::parse(&cur(r)).expect("c");
         tieout::money::Money::new(amount(r), c).display()
@@ -204,7 +239,10 @@ fn day_two_since_last_reports_every_change_in_all_three_formats() {
     }
     let c = tieout::money::Currency::parse(&p.new_currency).expect("c");
     let new_money = tieout::money::Money::new(p.new_amount, c).display();
-    assert!(md.contains(&format!("| New on the list | 1 | {new_money} |")), "{md}");
+    assert!(
+        md.contains(&format!("| New on the list | 1 | {new_money} |")),
+        "{md}"
+    );
     assert!(md.contains("| Action changed | 0 |  |"), "{md}");
 
     // The post names the changes too.
@@ -223,9 +261,15 @@ fn day_two_since_last_reports_every_change_in_all_three_formats() {
     // The paid and voided invoices were looked up (the uncollectible one was in the read).
     let gets: Vec<String> = fake.requests().iter().map(|r| r.path.clone()).collect();
     for r in [&p.paid, &p.void] {
-        assert!(gets.contains(&format!("/v1/invoices/{}", id(r))), "{gets:?}");
+        assert!(
+            gets.contains(&format!("/v1/invoices/{}", id(r))),
+            "{gets:?}"
+        );
     }
-    assert!(!gets.contains(&format!("/v1/invoices/{}", id(&p.unc))), "{gets:?}");
+    assert!(
+        !gets.contains(&format!("/v1/invoices/{}", id(&p.unc))),
+        "{gets:?}"
+    );
     assert!(fake.requests().iter().all(|r| r.method == "GET"));
 }
 
@@ -235,9 +279,17 @@ fn since_without_an_earlier_run_says_so_and_a_bad_value_is_refused() {
     let run = t.run(&["dunning", "--since", "last"]);
     run.success();
     let md = text(&t.work_dir(), "failed-payments.md");
-    assert!(md.contains("No earlier run of this account is recorded"), "{md}");
+    assert!(
+        md.contains("No earlier run of this account is recorded"),
+        "{md}"
+    );
     assert_eq!(json(&t.work_dir())["changes"]["compared"], false);
-    assert_eq!(text(&t.work_dir(), "failed-payments-changes.csv").lines().count(), 1);
+    assert_eq!(
+        text(&t.work_dir(), "failed-payments-changes.csv")
+            .lines()
+            .count(),
+        1
+    );
     // The run was recorded: the next one compares with it (the demo does not change).
     let t = t.now(Some("2026-11-30T13:00:00Z"));
     let run = t.run(&["dunning", "--since", "2026-11-30", "--out", "again"]);
@@ -245,18 +297,34 @@ fn since_without_an_earlier_run_says_so_and_a_bad_value_is_refused() {
     let j = json(&t.work_dir().join("again"));
     assert_eq!(j["changes"]["compared"], true);
     assert_eq!(j["changes"]["rows"], Value::Array(vec![]));
-    assert!(run.stdout.contains("Since 2026-11-30T12:00:00Z: nothing changed"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("Since 2026-11-30T12:00:00Z: nothing changed"),
+        "{}",
+        run.stdout
+    );
     // A date before any kept run.
     let run = t.run(&["dunning", "--since", "2026-11-01", "--out", "old"]);
     run.success();
-    assert!(text(&t.work_dir().join("old"), "failed-payments.md").contains("No run of this account before 2026-11-02T00:00:00Z is kept"));
+    assert!(
+        text(&t.work_dir().join("old"), "failed-payments.md")
+            .contains("No run of this account before 2026-11-02T00:00:00Z is kept")
+    );
     let bad = t.run(&["dunning", "--since", "yesterday"]);
     bad.code(2);
-    assert!(bad.stderr.contains("neither `last` nor a date"), "{}", bad.stderr);
+    assert!(
+        bad.stderr.contains("neither `last` nor a date"),
+        "{}",
+        bad.stderr
+    );
     // Without --since the exports are exactly as before (no changes file, no JSON key).
     let plain = t.run(&["dunning", "--out", "plain"]);
     plain.success();
-    assert!(!t.work_dir().join("plain/failed-payments-changes.csv").exists());
+    assert!(
+        !t.work_dir()
+            .join("plain/failed-payments-changes.csv")
+            .exists()
+    );
     assert!(json(&t.work_dir().join("plain")).get("changes").is_none());
 }
 

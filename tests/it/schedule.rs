@@ -36,9 +36,17 @@ fn fixed(t: &Tieout, extra: &[&str]) -> crate::support::cli::RunOutput {
 #[test]
 fn the_files_match_their_goldens_and_a_second_run_is_identical() {
     let t = Tieout::new();
-    let run = fixed(&t, &["--env-file", "/etc/tieout/stripe.env", "--out", "units"]);
+    let run = fixed(
+        &t,
+        &["--env-file", "/etc/tieout/stripe.env", "--out", "units"],
+    );
     run.success();
-    assert!(run.stderr.contains("install -D -m 600 /dev/null /etc/tieout/stripe.env"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("install -D -m 600 /dev/null /etc/tieout/stripe.env"),
+        "{}",
+        run.stderr
+    );
     let dir = t.work_dir().join("units");
     let first: Vec<Vec<u8>> = FILES
         .iter()
@@ -48,12 +56,26 @@ fn the_files_match_their_goldens_and_a_second_run_is_identical() {
         assert_golden_bytes(&format!("schedule/env-file/{name}"), bytes);
     }
     // Same day, same inputs: the same bytes, and no --force needed.
-    fixed(&t, &["--env-file", "/etc/tieout/stripe.env", "--out", "units"]).success();
+    fixed(
+        &t,
+        &["--env-file", "/etc/tieout/stripe.env", "--out", "units"],
+    )
+    .success();
     for (name, bytes) in FILES.iter().zip(&first) {
         assert_eq!(&std::fs::read(dir.join(name)).expect(name), bytes, "{name}");
     }
     // A different schedule into the same folder is refused without --force.
-    let other = t.run(&["schedule", "--weekdays", "08:00", "--bin", "/usr/local/bin/tieout", "--reports", "/srv/billing/dunning", "--out", "units"]);
+    let other = t.run(&[
+        "schedule",
+        "--weekdays",
+        "08:00",
+        "--bin",
+        "/usr/local/bin/tieout",
+        "--reports",
+        "/srv/billing/dunning",
+        "--out",
+        "units",
+    ]);
     other.code(2);
     assert!(other.stderr.contains("--force"), "{}", other.stderr);
     // With the keychain, printed.
@@ -116,6 +138,12 @@ fn systemd_analyze_verifies_the_units() {
         .output()
         .expect("systemd-analyze runs");
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "systemd-analyze verify failed:\n{stderr}");
-    assert!(!stderr.contains("tieout-dunning"), "warnings about the units:\n{stderr}");
+    assert!(
+        out.status.success(),
+        "systemd-analyze verify failed:\n{stderr}"
+    );
+    assert!(
+        !stderr.contains("tieout-dunning"),
+        "warnings about the units:\n{stderr}"
+    );
 }

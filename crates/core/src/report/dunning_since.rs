@@ -290,7 +290,13 @@ pub fn summary_line(outcome: &SinceOutcome) -> String {
 mod tests {
     use super::*;
 
-    fn change(id: &str, kind: ChangeKind, cur: &str, before: Option<i64>, now: Option<i64>) -> Change {
+    fn change(
+        id: &str,
+        kind: ChangeKind,
+        cur: &str,
+        before: Option<i64>,
+        now: Option<i64>,
+    ) -> Change {
         Change {
             invoice_id: id.into(),
             kind,
@@ -334,8 +340,14 @@ mod tests {
     #[test]
     fn the_section_lists_every_category_and_the_json_carries_minor_units() {
         let md = markdown_section(&changes());
-        assert!(md.starts_with("## Since the run of 2026-11-30T12:00:00Z\n"), "{md}");
-        assert!(md.contains("| Recovered (paid) | 2 | 50.00 USD, 12.34 EUR |"), "{md}");
+        assert!(
+            md.starts_with("## Since the run of 2026-11-30T12:00:00Z\n"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| Recovered (paid) | 2 | 50.00 USD, 12.34 EUR |"),
+            "{md}"
+        );
         assert!(md.contains("| Voided | 0 |  |"), "{md}");
         let j = json_value(&changes());
         assert_eq!(j["counts"]["recovered"], 2);

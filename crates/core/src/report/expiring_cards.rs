@@ -15,7 +15,9 @@ pub const CSV_NAME: &str = "expiring-cards.csv";
 pub enum ExpiringSection {
     Found(ExpiringCards),
     /// The key may not read payment methods (Stripe's 403 named `permission`).
-    Unreadable { permission: String },
+    Unreadable {
+        permission: String,
+    },
 }
 
 fn opt(s: &Option<String>) -> &str {
@@ -161,11 +163,22 @@ mod tests {
         );
         let md = markdown_section(&found());
         assert!(md.contains("at risk: 20.00 USD."), "{md}");
-        assert!(md.contains("| sub_1 | Ada \\| Co | visa 4242 | 11/2026 | 2026-12-01T12:00:00Z | 20.00 USD |"), "{md}");
+        assert!(
+            md.contains(
+                "| sub_1 | Ada \\| Co | visa 4242 | 11/2026 | 2026-12-01T12:00:00Z | 20.00 USD |"
+            ),
+            "{md}"
+        );
         let denied = ExpiringSection::Unreadable {
             permission: "rak_payment_method_read".into(),
         };
         assert!(markdown_section(&denied).contains("`rak_payment_method_read`"));
-        assert_eq!(String::from_utf8(csv(&denied)).expect("utf8").lines().count(), 1);
+        assert_eq!(
+            String::from_utf8(csv(&denied))
+                .expect("utf8")
+                .lines()
+                .count(),
+            1
+        );
     }
 }

@@ -170,11 +170,7 @@ impl Picker {
                 Choice::Changed => self.changed_only,
                 _ => o.value.chosen(&self.filter),
             };
-            let mark = if chosen {
-                "(•)"
-            } else {
-                "( )"
-            };
+            let mark = if chosen { "(•)" } else { "( )" };
             let pointer = if i == self.cursor { "›" } else { " " };
             let text = fit(
                 &format!("{pointer} {mark} {} ({})", o.label, o.count),

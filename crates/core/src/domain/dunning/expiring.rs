@@ -203,8 +203,14 @@ mod tests {
 
     #[test]
     fn a_card_works_through_the_end_of_its_expiry_month() {
-        assert_eq!(card("pm", 12, 2026).fails_from(), Some(ts("2027-01-01T00:00:00Z")));
-        assert_eq!(card("pm", 2, 2027).fails_from(), Some(ts("2027-03-01T00:00:00Z")));
+        assert_eq!(
+            card("pm", 12, 2026).fails_from(),
+            Some(ts("2027-01-01T00:00:00Z"))
+        );
+        assert_eq!(
+            card("pm", 2, 2027).fails_from(),
+            Some(ts("2027-03-01T00:00:00Z"))
+        );
         assert_eq!(card("pm", 13, 2027).fails_from(), None);
     }
 
@@ -223,13 +229,21 @@ mod tests {
         let mut m = Methods::default();
         m.subscription_default
             .insert("sub_own_expiring".into(), card("pm_a", 11, 2026));
-        m.subscription_default
-            .insert("sub_own_fine_customer_expiring".into(), card("pm_ok", 1, 2030));
+        m.subscription_default.insert(
+            "sub_own_fine_customer_expiring".into(),
+            card("pm_ok", 1, 2030),
+        );
         m.subscription_non_card.insert("sub_bank_debit".into());
-        m.customer_default.insert("cus_b".into(), card("pm_b", 11, 2026));
-        m.customer_default.insert("cus_c".into(), card("pm_c", 12, 2026));
+        m.customer_default
+            .insert("cus_b".into(), card("pm_b", 11, 2026));
+        m.customer_default
+            .insert("cus_c".into(), card("pm_c", 12, 2026));
         let got = expiring_cards(&subs, &[], &m, now).expect("sum");
-        let ids: Vec<&str> = got.rows.iter().map(|r| r.subscription_id.as_str()).collect();
+        let ids: Vec<&str> = got
+            .rows
+            .iter()
+            .map(|r| r.subscription_id.as_str())
+            .collect();
         assert_eq!(
             ids,
             ["sub_own_expiring", "sub_customer_expiring", "sub_no_amount"]

@@ -223,8 +223,11 @@ pub fn diff(before: &RunRecord, now: &RunRecord, departed: &Departures) -> Chang
         .iter()
         .map(|r| (r.invoice_id.as_str(), r))
         .collect();
-    let now_ix: BTreeMap<&str, &RecordRow> =
-        now.rows.iter().map(|r| (r.invoice_id.as_str(), r)).collect();
+    let now_ix: BTreeMap<&str, &RecordRow> = now
+        .rows
+        .iter()
+        .map(|r| (r.invoice_id.as_str(), r))
+        .collect();
     let mut out = Vec::new();
     for (id, n) in &now_ix {
         match before_ix.get(id) {
@@ -234,10 +237,22 @@ pub fn diff(before: &RunRecord, now: &RunRecord, departed: &Departures) -> Chang
                     out.push(change(id, ChangeKind::NoRetryLeft, Some(b), Some(n), None));
                 }
                 if b.action != n.action {
-                    out.push(change(id, ChangeKind::ActionChanged, Some(b), Some(n), None));
+                    out.push(change(
+                        id,
+                        ChangeKind::ActionChanged,
+                        Some(b),
+                        Some(n),
+                        None,
+                    ));
                 }
                 if b.amount_remaining != n.amount_remaining {
-                    out.push(change(id, ChangeKind::AmountChanged, Some(b), Some(n), None));
+                    out.push(change(
+                        id,
+                        ChangeKind::AmountChanged,
+                        Some(b),
+                        Some(n),
+                        None,
+                    ));
                 }
             }
         }
@@ -253,7 +268,8 @@ pub fn diff(before: &RunRecord, now: &RunRecord, departed: &Departures) -> Chang
             Some("void") => ChangeKind::Voided,
             _ => ChangeKind::Left,
         };
-        let status_now = (kind == ChangeKind::Left).then(|| status.unwrap_or("unknown").to_string());
+        let status_now =
+            (kind == ChangeKind::Left).then(|| status.unwrap_or("unknown").to_string());
         out.push(change(id, kind, Some(b), None, status_now));
     }
     out.sort_by(|a, b| {

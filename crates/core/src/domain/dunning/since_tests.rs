@@ -120,8 +120,14 @@ fn a_departed_invoice_still_open_is_left_with_its_status() {
 
 #[test]
 fn departed_lists_what_left() {
-    let before = record(1, vec![row("a", "usd", 1, "x", true), row("b", "usd", 1, "x", true)]);
-    let now = record(2, vec![row("b", "usd", 1, "x", true), row("c", "usd", 1, "x", true)]);
+    let before = record(
+        1,
+        vec![row("a", "usd", 1, "x", true), row("b", "usd", 1, "x", true)],
+    );
+    let now = record(
+        2,
+        vec![row("b", "usd", 1, "x", true), row("c", "usd", 1, "x", true)],
+    );
     assert_eq!(before.departed(&now), vec!["a".to_string()]);
 }
 
@@ -129,7 +135,11 @@ fn departed_lists_what_left() {
 fn pick_takes_the_latest_before_the_run_or_the_date() {
     let taken = [100, 200, 300];
     assert_eq!(pick(&taken, Since::Last, 301), Some(300));
-    assert_eq!(pick(&taken, Since::Last, 300), Some(200), "never the run itself");
+    assert_eq!(
+        pick(&taken, Since::Last, 300),
+        Some(200),
+        "never the run itself"
+    );
     assert_eq!(pick(&taken, Since::Until(250), 400), Some(200));
     assert_eq!(pick(&taken, Since::Until(100), 400), None);
     assert_eq!(pick(&[], Since::Last, 400), None);
