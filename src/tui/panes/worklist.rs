@@ -113,7 +113,7 @@ impl WorklistPane {
         } else {
             format!("Failed payments ({facets})")
         });
-        match self.since.as_ref().filter(|v| v.changes().is_some()) {
+        match self.since.as_ref().filter(|v| !v.marked.is_empty()) {
             Some(v) => self
                 .table
                 .set_source(Arc::new(since::marked_source(rows, v)), cx),
@@ -340,11 +340,16 @@ impl Pane for WorklistPane {
             height: main.height.saturating_sub(1),
             ..main
         };
-        let line = if wide {
+        let mut line = if wide {
             facet_line(&self.filter, self.shown.len(), w.rows.len(), cx)
         } else {
             summary_line(&w, &self.filter, self.shown.len(), cx)
         };
+        if !wide && let Some(span) = self.since.as_ref().and_then(|v| since::narrow_span(v, cx)) {
+            // No side panel: the changes go on the summary line, before the key hint.
+            let at = line.spans.len().saturating_sub(1);
+            line.spans.insert(at, span);
+        }
         Paragraph::new(line).render(header, buf);
         match &mut self.picker {
             Some(p) => p.render(body, buf, cx),

@@ -129,6 +129,19 @@ pub(super) fn panel_lines(v: &SinceView, width: usize, cx: &ViewCx<'_>) -> Vec<L
     lines
 }
 
+/// The summary line's part on a narrow terminal: ` · since 2026-11-30: 1 new, …`.
+pub(super) fn narrow_span(v: &SinceView, cx: &ViewCx<'_>) -> Option<Span<'static>> {
+    let c = v.changes()?;
+    Some(Span::styled(
+        format!(
+            " · since {}: {}",
+            crate::time::date_in(c.since, cx.tz),
+            short_counts(c)
+        ),
+        cx.theme.style(Role::Prompt),
+    ))
+}
+
 /// Words wrapped at `width` (a word longer than the line is cut).
 fn wrap(text: &str, width: usize) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
@@ -263,6 +276,10 @@ mod tests {
             "{panel_text}\n{panel}\n{frame}"
         );
         insta::assert_snapshot!("worklist_since_120x40", frame);
+        // Narrower than the side panel needs: the changes are on the summary line.
+        h.resize(99, 30);
+        let narrow = h.frame();
+        assert!(narrow.contains("· since 2026-11-29: 1 new"), "{narrow}");
         // This load was recorded too.
         let data = account();
         let taken =
