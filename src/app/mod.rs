@@ -16,6 +16,8 @@ pub mod permission_check;
 pub mod query;
 pub mod refund_exec;
 pub mod settings;
+pub mod run_history;
+pub mod schedule;
 pub mod ticket_fetch;
 
 pub use connect::{client_config, connect, verify_key};

@@ -1,20 +1,99 @@
 //! `tieout dunning`: the failed-payment worklist as failed-payments.md/.csv/.json, and a
-//! few lines on stdout fit for a billing channel post, then the paths written.
+//! few lines on stdout fit for a billing channel post, then the paths written. Every run
+//! keeps a record of its worklist (`app::run_history`); `--since` compares with an earlier
+//! one (failed-payments-changes.csv and a "Since …" section), `--summary FILE` writes the
+//! channel post to a file.
 
 use std::path::{Path, PathBuf};
 
+use clap::Args;
+
 use super::{CmdResult, Ctx, Failure, Formats, OutArgs};
+use crate::app::run_history::{self, NoLookup, RunHistory, StatusLookup};
 use crate::domain::dunning;
+use crate::domain::dunning::since::{Since, SinceOutcome};
 use crate::report::dunning as export;
+use crate::report::dunning_since;
 use crate::source::AccountData;
 
 /// How many decline codes the channel post names.
 const TOP_DECLINES: usize = 3;
 
-pub fn run(ctx: &Ctx, out: &OutArgs) -> CmdResult {
-    let formats = Formats::parse(&out.format)?;
+/// `tieout dunning`'s own options.
+#[derive(Debug, Clone, Args)]
+pub struct DunningArgs {
+    #[command(flatten)]
+    pub out: OutArgs,
+    /// Compare with an earlier run: `last` (the latest recorded run of this account), or
+    /// a date YYYY-MM-DD (the latest run recorded on or before it, in --tz). Adds
+    /// failed-payments-changes.csv and a "Since …" section.
+    #[arg(long, value_name = "last|YYYY-MM-DD", value_parser = parse_since_arg)]
+    pub since: Option<SinceArg>,
+    /// Write the channel post (a few plain-text lines) to FILE as well.
+    #[arg(long, value_name = "FILE")]
+    pub summary: Option<PathBuf>,
+    /// Keep run records this many days (env TIEOUT_RUN_HISTORY_DAYS; default 35).
+    #[arg(long, value_name = "DAYS")]
+    pub history_days: Option<u32>,
+}
+
+/// `--since` as typed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SinceArg {
+    Last,
+    Date(jiff::civil::Date),
+}
+
+fn parse_since_arg(text: &str) -> Result<SinceArg, String> {
+    if text == "last" {
+        return Ok(SinceArg::Last);
+    }
+    crate::time::parse_day(text)
+        .map(SinceArg::Date)
+        .map_err(|_| format!("'{text}' is neither `last` nor a date YYYY-MM-DD"))
+}
+
+impl SinceArg {
+    /// The core's form: a date becomes "taken before the end of that day in `tz`".
+    pub fn resolve(self, tz: &jiff::tz::TimeZone) -> Result<Since, Failure> {
+        match self {
+            SinceArg::Last => Ok(Since::Last),
+            SinceArg::Date(d) => d
+                .tomorrow()
+                .and_then(|next| next.to_zoned(tz.clone()))
+                .map(|z| Since::Until(z.timestamp().as_second()))
+                .map_err(|e| Failure::usage(format!("--since {d}: {e}"))),
+        }
+    }
+}
+
+pub fn run(ctx: &Ctx, args: &DunningArgs) -> CmdResult {
+    let formats = Formats::parse(&args.out.format)?;
+    let since = args.since.map(|s| s.resolve(&ctx.tz)).transpose()?;
     let data = load(ctx)?;
-    let lines = write(&data, ctx.now, out.out.as_deref(), formats, out.force)?;
+    let w = build(&data, ctx.now)?;
+    let keep_days = args
+        .history_days
+        .unwrap_or_else(run_history::keep_days_from_env);
+    let store = history_store(since.is_some())?;
+    let outcome = match (since, &store) {
+        (Some(asked), Some(store)) => Some(compare(ctx, store, &data, &w, asked)?),
+        _ => None,
+    };
+    let lines = write(
+        &data,
+        &w,
+        outcome.as_ref(),
+        args.out.out.as_deref(),
+        formats,
+        args.out.force,
+        args.summary.as_deref(),
+    )?;
+    // Recorded only once the files are written: a refused run (exit 2) is not the
+    // baseline of the next `--since last`.
+    if let Some(store) = &store {
+        run_history::record(store, &data, &w, keep_days);
+    }
     for l in lines {
         println!("{l}");
     }
@@ -35,39 +114,115 @@ fn load(ctx: &Ctx) -> Result<AccountData, Failure> {
     crate::app::load::load(&ctx.request(), crate::app::load::Need::Dunning)
 }
 
-/// Computes the worklist of `data` at `now`, writes the chosen files into `dir` (the
-/// current folder when `None`) and returns the lines to print: the channel summary, then
-/// the path of each file.
-pub fn write(
-    data: &AccountData,
-    now: i64,
-    dir: Option<&Path>,
-    formats: Formats,
-    force: bool,
-) -> Result<Vec<String>, Failure> {
-    let w = dunning::build(data, now).map_err(|e| {
+fn build(data: &AccountData, now: i64) -> Result<dunning::Worklist, Failure> {
+    dunning::build(data, now).map_err(|e| {
         Failure::data(format!(
             "could not total the worklist: {e}; the account's amounts are out of range"
         ))
-    })?;
+    })
+}
+
+/// Where run records live; without a data folder only `--since` fails (a plain run
+/// warns and is not recorded).
+fn history_store(needed: bool) -> Result<Option<RunHistory>, Failure> {
+    match RunHistory::default_location() {
+        Ok(s) => Ok(Some(s)),
+        Err(e) if !needed => {
+            eprintln!("warning: {}", e.message);
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Compares this run with the one `asked` names. The invoices that left the list are
+/// looked up in Stripe (one GET each) only for a fresh read; the demo and the cache
+/// answer from the data they hold.
+fn compare(
+    ctx: &Ctx,
+    store: &RunHistory,
+    data: &AccountData,
+    w: &dunning::Worklist,
+    asked: Since,
+) -> Result<SinceOutcome, Failure> {
+    let fresh = !(ctx.global.demo || ctx.global.cached);
+    let lookup: Box<dyn StatusLookup> = if fresh {
+        Box::new(run_history::StripeLookup {
+            client: crate::app::connect(&ctx.request())?,
+        })
+    } else {
+        Box::new(NoLookup)
+    };
+    Ok(run_history::compare(store, data, w, asked, lookup.as_ref()))
+}
+
+/// Writes the chosen files of worklist `w` into `dir` (the current folder when `None`),
+/// the changes when `since` is set and the post to `summary`, and returns the lines to
+/// print: the channel post, then the path of each file.
+pub fn write(
+    data: &AccountData,
+    w: &dunning::Worklist,
+    since: Option<&SinceOutcome>,
+    dir: Option<&Path>,
+    formats: Formats,
+    force: bool,
+    summary: Option<&Path>,
+) -> Result<Vec<String>, Failure> {
     let dir = dir
         .map(Path::to_path_buf)
         .unwrap_or_else(|| PathBuf::from("."));
+    let extras = export::Extras {
+        since,
+        expiring: None,
+    };
     let mut files: Vec<(&str, Vec<u8>)> = Vec::new();
     if formats.md {
-        files.push((export::MD_NAME, export::markdown(&w, &data.meta)));
+        files.push((
+            export::MD_NAME,
+            export::markdown_with(w, &data.meta, &extras),
+        ));
     }
     if formats.csv {
-        files.push((export::CSV_NAME, export::csv(&w)));
+        files.push((export::CSV_NAME, export::csv(w)));
+        if let Some(s) = since {
+            files.push((
+                dunning_since::CHANGES_CSV_NAME,
+                dunning_since::changes_csv(s),
+            ));
+        }
     }
     if formats.json {
-        files.push((export::JSON_NAME, export::json(&w, &data.meta)));
+        files.push((export::JSON_NAME, export::json_with(w, &data.meta, &extras)));
     }
-    let mut lines = export::summary(&w, &data.meta, TOP_DECLINES);
+    let mut lines = export::summary(w, &data.meta, TOP_DECLINES);
+    if let Some(s) = since {
+        lines.push(dunning_since::summary_line(s));
+    }
     // All or nothing: a different earlier file refuses the whole set (exit 2) before any
     // is written. Identical bytes already on disk count as written: re-running is harmless.
-    for (path, _) in super::write_exports(&dir, &files, force)? {
-        lines.push(path.display().to_string());
+    let mut written = super::write_exports(&dir, &files, force)?;
+    if let Some(path) = summary {
+        let mut text = lines.join("\n");
+        text.push('\n');
+        written.extend(summary_file(path, text.into_bytes(), force)?);
     }
-    Ok(lines)
+    let mut out = lines;
+    for (path, _) in written {
+        out.push(path.display().to_string());
+    }
+    Ok(out)
+}
+
+/// The post as a file of its own (`--summary FILE`), under the same overwrite rule as the
+/// exports.
+fn summary_file(path: &Path, bytes: Vec<u8>, force: bool) -> Result<Vec<(PathBuf, bool)>, Failure> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .ok_or_else(|| Failure::usage(format!("--summary {}: not a file name", path.display())))?;
+    super::write_exports(&dir, &[(name, bytes)], force)
 }

@@ -20,6 +20,7 @@ pub mod journal;
 pub mod keys;
 pub mod query;
 pub mod reconcile;
+pub mod schedule;
 pub mod status;
 pub mod suggest;
 pub mod sync;
@@ -152,10 +153,10 @@ pub enum Command {
         months: u32,
     },
     /// The failed-payment worklist: failed-payments.md/.csv/.json.
-    Dunning {
-        #[command(flatten)]
-        out: OutArgs,
-    },
+    Dunning(dunning::DunningArgs),
+    /// Print (or write) a systemd timer, a launchd agent and a crontab line that run the
+    /// morning dunning on weekdays. Installs nothing.
+    Schedule(schedule::ScheduleArgs),
     /// Tie each payout of a month to its balance transactions.
     Reconcile {
         /// The month, YYYY-MM (payouts arriving in it, in --tz).
@@ -339,7 +340,8 @@ pub fn run(cli: Cli) -> CmdResult {
         Some(Command::Logout) => keys::logout(&ctx),
         Some(Command::Status) => status::run(&ctx),
         Some(Command::Sync { months }) => sync::run(&ctx, months),
-        Some(Command::Dunning { out }) => dunning::run(&ctx, &out),
+        Some(Command::Dunning(args)) => dunning::run(&ctx, &args),
+        Some(Command::Schedule(args)) => schedule::run(&ctx, &args),
         Some(Command::Reconcile { month, out, bank }) => reconcile::run(&ctx, month, &out, &bank),
         Some(Command::Suggest(args)) => suggest::run(&ctx, &args),
         Some(Command::Close {

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use super::{CmdResult, Ctx, Failure};
 use crate::app::load::{self, Need};
+use crate::app::run_history::{self, NoLookup, RunHistory, Session, StatusLookup, StripeLookup};
 use crate::source::cache::Cache;
 use crate::source::progress::{SyncEvent, grouped};
 use crate::tui::config;
@@ -186,14 +187,16 @@ impl CliLoader {
         let data = crate::source::demo::load_demo().map_err(|e| LoadError::new(e.to_string()))?;
         let tickets = parse_tickets_csv(crate::source::demo::demo_tickets_csv())
             .map_err(|e| LoadError::new(format!("the demo's {e}")))?;
-        Ok(Workspace::new(data, tickets))
+        Ok(Workspace::new(data, tickets).with_history(history(Arc::new(NoLookup))))
     }
 
     fn cached(&self) -> Result<Workspace, LoadError> {
         let cache = self.cache()?;
         load::load_cached(&cache, &self.ctx.global.profile, Need::All, &self.ctx.tz)
             .map_err(|f| LoadError::new(f.message))
-            .and_then(|data| Ok(Workspace::new(data, self.tickets()?)))
+            .and_then(|data| {
+                Ok(Workspace::new(data, self.tickets()?).with_history(history(Arc::new(NoLookup))))
+            })
     }
 
     /// The cache in two parts (see `source::load::load_cached_in_parts`): the Worklist's
@@ -202,7 +205,7 @@ impl CliLoader {
         let cache = self.cache()?;
         let tickets = self.tickets()?;
         load::load_cached_in_parts(&cache, &self.ctx.global.profile, |part| {
-            first(Workspace::new(part, tickets));
+            first(Workspace::new(part, tickets).with_history(history(Arc::new(NoLookup))));
         })
         .map(|rest| LoadEnd::Rest(Box::new(rest)))
         .map_err(|f| LoadError::new(f.message))
@@ -232,6 +235,9 @@ impl CliLoader {
         let ctx = &self.ctx;
         let client = crate::app::connect(&ctx.request()).map_err(|f| LoadError::new(f.message))?;
         let cache = Cache::open_default().map_err(|e| LoadError::new(e.to_string()))?;
+        let lookup = Arc::new(StripeLookup {
+            client: client.clone(),
+        });
         let report = move |event: SyncEvent| {
             if let Some(text) = in_words(event) {
                 progress(text);
@@ -247,7 +253,8 @@ impl CliLoader {
             &report,
         )
         .map_err(LoadError::new)?;
-        Ok(Workspace::new(read.data, self.tickets()?).with_gaps(read.gaps))
+        Ok(Workspace::new(read.data, self.tickets()?).with_gaps(read.gaps)
+            .with_history(history(lookup)))
     }
 }
 
@@ -271,4 +278,14 @@ fn in_words(event: SyncEvent) -> Option<String> {
         )),
         _ => None,
     }
+}
+
+/// The Worklist's run history in the data folder (none when there is no data folder: the
+/// pane then shows no "since").
+fn history(lookup: Arc<dyn StatusLookup>) -> Option<Session> {
+    RunHistory::default_location().ok().map(|store| Session {
+        store,
+        lookup,
+        keep_days: run_history::keep_days_from_env(),
+    })
 }

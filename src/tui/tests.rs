@@ -836,6 +836,7 @@ fn in_parts(ws: &Workspace) -> (Workspace, AccountData) {
         data: Arc::new(first),
         tickets: Arc::clone(&ws.tickets),
         gaps: Arc::clone(&ws.gaps),
+        history: ws.history.clone(),
     };
     (first, rest)
 }

@@ -20,6 +20,9 @@ pub struct Workspace {
     /// What the fresh read could not read (its tables empty, or an older copy): the
     /// panes that need it are marked.
     pub gaps: Arc<Vec<Gap>>,
+    /// Where the Worklist keeps its run records and how it learns what left the list
+    /// (`None`: no history, e.g. most tests).
+    pub history: Option<crate::app::run_history::Session>,
 }
 
 pub use crate::app::pane_reads::Gap;
@@ -30,6 +33,7 @@ impl Workspace {
             data: Arc::new(data),
             tickets: Arc::new(tickets),
             gaps: Arc::new(Vec::new()),
+            history: None,
         }
     }
 
@@ -67,7 +71,14 @@ impl Workspace {
             data: Arc::new(data),
             tickets: self.tickets,
             gaps: Arc::new(gaps),
+            history: self.history,
         }
+    }
+
+    /// The same workspace keeping the Worklist's run history in `history`.
+    pub fn with_history(mut self, history: Option<crate::app::run_history::Session>) -> Self {
+        self.history = history;
+        self
     }
 }
 

@@ -27,13 +27,17 @@ use crate::tui::widgets::table::{Cell, DataTable, RowsSource, TableSource, col};
 use crate::tui::widgets::text::fit;
 use crate::tui::workspace::Workspace;
 
+mod columns;
 mod invoice;
 mod picker;
 mod totals;
+mod since;
 
+use columns::*;
 pub use invoice::{InvoiceScreen, invoice_fields};
 use picker::*;
 use totals::{render_totals, summary_line};
+use since::{Computed, SinceView};
 
 /// Terminals at least this wide get the totals side panel.
 const SIDE_PANEL_MIN_WIDTH: u16 = 100;
@@ -53,6 +57,10 @@ pub struct WorklistPane {
     /// Indices into the worklist's rows of the rows shown, in table order.
     shown: Vec<usize>,
     table: DataTable,
+    /// What changed since the session's baseline run (with a run history).
+    since: Option<SinceView>,
+    /// The facet "only new or changed rows".
+    changed_only: bool,
 }
 
 fn empty_source() -> Arc<dyn TableSource> {
@@ -74,6 +82,8 @@ impl WorklistPane {
             filter: Filter::default(),
             picker: None,
             shown: Vec::new(),
+            since: None,
+            changed_only: false,
             table: DataTable::new(
                 "Failed payments",
                 "No open invoice has a failed payment or is past due.",
@@ -87,13 +97,51 @@ impl WorklistPane {
             return;
         };
         self.shown = self.filter.apply(&w);
+        if let Some(v) = self.since.as_ref().filter(|_| self.changed_only) {
+            self.shown
+                .retain(|i| v.marked.contains_key(&w.rows[*i].invoice_id));
+        }
         let rows: Vec<WorkRow> = self.shown.iter().map(|i| w.rows[*i].clone()).collect();
-        self.table.set_title(if self.filter.is_empty() {
+        let mut facets = facet_summary(&self.filter);
+        if self.changed_only {
+            facets = [facets, "new or changed".to_string()]
+                .into_iter()
+                .filter(|f| !f.is_empty())
+                .collect::<Vec<_>>()
+                .join(" · ");
+        }
+        self.table.set_title(if facets.is_empty() {
             "Failed payments".to_string()
         } else {
-            format!("Failed payments ({})", facet_summary(&self.filter))
+            format!("Failed payments ({facets})")
         });
-        self.table.set_source(Arc::new(source(rows)), cx);
+        match self.since.as_ref().filter(|v| !v.marked.is_empty()) {
+            Some(v) => self
+                .table
+                .set_source(Arc::new(since::marked_source(rows, v)), cx),
+            None => self.table.set_source(Arc::new(source(rows)), cx),
+        }
+    }
+
+    /// The "since" block at the top of the side panel, when there is a run history;
+    /// returns the area left for the totals.
+    fn render_since(&self, side: Rect, buf: &mut Buffer, cx: &ViewCx<'_>) -> Rect {
+        let Some(v) = &self.since else {
+            return side;
+        };
+        let block = Block::bordered().border_style(cx.theme.style(Role::Border));
+        let inner_w = usize::from(side.width.saturating_sub(2));
+        let lines = since::panel_lines(v, inner_w, cx);
+        let h = (u16::try_from(lines.len()).unwrap_or(u16::MAX) + 2).min(side.height / 2);
+        let top = Rect { height: h, ..side };
+        let inner = block.inner(top);
+        block.render(top, buf);
+        Paragraph::new(lines).render(inner, buf);
+        Rect {
+            y: side.y + h,
+            height: side.height - h,
+            ..side
+        }
     }
 
     /// The worklist rows the table shows (facets and the text filter applied), when
@@ -134,14 +182,21 @@ impl WorklistPane {
             Action::Bottom => p.cursor = n.saturating_sub(1),
             Action::Open => {
                 if let Some(o) = p.options.get(p.cursor) {
-                    o.value.apply(&mut self.filter);
+                    match o.value {
+                        Choice::AnyChange => self.changed_only = false,
+                        Choice::Changed => self.changed_only = true,
+                        _ => o.value.apply(&mut self.filter),
+                    }
                     p.filter = self.filter.clone();
+                    p.changed_only = self.changed_only;
                     changed = true;
                 }
             }
             Action::ClearFilter => {
                 self.filter = Filter::default();
                 p.filter = Filter::default();
+                self.changed_only = false;
+                p.changed_only = false;
                 changed = true;
             }
             Action::Back | Action::Facets => self.picker = None,
@@ -181,8 +236,12 @@ impl Pane for WorklistPane {
         }
         let data = Arc::clone(&ws.data);
         let now = cx.now();
+        let history = ws.history.clone();
+        let baseline = since::baseline(&self.since);
         self.req = Some(cx.compute(Job::new("building the worklist", move |_| {
-            dunning::build(&data, now).map_err(|e| e.to_string())
+            let worklist = dunning::build(&data, now).map_err(|e| e.to_string())?;
+            let since = history.map(|h| h.compare_and_record(&data, &worklist, baseline.as_ref()));
+            Ok::<_, String>(Computed { worklist, since })
         })));
         true
     }
@@ -192,9 +251,13 @@ impl Pane for WorklistPane {
             return;
         }
         self.req = None;
-        match output.downcast::<Result<Worklist, String>>() {
+        match output.downcast::<Result<Computed, String>>() {
             Ok(result) => match *result {
-                Ok(w) => {
+                Ok(Computed { worklist: w, since }) => {
+                    self.since = since.map(SinceView::new);
+                    if self.since.as_ref().is_none_or(|v| v.changes().is_none()) {
+                        self.changed_only = false;
+                    }
                     self.error = None;
                     // Keep the facets that still mean something on the new data.
                     if let Some(k) = &self.filter.decline
@@ -228,13 +291,19 @@ impl Pane for WorklistPane {
         match action {
             Action::Facets => {
                 if let Some(w) = &self.worklist {
-                    self.picker = Some(Picker::new(w, &self.filter));
+                    let mut p = Picker::new(w, &self.filter);
+                    if let Some(v) = &self.since {
+                        p.options.extend(since::picker_options(v, w.rows.len()));
+                    }
+                    p.changed_only = self.changed_only;
+                    self.picker = Some(p);
                 }
                 Handled::Yes
             }
             Action::ClearFilter => {
-                if !self.filter.is_empty() {
+                if !self.filter.is_empty() || self.changed_only {
                     self.filter = Filter::default();
+                    self.changed_only = false;
                     self.rebuild(cx);
                 }
                 // The shell clears the text filter too.
@@ -301,10 +370,16 @@ impl Pane for WorklistPane {
         };
         let part = self.filtered_rows();
         let line = if wide {
+        let mut line = if wide {
             facet_line(&self.filter, self.shown.len(), w.rows.len(), cx)
         } else {
             summary_line(&w, &self.filter, part.as_deref(), cx)
         };
+        if !wide && let Some(span) = self.since.as_ref().and_then(|v| since::narrow_span(v, cx)) {
+            // No side panel: the changes go on the summary line, before the key hint.
+            let at = line.spans.len().saturating_sub(1);
+            line.spans.insert(at, span);
+        }
         Paragraph::new(line).render(header, buf);
         match &mut self.picker {
             Some(p) => p.render(body, buf, cx),
@@ -312,6 +387,8 @@ impl Pane for WorklistPane {
         }
         if let Some(side) = side {
             render_totals(&w, part.as_deref(), side, buf, cx);
+            let side = self.render_since(side, buf, cx);
+            render_totals(&w, side, buf, cx);
         }
     }
 
@@ -336,62 +413,6 @@ fn money(m: Money) -> String {
         "{} {}",
         format_major_grouped(m.minor, m.currency),
         m.currency
-    )
-}
-
-fn action_role(a: Todo) -> Role {
-    match a {
-        Todo::DoNotRetry => Role::Failed,
-        Todo::RetryLater => Role::Pending,
-        Todo::UpdatePaymentMethod | Todo::CustomerMustAuthenticate | Todo::CheckDuplicate => {
-            Role::Warning
-        }
-        Todo::ContactCustomer => Role::Text,
-        Todo::Review => Role::Muted,
-    }
-}
-
-fn next_retry(r: &WorkRow) -> Cell<'_> {
-    match (r.retries_left, r.next_payment_attempt) {
-        (true, Some(ts)) => Cell::Date(Some(ts)),
-        _ => Cell::Tag("none".into(), Role::Failed),
-    }
-}
-
-fn customer(r: &WorkRow) -> Cell<'_> {
-    Cell::opt(
-        r.customer_name
-            .as_deref()
-            .or(r.customer_email.as_deref())
-            .or(r.customer_id.as_deref()),
-    )
-}
-
-fn source(rows: Vec<WorkRow>) -> RowsSource<WorkRow> {
-    RowsSource::new(
-        rows,
-        vec![
-            col("Customer", 14, customer),
-            col("Amount", 14, |r: &WorkRow| Cell::Money(r.money())),
-            col("Decline", 18, |r| Cell::owned(r.decline_label())),
-            col("Att.", 4, |r| Cell::Int(r.attempt_count)),
-            col("Retry", 10, next_retry),
-            col("Action", 12, |r| {
-                Cell::Tag(r.action().short().into(), action_role(r.action()))
-            }),
-            col("Action (in full)", 26, |r| Cell::text(r.action().label())),
-            col("Days late", 9, |r| {
-                r.days_past_due.map_or(Cell::Empty, Cell::Int)
-            }),
-            col("Invoice", 30, |r| Cell::text(&r.invoice_id)),
-            col("Number", 14, |r| Cell::opt(r.invoice_number.as_deref())),
-            col("Email", 30, |r| Cell::opt(r.customer_email.as_deref())),
-            col("Subscription", 30, |r| {
-                Cell::opt(r.subscription_id.as_deref())
-            }),
-            col("Outcome", 24, |r| Cell::opt(r.outcome_reason.as_deref())),
-            col("Advice", 18, |r| Cell::opt(r.advice_code.as_deref())),
-        ],
     )
 }
 
@@ -458,7 +479,7 @@ mod tests {
     /// A small account whose worklist shows every kind of row: soft and hard declines, a
     /// hidden reason, a Stripe block behind generic_decline, no decline code, a
     /// send_invoice past due, three currencies, and uncollectible invoices apart.
-    fn account() -> AccountData {
+    pub(super) fn account() -> AccountData {
         let mut d = data(vec![]);
         d.meta = crate::tui::sample::meta(Origin::Demo);
         // The account's default currency comes first, although USD has more invoices.
@@ -543,7 +564,7 @@ mod tests {
         d
     }
 
-    fn harness(d: AccountData, (w, h): (u16, u16)) -> Harness {
+    pub(super) fn harness(d: AccountData, (w, h): (u16, u16)) -> Harness {
         let ws = Workspace::new(d, Vec::new());
         let mut h = Harness::with_tabs(
             test_settings(Startup::Demo),

@@ -144,6 +144,7 @@ pub(super) fn on_loaded_rest(
         data: std::sync::Arc::new(data),
         tickets: shown.tickets,
         gaps: shown.gaps,
+        history: shown.history,
     };
     state.core.workspace = Some(ws.clone());
     state.rest = None;

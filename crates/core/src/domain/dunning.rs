@@ -28,6 +28,8 @@ use crate::money::{Currency, Money, MoneyError, Totals};
 mod attempts;
 mod currency_order;
 mod subtotals;
+pub mod expiring;
+pub mod since;
 use attempts::*;
 pub use currency_order::CurrencyOrder;
 

@@ -7,6 +7,7 @@
 use serde::Serialize;
 
 use crate::domain::declines::Basis;
+use crate::domain::dunning::since::SinceOutcome;
 use crate::domain::dunning::{WorkRow, Worklist};
 use crate::model::SnapshotMeta;
 use crate::money::{Currency, Money, Totals, format_major};
@@ -143,6 +144,8 @@ struct JsonDoc<'a> {
     totals_by_currency: Vec<JsonCurrencyTotal>,
     totals_by_decline_code: Vec<JsonDeclineTotal>,
     uncollectible: Vec<JsonAmountCount>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    changes: Option<serde_json::Value>,
 }
 
 #[derive(Serialize)]
@@ -200,7 +203,13 @@ fn amounts(w: &Worklist, t: &Totals) -> Vec<JsonAmount> {
 
 /// `failed-payments.json`: the rows (amounts in minor units) and the totals.
 pub fn json(w: &Worklist, meta: &SnapshotMeta) -> Vec<u8> {
+    json_with(w, meta, &Extras::default())
+}
+
+/// `failed-payments.json` with the objects `extras` add.
+pub fn json_with(w: &Worklist, meta: &SnapshotMeta, extras: &Extras<'_>) -> Vec<u8> {
     let doc = JsonDoc {
+        changes: extras.since.map(crate::report::dunning_since::json_value),
         source: JsonSource {
             account_id: &meta.account_id,
             account_name: meta.account_name.as_deref(),
@@ -330,12 +339,31 @@ pub fn provenance(meta: &SnapshotMeta, now: i64) -> String {
     )
 }
 
+/// What a run adds to the worklist's own exports (all optional; none changes the fixed
+/// columns of `failed-payments.csv`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Extras<'a> {
+    /// `--since`: the "Since …" section at the top and the JSON's `changes`.
+    pub since: Option<&'a SinceOutcome>,
+    /// Cards that will fail: a section after the worklist's own.
+    pub expiring: Option<&'a crate::report::expiring_cards::ExpiringSection>,
+}
+
 /// `failed-payments.md`.
 pub fn markdown(w: &Worklist, meta: &SnapshotMeta) -> Vec<u8> {
+    markdown_with(w, meta, &Extras::default())
+}
+
+/// `failed-payments.md` with the sections `extras` add.
+pub fn markdown_with(w: &Worklist, meta: &SnapshotMeta, extras: &Extras<'_>) -> Vec<u8> {
     let mut o = String::new();
     o.push_str("# Failed payments: dunning worklist\n\n");
     o.push_str(&provenance(meta, w.now));
-    o.push_str("\n\n## Totals\n\n");
+    o.push_str("\n\n");
+    if let Some(since) = extras.since {
+        o.push_str(&crate::report::dunning_since::markdown_section(since));
+    }
+    o.push_str("## Totals\n\n");
     o.push_str(&format!("- Recoverable invoices: {}\n", w.rows.len()));
     o.push_str(&format!(
         "- Outstanding: {}\n",
@@ -433,6 +461,11 @@ pub fn markdown(w: &Worklist, meta: &SnapshotMeta) -> Vec<u8> {
                 format_major(u.amount_remaining, u.currency)
             ));
         }
+    }
+    if let Some(e) = extras.expiring {
+        o.push('\n');
+        o.push_str(crate::report::expiring_cards::markdown_section(e).trim_end());
+        o.push('\n');
     }
     o.into_bytes()
 }

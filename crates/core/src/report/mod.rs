@@ -8,6 +8,8 @@ pub mod close_readme;
 pub mod columns;
 pub mod csv_out;
 pub mod dunning;
+pub mod dunning_since;
+pub mod expiring_cards;
 pub mod month_lines;
 pub mod packet;
 pub mod reconciliation;

@@ -13,6 +13,10 @@ pub(super) enum Choice {
     Currency(Currency),
     AnyAction,
     Action(Todo),
+    /// Any row, or only the rows new or changed since the last session (the pane keeps
+    /// this facet itself: the worklist's filter knows no history).
+    AnyChange,
+    Changed,
 }
 
 impl Choice {
@@ -22,6 +26,7 @@ impl Choice {
             Choice::AnyDecline | Choice::Decline(_) => "Decline",
             Choice::AnyCurrency | Choice::Currency(_) => "Currency",
             Choice::AnyAction | Choice::Action(_) => "Action",
+            Choice::AnyChange | Choice::Changed => "Since last time",
         }
     }
 
@@ -35,6 +40,7 @@ impl Choice {
             Choice::Currency(c) => f.currency = Some(*c),
             Choice::AnyAction => f.action = None,
             Choice::Action(a) => f.action = Some(*a),
+            Choice::AnyChange | Choice::Changed => {}
         }
     }
 
@@ -48,6 +54,8 @@ impl Choice {
             Choice::Currency(c) => f.currency == Some(*c),
             Choice::AnyAction => f.action.is_none(),
             Choice::Action(a) => f.action == Some(*a),
+            // Decided by the picker's `changed_only`.
+            Choice::AnyChange | Choice::Changed => false,
         }
     }
 }
@@ -65,6 +73,8 @@ pub(super) struct Picker {
     /// What is chosen now (redrawn from the pane's filter on every pick).
     pub(super) filter: Filter,
     pub(super) offset: usize,
+    /// The pane's "only new or changed" facet.
+    pub(super) changed_only: bool,
 }
 
 impl Picker {
@@ -124,6 +134,7 @@ impl Picker {
             cursor: 0,
             filter: f.clone(),
             offset: 0,
+            changed_only: false,
         }
     }
 
@@ -154,11 +165,12 @@ impl Picker {
                 group = o.value.group();
                 lines.push((None, Line::styled(group, theme.style(Role::Header))));
             }
-            let mark = if o.value.chosen(&self.filter) {
-                "(•)"
-            } else {
-                "( )"
+            let chosen = match o.value {
+                Choice::AnyChange => !self.changed_only,
+                Choice::Changed => self.changed_only,
+                _ => o.value.chosen(&self.filter),
             };
+            let mark = if chosen { "(•)" } else { "( )" };
             let pointer = if i == self.cursor { "›" } else { " " };
             let text = fit(
                 &format!("{pointer} {mark} {} ({})", o.label, o.count),
