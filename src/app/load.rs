@@ -175,16 +175,36 @@ pub fn merge_rest(first: &mut AccountData, mut rest: AccountData) {
     }
 }
 
+/// The month's payouts and those arriving up to `margin` seconds either side of it (the
+/// bank leg matches a month's neighbours too, so a deposit of the next month's first
+/// payout is not taken for this month's). A fresh read widens its window; the demo and
+/// the cache already hold the months around it.
+pub fn load_month_with_margin(
+    ctx: &ReadRequest,
+    month: Month,
+    margin: i64,
+) -> Result<AccountData, Failure> {
+    if ctx.demo || ctx.cached {
+        return load(ctx, Need::Month(month));
+    }
+    let mut opts = Need::Month(month).options(ctx.now, &ctx.tz);
+    opts.window = (opts.window.0 - margin, opts.window.1 + margin);
+    read_fresh(ctx, &opts)
+}
+
 fn load_fresh(ctx: &ReadRequest, need: Need) -> Result<AccountData, Failure> {
+    read_fresh(ctx, &need.options(ctx.now, &ctx.tz))
+}
+
+fn read_fresh(ctx: &ReadRequest, opts: &SyncOptions) -> Result<AccountData, Failure> {
     let client = super::connect(ctx)?;
-    let opts = need.options(ctx.now, &ctx.tz);
     let cache = Cache::open_default().ok();
     let progress = StderrProgress::new();
     let stripe_account = ctx.stripe_account.as_deref();
     let result = sync::block_on(sync::read_fresh(
         &client,
         stripe_account,
-        &opts,
+        opts,
         cache.as_ref(),
         &progress,
     ))

@@ -835,6 +835,7 @@ fn in_parts(ws: &Workspace) -> (Workspace, AccountData) {
     let first = Workspace {
         data: Arc::new(first),
         tickets: Arc::clone(&ws.tickets),
+        bank: ws.bank.clone(),
     };
     (first, rest)
 }

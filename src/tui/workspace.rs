@@ -17,6 +17,8 @@ pub use crate::domain::refunds::Ticket;
 pub struct Workspace {
     pub data: Arc<AccountData>,
     pub tickets: Arc<Vec<Ticket>>,
+    /// The bank statements' lines the Tie-out tab matches payouts to, if any were given.
+    pub bank: Option<Arc<Vec<crate::bank::BankLine>>>,
 }
 
 impl Workspace {
@@ -24,7 +26,14 @@ impl Workspace {
         Self {
             data: Arc::new(data),
             tickets: Arc::new(tickets),
+            bank: None,
         }
+    }
+
+    /// The same workspace with bank statement lines (`None`: no statement).
+    pub fn with_bank(mut self, lines: Option<Vec<crate::bank::BankLine>>) -> Self {
+        self.bank = lines.map(Arc::new);
+        self
     }
 }
 

@@ -265,6 +265,7 @@ pub fn export_packet(
         now: input.now,
         tz: &input.tz,
         zone: &zone,
+        bank: input.bank.as_deref().map(Vec::as_slice),
     };
     match export(&spec, &dir, force, &mut |step| progress(step.to_string())) {
         Ok(done) => PacketResult::Written {

@@ -127,6 +127,7 @@ pub(super) fn on_loaded_rest(
     let ws = super::super::workspace::Workspace {
         data: std::sync::Arc::new(data),
         tickets: shown.tickets,
+        bank: shown.bank,
     };
     state.core.workspace = Some(ws.clone());
     state.rest = None;
