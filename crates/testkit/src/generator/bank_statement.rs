@@ -173,7 +173,7 @@ pub fn statements(payouts: &[Value], seed: u64) -> Result<BTreeMap<String, Strin
             .map_err(|e| GenError::Invalid(format!("bank statement currency: {e}")))?;
         let mut lines = payout_lines(payouts, currency, &mut rng);
         lines.extend(other_lines(payouts, currency, &mut rng));
-        lines.sort_by(|a, b| (a.date, -a.amount).cmp(&(b.date, -b.amount)));
+        lines.sort_by_key(|a| (a.date, -a.amount));
         let bad = |e: csv::Error| GenError::Invalid(format!("could not write a statement: {e}"));
         let mut w = csv::WriterBuilder::new()
             .terminator(csv::Terminator::Any(b'\n'))
