@@ -210,6 +210,23 @@ pub fn merge_rest(first: &mut AccountData, mut rest: AccountData) {
     }
 }
 
+/// The month's payouts and those arriving up to `margin` seconds either side of it (the
+/// bank leg matches a month's neighbours too, so a deposit of the next month's first
+/// payout is not taken for this month's). A fresh read widens its window; the demo and
+/// the cache already hold the months around it.
+pub fn load_month_with_margin(
+    ctx: &ReadRequest,
+    month: Month,
+    margin: i64,
+) -> Result<AccountData, Failure> {
+    if ctx.demo || ctx.cached {
+        return load(ctx, Need::Month(month));
+    }
+    let mut opts = Need::Month(month).options(ctx.now, &ctx.tz);
+    opts.window = (opts.window.0 - margin, opts.window.1 + margin);
+    read_fresh(ctx, &opts)
+}
+
 fn load_fresh(ctx: &ReadRequest, need: Need) -> Result<AccountData, Failure> {
     let progress = StderrProgress::new();
     let result = load_fresh_with(ctx, need, &progress);
@@ -224,14 +241,29 @@ pub fn load_fresh_with(
     need: Need,
     progress: &dyn crate::source::progress::Progress,
 ) -> Result<AccountData, Failure> {
+    read_fresh_with(ctx, &need.options(ctx.now, &ctx.tz), progress)
+}
+
+/// A fresh read of `opts`, with the progress on stderr.
+fn read_fresh(ctx: &ReadRequest, opts: &SyncOptions) -> Result<AccountData, Failure> {
+    let progress = StderrProgress::new();
+    let result = read_fresh_with(ctx, opts, &progress);
+    progress.finish();
+    result
+}
+
+fn read_fresh_with(
+    ctx: &ReadRequest,
+    opts: &SyncOptions,
+    progress: &dyn crate::source::progress::Progress,
+) -> Result<AccountData, Failure> {
     let client = super::connect(ctx)?;
-    let opts = need.options(ctx.now, &ctx.tz);
     let cache = Cache::open_default().ok();
     let stripe_account = ctx.stripe_account.as_deref();
     sync::block_on(sync::read_fresh(
         &client,
         stripe_account,
-        &opts,
+        opts,
         cache.as_ref(),
         progress,
     ))

@@ -4,11 +4,12 @@
 //! The packet is deterministic: the same data and `--now` give byte-identical files (no
 //! wall-clock time or unordered maps inside). It is staged in a temporary folder and moved
 //! into place, so a failure leaves no half packet; an existing packet is replaced only with
-//! `--force`.
+//! `--force`. With `--bank FILE…` the packet also holds `bank-match.csv` and the Bank
+//! sections of the reconciliation files and the README.
 
 use std::path::Path;
 
-use super::{CmdResult, Ctx, Failure};
+use super::{BankArgs, CmdResult, Ctx, Failure};
 use crate::app::load::{Need, load};
 use crate::report::close_packet::PacketSpec;
 use crate::report::packet::PacketError;
@@ -21,12 +22,20 @@ pub fn run(
     out: Option<&Path>,
     verify: Option<&Path>,
     force: bool,
+    bank: &BankArgs,
 ) -> CmdResult {
     if let Some(dir) = verify {
+        if !bank.files.is_empty() {
+            return Err(Failure::usage(
+                "--bank goes with --month and --out (the packet records the match); --verify only checks a packet",
+            ));
+        }
         return verify_packet(dir);
     }
     let month = month.ok_or_else(|| Failure::usage("--month YYYY-MM is required"))?;
     let out = out.ok_or_else(|| Failure::usage("--out DIR is required"))?;
+    // A malformed statement stops the run before Stripe is asked.
+    let statements = super::reconcile::read_statements(bank)?;
     let accounts = super::journal::read_map(None)?;
     let data = load(&ctx.request(), Need::Close(month))?;
     let zone = zone_name(&ctx.tz);
@@ -37,6 +46,7 @@ pub fn run(
         tz: &ctx.tz,
         zone: &zone,
         accounts: &accounts,
+        bank: statements.as_deref(),
     };
     let exported = crate::packet_dir::export(&spec, out, force, &mut |_| {}).map_err(failure)?;
     for line in exported.summary {

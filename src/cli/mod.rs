@@ -183,6 +183,10 @@ pub enum Command {
         /// Replace an existing packet for the month.
         #[arg(long)]
         force: bool,
+        /// With `--bank FILE…`, the packet gains the bank leg (bank-match.csv and a Bank
+        /// section).
+        #[command(flatten)]
+        bank: BankArgs,
     },
     /// Journal entries of a month's payouts for beancount, hledger, ledger, QuickBooks
     /// Online or Xero, booked through a Stripe clearing account.
@@ -349,7 +353,8 @@ pub fn run(cli: Cli) -> CmdResult {
             out,
             verify,
             force,
-        }) => close::run(&ctx, month, out.as_deref(), verify.as_deref(), force),
+            bank,
+        }) => close::run(&ctx, month, out.as_deref(), verify.as_deref(), force, &bank),
         Some(Command::Journal(args)) => journal::run(&ctx, &args),
         Some(Command::InitAccounts { path, force }) => {
             journal::init_accounts(path.as_deref(), force)

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use super::{BankArgs, CmdResult, Ctx, Failure, Formats, OutArgs};
 use crate::bank::csv::CsvProfile;
-use crate::bank::{BankLine, BankMatch, MatchOptions, PayoutKey, match_payouts, read_statement};
+use crate::bank::{BankLine, BankMatch, read_statement};
 use crate::domain::tieout::{EMPTY_MONTH, MonthTieOut, tie_out_month};
 use crate::money::format_major;
 use crate::report::reconciliation::{ReportHeader, render};
@@ -25,7 +25,15 @@ pub fn run(ctx: &Ctx, month: Month, out: &OutArgs, bank: &BankArgs) -> CmdResult
     let formats = Formats::parse(&out.format)?;
     // The statements are read first, so a malformed one stops the run before Stripe is asked.
     let statements = read_statements(bank)?;
-    let data = load(ctx, month)?;
+    let data = match statements {
+        // The bank leg matches the weeks around the month too.
+        Some(_) => crate::app::load::load_month_with_margin(
+            &ctx.request(),
+            month,
+            crate::bank::month::NEIGHBOURS,
+        )?,
+        None => load(ctx, month)?,
+    };
     let dir = out.out.clone().unwrap_or_else(|| PathBuf::from("."));
     run_on(
         ctx,
@@ -79,43 +87,15 @@ pub fn read_statements(bank: &BankArgs) -> Result<Option<Vec<BankLine>>, Failure
     Ok(Some(lines))
 }
 
-/// Matches the month's payouts to the statements' lines, as of the run's clock. The
-/// payouts of the weeks around the month are matched too (and then left out of the
-/// result), so a neighbouring month's deposit is not listed as an unmatched line.
+/// Matches the month's payouts to the statements' lines, as of the run's clock
+/// ([`crate::bank::match_month`]).
 pub fn match_bank(
     ctx: &Ctx,
     tieout: &MonthTieOut,
     all: &[crate::model::rows::PayoutRow],
     lines: &[BankLine],
 ) -> BankMatch {
-    let first = tieout.month.first_day();
-    let last = tieout.month.next().first_day().yesterday().unwrap_or(first);
-    let near = |p: &&crate::model::rows::PayoutRow| {
-        p.arrival_date >= tieout.start - 14 * 86_400 && p.arrival_date < tieout.end + 14 * 86_400
-    };
-    let in_month: std::collections::BTreeSet<&str> = tieout
-        .payouts
-        .iter()
-        .map(|p| p.payout.id.as_str())
-        .collect();
-    let mut keys: Vec<PayoutKey> = tieout
-        .payouts
-        .iter()
-        .map(|p| PayoutKey::from_row(&p.payout, None))
-        .collect();
-    keys.extend(
-        all.iter()
-            .filter(near)
-            .filter(|p| !in_month.contains(p.id.as_str()))
-            .map(|p| PayoutKey::from_row(p, None)),
-    );
-    let today = jiff::Timestamp::from_second(ctx.now)
-        .map(|t| t.to_zoned(jiff::tz::TimeZone::UTC).date())
-        .unwrap_or_default();
-    let mut m = match_payouts(&keys, lines, &MatchOptions::new(today).listing(first, last));
-    m.payouts
-        .retain(|p| in_month.contains(p.payout.id.as_str()));
-    m
+    crate::bank::match_month(tieout, all, lines, ctx.now)
 }
 
 /// The data the month needs, from wherever `--demo`/`--cached`/the key say.

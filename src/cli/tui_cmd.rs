@@ -75,6 +75,12 @@ struct CliLoader {
 /// `TIEOUT_TICKETS`, else `tickets.csv` in the data directory, else none.
 pub const TICKETS_ENV: &str = "TIEOUT_TICKETS";
 
+/// The bank statements the Tie-out tab matches payouts to, for a Stripe account (the demo
+/// brings its own): the files in `TIEOUT_BANK` (separated like `PATH`), read with the CSV
+/// profile in `TIEOUT_BANK_PROFILE` (default `tieout`), as `--bank` and `--bank-profile`.
+pub const BANK_ENV: &str = "TIEOUT_BANK";
+pub const BANK_PROFILE_ENV: &str = "TIEOUT_BANK_PROFILE";
+
 impl Loader for CliLoader {
     fn load(
         &self,
@@ -183,11 +189,27 @@ impl CliLoader {
             .map_err(|e| LoadError::new(format!("the tickets file {}: {e}", path.display())))
     }
 
+    /// The statements named by [`BANK_ENV`], if any.
+    fn bank(&self) -> Result<Option<Vec<crate::bank::BankLine>>, LoadError> {
+        let Some(paths) = std::env::var_os(BANK_ENV).filter(|p| !p.is_empty()) else {
+            return Ok(None);
+        };
+        let args = super::BankArgs {
+            files: std::env::split_paths(&paths).collect(),
+            bank_profile: std::env::var(BANK_PROFILE_ENV).unwrap_or_else(|_| "tieout".into()),
+        };
+        super::reconcile::read_statements(&args)
+            .map_err(|f| LoadError::new(format!("{BANK_ENV}: {}", f.message)))
+    }
+
     fn demo(&self) -> Result<Workspace, LoadError> {
         let data = crate::source::demo::load_demo().map_err(|e| LoadError::new(e.to_string()))?;
         let tickets = parse_tickets_csv(crate::source::demo::demo_tickets_csv())
             .map_err(|e| LoadError::new(format!("the demo's {e}")))?;
-        Ok(Workspace::new(data, tickets).with_history(history(Arc::new(NoLookup))))
+        let bank = crate::source::demo::demo_bank_lines()
+            .map_err(|f| LoadError::new(format!("the demo's {}", f.message)))?;
+        Ok(Workspace::new(data, tickets).with_bank(Some(bank))
+            .with_history(history(Arc::new(NoLookup))))
     }
 
     fn cached(&self) -> Result<Workspace, LoadError> {
@@ -195,7 +217,9 @@ impl CliLoader {
         load::load_cached(&cache, &self.ctx.global.profile, Need::All, &self.ctx.tz)
             .map_err(|f| LoadError::new(f.message))
             .and_then(|data| {
-                Ok(Workspace::new(data, self.tickets()?).with_history(history(Arc::new(NoLookup))))
+                Ok(Workspace::new(data, self.tickets()?)
+                    .with_bank(self.bank()?)
+                    .with_history(history(Arc::new(NoLookup))))
             })
     }
 
@@ -204,8 +228,13 @@ impl CliLoader {
     fn cached_in_parts(&self, first: &dyn Fn(Workspace)) -> Result<LoadEnd, LoadError> {
         let cache = self.cache()?;
         let tickets = self.tickets()?;
+        let bank = self.bank()?;
         load::load_cached_in_parts(&cache, &self.ctx.global.profile, |part| {
-            first(Workspace::new(part, tickets).with_history(history(Arc::new(NoLookup))));
+            first(
+                Workspace::new(part, tickets)
+                    .with_bank(bank)
+                    .with_history(history(Arc::new(NoLookup))),
+            );
         })
         .map(|rest| LoadEnd::Rest(Box::new(rest)))
         .map_err(|f| LoadError::new(f.message))
@@ -254,7 +283,8 @@ impl CliLoader {
         )
         .map_err(LoadError::new)?;
         Ok(Workspace::new(read.data, self.tickets()?).with_gaps(read.gaps)
-            .with_history(history(lookup)))
+            .with_history(history(lookup))
+            .with_bank(self.bank()?))
     }
 }
 

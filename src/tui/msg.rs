@@ -256,6 +256,8 @@ pub struct PacketInput {
     pub data: Arc<AccountData>,
     pub now: i64,
     pub tz: TimeZone,
+    /// The bank statement loaded in the Tie-out tab, if any: the packet gains the bank leg.
+    pub bank: Option<Arc<Vec<crate::bank::BankLine>>>,
 }
 
 impl fmt::Debug for PacketInput {
@@ -272,7 +274,10 @@ impl fmt::Debug for PacketInput {
 
 impl PartialEq for PacketInput {
     fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.data, &other.data) && self.now == other.now && self.tz == other.tz
+        Arc::ptr_eq(&self.data, &other.data)
+            && self.now == other.now
+            && self.tz == other.tz
+            && self.bank == other.bank
     }
 }
 

@@ -80,6 +80,8 @@ fn payout(n: u32, amount: i64, days_ago: i64, status: PayoutStatus, automatic: b
         statement_descriptor: None,
         original_payout: None,
         reversed_by: None,
+        trace_id: None,
+        trace_id_status: None,
     }
 }
 

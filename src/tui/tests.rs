@@ -837,6 +837,7 @@ fn in_parts(ws: &Workspace) -> (Workspace, AccountData) {
         tickets: Arc::clone(&ws.tickets),
         gaps: Arc::clone(&ws.gaps),
         history: ws.history.clone(),
+        bank: ws.bank.clone(),
     };
     (first, rest)
 }

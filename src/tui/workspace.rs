@@ -23,6 +23,8 @@ pub struct Workspace {
     /// Where the Worklist keeps its run records and how it learns what left the list
     /// (`None`: no history, e.g. most tests).
     pub history: Option<crate::app::run_history::Session>,
+    /// The bank statements' lines the Tie-out tab matches payouts to, if any were given.
+    pub bank: Option<Arc<Vec<crate::bank::BankLine>>>,
 }
 
 pub use crate::app::pane_reads::Gap;
@@ -34,6 +36,7 @@ impl Workspace {
             tickets: Arc::new(tickets),
             gaps: Arc::new(Vec::new()),
             history: None,
+            bank: None,
         }
     }
 
@@ -72,12 +75,19 @@ impl Workspace {
             tickets: self.tickets,
             gaps: Arc::new(gaps),
             history: self.history,
+            bank: self.bank,
         }
     }
 
     /// The same workspace keeping the Worklist's run history in `history`.
     pub fn with_history(mut self, history: Option<crate::app::run_history::Session>) -> Self {
         self.history = history;
+        self
+    }
+
+    /// The same workspace with bank statement lines (`None`: no statement).
+    pub fn with_bank(mut self, lines: Option<Vec<crate::bank::BankLine>>) -> Self {
+        self.bank = lines.map(Arc::new);
         self
     }
 }

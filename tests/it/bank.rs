@@ -195,3 +195,33 @@ fn malformed_statements_are_refused_naming_the_place() {
         assert!(!t.work_dir().join("bad").exists(), "nothing is written");
     }
 }
+
+/// The demo's own statements (`fixtures/demo/bank-*.csv`, made by the generator from the
+/// demo payouts) against October and November: golden files, stdout and the exit code.
+#[test]
+fn the_demo_against_its_bundled_statements_matches_its_golden_files() {
+    let t = Tieout::demo();
+    let files: Vec<String> = ["bank-usd.csv", "bank-eur.csv", "bank-jpy.csv"]
+        .iter()
+        .map(|f| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("fixtures/demo")
+                .join(f)
+                .display()
+                .to_string()
+        })
+        .collect();
+    for month in ["2026-10", "2026-11"] {
+        let name = format!("demo-{month}");
+        let mut args = vec!["reconcile", "--month", month, "--out", &name];
+        for f in &files {
+            args.push("--bank");
+            args.push(f);
+        }
+        let out = t.run(&args);
+        assert!(matches!(out.code, Some(0) | Some(5)), "{}", out.stderr);
+        assert!(out.stdout.contains("bank: "), "{}", out.stdout);
+        assert_golden_dir(&format!("bank/{name}/files"), &t.work_dir().join(&name));
+        assert_golden(&format!("bank/{name}/stdout.txt"), &stdout_golden(&out));
+    }
+}

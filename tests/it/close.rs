@@ -399,3 +399,64 @@ fn a_month_older_than_the_cache_window_is_closed_in_one_command_through_the_fake
         run.stdout
     );
 }
+
+/// The demo's bundled bank statements, as paths for `--bank`.
+fn demo_statements() -> Vec<String> {
+    ["bank-usd.csv", "bank-eur.csv", "bank-jpy.csv"]
+        .iter()
+        .map(|f| {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("fixtures/demo")
+                .join(f)
+                .display()
+                .to_string()
+        })
+        .collect()
+}
+
+/// `close --bank`: the packet gains `bank-match.csv`, the Bank sections and a README
+/// section on the statuses; the manifest lists the file and `--verify` checks it.
+#[test]
+fn a_packet_with_the_bank_statement_holds_the_bank_match_and_verifies() {
+    let t = Tieout::demo();
+    let dir = t.work_dir().join("close-bank");
+    let mut args = vec![
+        "close".to_string(),
+        "--month".into(),
+        "2026-10".into(),
+        "--out".into(),
+        dir.display().to_string(),
+    ];
+    for f in demo_statements() {
+        args.push("--bank".into());
+        args.push(f);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = t.run(&args);
+    out.success();
+    assert!(out.stdout.contains("bank: "), "{}", out.stdout);
+    let manifest = fs::read_to_string(dir.join("MANIFEST.json")).expect("manifest");
+    assert!(manifest.contains("\"bank-match.csv\""), "{manifest}");
+    let readme = fs::read_to_string(dir.join("README.md")).expect("readme");
+    assert!(readme.contains("## Does it reach the bank?"), "{readme}");
+    assert!(readme.contains("| `pending` |") && readme.contains("| `review` |"));
+    assert!(readme.contains("| `bank-match.csv` |"));
+    let verified = t.run(&["close", "--verify", dir.to_str().expect("utf8")]);
+    verified.success();
+    assert!(verified.stdout.contains("intact"), "{}", verified.stdout);
+    // Changing the bank file is caught like any other.
+    fs::write(dir.join("bank-match.csv"), "payout_id\n").expect("tamper");
+    let tampered = t.run(&["close", "--verify", dir.to_str().expect("utf8")]);
+    assert_eq!(tampered.code, Some(5));
+    assert!(tampered.stdout.contains("changed   bank-match.csv"), "{}", tampered.stdout);
+    // --bank belongs to writing a packet, not to verifying one.
+    let mixed = t.run(&["close", "--verify", dir.to_str().expect("utf8"), "--bank", "x.csv"]);
+    assert_eq!(mixed.code, Some(2), "{}", mixed.stderr);
+
+    let golden = t.work_dir().join("close-bank-golden");
+    let mut again: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    again[4] = golden.display().to_string();
+    let again: Vec<&str> = again.iter().map(String::as_str).collect();
+    t.run(&again).success();
+    assert_golden_dir("close/2026-10-bank", &golden);
+}

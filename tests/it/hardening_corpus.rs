@@ -9,7 +9,8 @@
 //! - `tickets/*.{csv,jsonl}`: `tieout --demo suggest --tickets FILE`;
 //! - `policy/*.toml`: `tieout --demo suggest --policy FILE --email .. --order ..`;
 //! - `keymap/*.toml`: `keymap.toml` in `TIEOUT_CONFIG_DIR`, then `tieout --demo demo`;
-//! - `theme/*.toml`: `tieout --demo --theme FILE demo`.
+//! - `theme/*.toml`: `tieout --demo --theme FILE demo`;
+//! - `bank/*`: `tieout --demo reconcile --month 2026-10 --bank FILE` (CSV, OFX, CAMT.053).
 
 use std::path::{Path, PathBuf};
 
@@ -273,4 +274,34 @@ fn corpus_theme_files_name_the_line_or_the_role() {
         mismatches.extend(check_expected(input, &transcript(&out, &t)));
     }
     assert_no_mismatch("theme", mismatches, files.len());
+}
+
+// ---- Bank statements, through `tieout reconcile --bank` ----------------------------------
+
+#[test]
+fn corpus_bank_statements_name_the_line_or_the_element() {
+    let mut mismatches = Vec::new();
+    let files = inputs("bank");
+    for input in &files {
+        let t = Tieout::demo();
+        let name = stage(&t, input);
+        let out = t.run(&[
+            "reconcile",
+            "--month",
+            "2026-10",
+            "--out",
+            "out",
+            "--bank",
+            &name,
+        ]);
+        mismatches.extend(check_refusal("bank", &name, &out, &["line ", "<"]));
+        if out.code != Some(2) || t.work_dir().join("out").exists() {
+            mismatches.push(format!(
+                "bank/{name}: a malformed statement must exit 2 before anything is written:\n{}",
+                out.stderr
+            ));
+        }
+        mismatches.extend(check_expected(input, &transcript(&out, &t)));
+    }
+    assert_no_mismatch("bank", mismatches, files.len());
 }

@@ -934,3 +934,51 @@ fn cached_before_any_sync_exits_2_and_says_to_sync() {
     out.code(2);
     assert!(out.stderr.contains("tieout sync"), "{}", out.stderr);
 }
+
+/// Stripe fills `trace_id` up to ten days after a payout is paid and sends no event: the
+/// next sync lists the window's payouts again, so the cache picks the value up (while the
+/// settled payout's lines are still kept, not fetched again).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_trace_id_that_arrives_after_the_payout_is_paid_reaches_the_cache() {
+    let fake = FakeStripe::start(FakeConfig::mini()).await;
+    let mut po1 = fake.object("po_Mini1").expect("po_Mini1");
+    po1["trace_id"] = json!({"status": "pending", "value": null});
+    fake.put(po1.clone()).expect("put");
+    let root = tempfile::tempdir().expect("tmp");
+    let cache = Cache::at(root.path());
+    let opts = SyncOptions::for_months(now(), &jiff::tz::TimeZone::UTC, 3);
+    let row = |d: &AccountData| {
+        d.payouts
+            .iter()
+            .find(|p| p.id == "po_Mini1")
+            .map(|p| {
+                (
+                    p.trace_id.clone(),
+                    p.trace_id_status.as_ref().map(|s| s.as_str().to_string()),
+                )
+            })
+            .expect("po_Mini1 synced")
+    };
+    let first = run_sync(&fake, &cache, &opts, &Quiet).await;
+    assert_eq!(row(&first.data), (None, Some("pending".to_string())));
+
+    po1["trace_id"] = json!({"status": "supported", "value": "FED26110300042"});
+    fake.put(po1).expect("put");
+    fake.clear_requests();
+    let second = run_sync(&fake, &cache, &opts, &Quiet).await;
+    let want = (
+        Some("FED26110300042".to_string()),
+        Some("supported".to_string()),
+    );
+    assert_eq!(row(&second.data), want);
+    assert!(
+        !lines_requests(&fake.requests()).contains(&"po_Mini1".to_string()),
+        "the settled payout's lines are kept"
+    );
+    let cached = cache
+        .load(&second.data.meta.account_id, Mode::Test)
+        .expect("load")
+        .to_data()
+        .expect("rows");
+    assert_eq!(row(&cached), want, "the cache holds the late trace id");
+}

@@ -325,6 +325,7 @@ pub fn export_packet(
         tz: &input.tz,
         zone: &zone,
         accounts: &accounts,
+        bank: input.bank.as_deref().map(Vec::as_slice),
     };
     match export(&spec, &dir, force, &mut |step| progress(step.to_string())) {
         Ok(done) => PacketResult::Written {

@@ -145,6 +145,7 @@ pub(super) fn on_loaded_rest(
         tickets: shown.tickets,
         gaps: shown.gaps,
         history: shown.history,
+        bank: shown.bank,
     };
     state.core.workspace = Some(ws.clone());
     state.rest = None;

@@ -10,6 +10,7 @@
 pub mod camt;
 pub mod csv;
 pub mod matcher;
+pub mod month;
 pub mod ofx;
 #[cfg(test)]
 pub(crate) mod testdata;
@@ -22,6 +23,7 @@ use crate::money::{Currency, parse_major};
 pub use matcher::{
     BankMatch, BankStatus, MatchOptions, MatchRule, PayoutKey, PayoutMatch, match_payouts,
 };
+pub use month::match_month;
 
 /// One posted line of a bank statement, with where it was read from.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::status::{
     ChargeStatus, DisputeStatus, InvoiceStatus, PayoutStatus, ReconciliationStatus, RefundStatus,
-    SubscriptionStatus,
+    SubscriptionStatus, TraceIdStatus,
 };
 use crate::money::{Currency, Money};
 
@@ -50,6 +50,13 @@ pub struct PayoutRow {
     /// Set on a payout that was reversed: the payout that reverses it.
     #[serde(default)]
     pub reversed_by: Option<String>,
+    /// `trace_id.value`: the reference the bank shows for the deposit, once Stripe has it.
+    #[serde(default)]
+    pub trace_id: Option<String>,
+    /// `trace_id.status` (`pending`, `supported`, `unsupported`); `None` when Stripe sent
+    /// no `trace_id`.
+    #[serde(default)]
+    pub trace_id_status: Option<TraceIdStatus>,
 }
 
 impl PayoutRow {

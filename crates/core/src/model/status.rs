@@ -61,6 +61,11 @@ open_enum!(
     ReconciliationStatus { Completed = "completed", InProgress = "in_progress", NotApplicable = "not_applicable" }
 );
 open_enum!(
+    /// `payout.trace_id.status`: whether the partner bank gives a trace id (Stripe fills it
+    /// up to ten days after the payout is paid, with no event).
+    TraceIdStatus { Pending = "pending", Supported = "supported", Unsupported = "unsupported" }
+);
+open_enum!(
     /// `invoice.status` (there is no `past_due` invoice status).
     InvoiceStatus { Draft = "draft", Open = "open", Paid = "paid", Uncollectible = "uncollectible", Void = "void" }
 );

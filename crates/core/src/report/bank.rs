@@ -336,6 +336,74 @@ pub fn add_bank_section(files: &mut [(&'static str, Vec<u8>)], m: &BankMatch) {
     }
 }
 
+/// The close packet README's "Does it reach the bank?" section: the counts, what each
+/// status means, and the payouts to look at.
+pub fn readme_section(m: &BankMatch) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "## Does it reach the bank?\n");
+    let _ = writeln!(
+        o,
+        "The month's payouts were matched to the bank statement given ({} line{}, in {}): {}. \
+         `{BANK_MATCH_FILE}` has one row per payout with the bank line(s) it became, the rule \
+         that paired them and the days between arrival and booking, then the bank lines that \
+         look like Stripe but that no payout took. A match is never accepted on a guess: \
+         anything a rule cannot pair alone is for review.\n",
+        m.lines_read,
+        if m.lines_read == 1 { "" } else { "s" },
+        if m.currencies.is_empty() {
+            "no currency".to_string()
+        } else {
+            m.currencies
+                .iter()
+                .map(|c| c.upper())
+                .collect::<Vec<_>>()
+                .join(", ")
+        },
+        counts_line(m)
+    );
+    let _ = writeln!(o, "| status | payouts | meaning |");
+    let _ = writeln!(o, "|---|--:|---|");
+    for (status, n) in m.counts() {
+        let _ = writeln!(o, "| `{}` | {n} | {} |", status.as_str(), status.meaning());
+    }
+    let _ = writeln!(
+        o,
+        "| `{UNMATCHED}` | {} lines | {UNMATCHED_NOTE} |",
+        m.unmatched_stripe.len()
+    );
+    let attention: Vec<&PayoutMatch> = m.attention().collect();
+    if !attention.is_empty() {
+        let _ = writeln!(o, "\nTo look at:\n");
+        for p in attention {
+            let _ = writeln!(
+                o,
+                "- **{}** `{}` ({} {}, arriving {}): {}",
+                p.status.as_str(),
+                p.payout.id,
+                format_major(p.payout.amount, p.payout.currency),
+                p.payout.currency,
+                p.payout.arrival,
+                esc(&p.note)
+            );
+        }
+    }
+    let _ = writeln!(o);
+    o
+}
+
+/// The row `bank-match.csv` has in the packet README's file table.
+pub fn readme_file_row() -> (&'static str, String) {
+    (
+        BANK_MATCH_FILE,
+        format!(
+            "The bank leg: one row per payout ({}), its status, the bank line(s) it matched, \
+             the rule and the days' offset; then the Stripe-looking bank lines no payout took. \
+             Amounts in major units.",
+            BANK_MATCH_HEADER.join(", ")
+        ),
+    )
+}
+
 /// Whether a person must act: a due payout with no deposit, or a match to review.
 pub fn needs_attention(m: &BankMatch) -> bool {
     m.payouts

@@ -34,6 +34,8 @@ pub struct PacketSpec<'a> {
     pub tz: &'a TimeZone,
     pub zone: &'a str,
     pub accounts: &'a AccountMap,
+    /// The bank statements' lines, when the packet includes the bank leg.
+    pub bank: Option<&'a [crate::bank::BankLine]>,
 }
 
 /// A packet ready to write: every file but the manifest, the manifest, and a summary.
@@ -68,6 +70,7 @@ pub fn build_with(
         tz,
         zone,
         accounts,
+        bank,
     } = *spec;
     covers(data, month, tz)?;
     let header = ReportHeader::from_meta(&data.meta, zone);
@@ -87,7 +90,19 @@ pub fn build_with(
         csv: true,
         json: true,
     };
-    for (name, bytes) in reconciliation::render(&tieout, &header, all) {
+    let mut recon = reconciliation::render(&tieout, &header, all);
+    let bank = bank.map(|lines| {
+        progress(Step::Building("the bank match".to_string()));
+        crate::bank::match_month(&tieout, &data.payouts, lines, now)
+    });
+    if let Some(m) = &bank {
+        crate::report::bank::add_bank_section(&mut recon, m);
+        recon.push((
+            crate::report::bank::BANK_MATCH_FILE,
+            crate::report::bank::bank_match_csv(m),
+        ));
+    }
+    for (name, bytes) in recon {
         files.insert(name.to_string(), bytes);
     }
     files.insert(
@@ -127,6 +142,7 @@ pub fn build_with(
         as_of: now,
         refunds: refunds_in_month,
         disputes: disputes_in_month,
+        bank: bank.as_ref(),
     };
     progress(Step::Building(format!("the journal of {month}")));
     let journal = packet_journal(&tieout, accounts, tz)?;
@@ -152,7 +168,7 @@ pub fn build_with(
         files: packet::entries(&files),
     };
     let c = tieout.counts;
-    let summary = vec![
+    let mut summary = vec![
         format!(
             "{month}: {} payouts, {} tied, {} differences, {} not itemisable, {} in progress, {} failed or canceled{}",
             c.payouts,
@@ -174,6 +190,9 @@ pub fn build_with(
         ),
         journal.summary,
     ];
+    if let Some(m) = &bank {
+        summary.push(format!("bank: {}", crate::report::bank::counts_line(m)));
+    }
     Ok(BuiltPacket {
         files,
         manifest,
@@ -234,6 +253,7 @@ mod tests {
                 tz: &TimeZone::UTC,
                 zone: "UTC",
                 accounts: &accounts,
+                bank: None,
             })
         };
         assert!(spec("2026-09").is_ok());

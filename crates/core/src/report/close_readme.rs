@@ -19,6 +19,8 @@ pub struct PacketFacts<'a> {
     pub as_of: i64,
     pub refunds: usize,
     pub disputes: usize,
+    /// The bank leg, when the packet was made with a statement.
+    pub bank: Option<&'a crate::bank::BankMatch>,
 }
 
 fn origin_words(h: &ReportHeader) -> &'static str {
@@ -171,11 +173,14 @@ pub fn readme(facts: &PacketFacts<'_>, tieout: &MonthTieOut, worklist: &Worklist
     }
     let _ = writeln!(s);
 
+    if let Some(m) = facts.bank {
+        s.push_str(&crate::report::bank::readme_section(m));
+    }
     let _ = writeln!(s, "## Files");
     let _ = writeln!(s);
     let _ = writeln!(s, "| File | What it holds |");
     let _ = writeln!(s, "|---|---|");
-    let rows = [
+    let mut rows = vec![
         (
             "reconciliation.md",
             "The tie-out for people: totals per currency, then one section per payout with its \
@@ -237,6 +242,9 @@ pub fn readme(facts: &PacketFacts<'_>, tieout: &MonthTieOut, worklist: &Worklist
                 .to_string(),
         ),
     ];
+    if facts.bank.is_some() {
+        rows.insert(3, crate::report::bank::readme_file_row());
+    }
     for (name, what) in rows {
         let _ = writeln!(s, "| `{name}` | {what} |");
     }

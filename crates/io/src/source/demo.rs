@@ -51,7 +51,27 @@ demo_files!(
     "customers.json",
     "subscriptions.json",
     "tickets.csv",
+    "bank-usd.csv",
+    "bank-eur.csv",
+    "bank-jpy.csv",
 );
+
+/// The demo's bank statements (one account per currency, tieout's own CSV layout), by
+/// file name, as the Tie-out tab loads them on the demo.
+pub const DEMO_BANK_STATEMENTS: [&str; 3] = ["bank-usd.csv", "bank-eur.csv", "bank-jpy.csv"];
+
+/// The demo's bundled bank statements as lines (read with the built-in `tieout` profile).
+pub fn demo_bank_lines() -> Result<Vec<tieout_core::bank::BankLine>, tieout_core::failure::Failure> {
+    let profile = tieout_core::bank::csv::CsvProfile::built_in("tieout").ok_or_else(|| {
+        tieout_core::failure::Failure::other("the built-in bank profile 'tieout' is missing")
+    })?;
+    let mut lines = Vec::new();
+    for name in DEMO_BANK_STATEMENTS {
+        let text = demo_file(name).unwrap_or_default();
+        lines.extend(tieout_core::bank::read_statement(name, text.as_bytes(), &profile)?);
+    }
+    Ok(lines)
+}
 
 /// The raw text of one demo file (`"payouts.json"`, `"tickets.csv"`, ...).
 pub fn demo_file(name: &str) -> Option<&'static str> {

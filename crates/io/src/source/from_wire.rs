@@ -5,6 +5,7 @@
 use tieout_core::model::rows::*;
 use tieout_core::model::status::{
     ChargeStatus, DisputeStatus, InvoiceStatus, PayoutStatus, ReconciliationStatus, RefundStatus,
+    TraceIdStatus,
     SubscriptionStatus,
 };
 
@@ -40,6 +41,16 @@ impl From<&models::Payout> for PayoutRow {
             statement_descriptor: p.statement_descriptor.clone(),
             original_payout: id_of(&p.original_payout),
             reversed_by: id_of(&p.reversed_by),
+            trace_id: p
+                .trace_id
+                .as_ref()
+                .and_then(|t| t.value.clone())
+                .filter(|v| !v.trim().is_empty()),
+            trace_id_status: p.trace_id.as_ref().map(|t| {
+                t.status
+                    .clone()
+                    .unwrap_or_else(|| TraceIdStatus::Unknown(String::new()))
+            }),
         }
     }
 }
@@ -346,5 +357,36 @@ mod tests {
         let row = PayoutRow::from(&orig);
         assert_eq!(row.reversed_by.as_deref(), Some("po_rev"));
         assert_eq!(row.original_payout, None);
+    }
+
+    /// `trace_id` as Stripe sends it while the bank has not answered, once it has, for a
+    /// bank that does not give one, with a status this version does not know, and absent.
+    #[test]
+    fn trace_ids_reach_the_payout_row_leniently() {
+        let row = |trace: serde_json::Value| {
+            let p: models::Payout =
+                serde_json::from_value(serde_json::json!({"id": "po_1", "trace_id": trace}))
+                    .expect("payout");
+            let r = PayoutRow::from(&p);
+            (r.trace_id, r.trace_id_status.map(|s| s.as_str().to_string()))
+        };
+        let s = |x: &str| Some(x.to_string());
+        assert_eq!(
+            row(serde_json::json!({"status": "pending", "value": null})),
+            (None, s("pending"))
+        );
+        assert_eq!(
+            row(serde_json::json!({"status": "supported", "value": "FED12345"})),
+            (s("FED12345"), s("supported"))
+        );
+        assert_eq!(
+            row(serde_json::json!({"status": "unsupported"})),
+            (None, s("unsupported"))
+        );
+        assert_eq!(
+            row(serde_json::json!({"status": "queried", "value": " "})),
+            (None, s("queried"))
+        );
+        assert_eq!(row(serde_json::Value::Null), (None, None));
     }
 }

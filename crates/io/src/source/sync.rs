@@ -614,6 +614,8 @@ mod tests {
             statement_descriptor: None,
             original_payout: None,
             reversed_by: None,
+            trace_id: None,
+            trace_id_status: None,
         }
     }
 

@@ -13,6 +13,7 @@ use crate::source::rows::{
 use crate::source::{AccountData, Mode, Origin, SnapshotMeta};
 use crate::stripe::models::{
     ChargeStatus, DisputeStatus, InvoiceStatus, PayoutStatus, ReconciliationStatus, RefundStatus,
+    TraceIdStatus,
     SubscriptionStatus,
 };
 use tieout_core::money::Currency;
@@ -120,6 +121,10 @@ pub fn random_data(seed: u64, n: usize) -> AccountData {
             statement_descriptor: g.opt_text(),
             original_payout: g.opt_id("po"),
             reversed_by: g.opt_id("po"),
+            trace_id: g.opt_text(),
+            trace_id_status: g
+                .flag()
+                .then(|| TraceIdStatus::parse(&g.status(&["pending", "supported", "unsupported"]))),
         });
         d.balance_transactions.push(BalanceTxnRow {
             id: g.id("txn"),

@@ -8,7 +8,8 @@
 //! `created` (oldest first; the API lists newest first, the fake server re-sorts), plus
 //! `payout_lines.json` (`{"po_...": ["txn_...", ...]}`: what each automatic payout paid
 //! out, its own `type=payout` transaction last), `account.json`, `balance.json`,
-//! `meta.json` and `tickets.csv`. Shapes are `2026-07-29.dahlia`'s. Same seed and scale
+//! `meta.json` and `tickets.csv`, and for the bundled demo its bank statements
+//! (`bank-usd.csv`, `bank-eur.csv`, `bank-jpy.csv`, see [`bank_statement`]). Shapes are `2026-07-29.dahlia`'s. Same seed and scale
 //! give the same bytes.
 //!
 //! The account's clock is the fixed demo "now", **2026-11-30T12:00:00Z**.
@@ -36,6 +37,7 @@
 //! `net = amount - fee`, amounts are integer minor units (jpy whole yen, kwd multiples
 //! of 10), currencies lowercase.
 
+pub mod bank_statement;
 pub mod clock;
 pub mod declines;
 pub mod dunning;
@@ -353,6 +355,19 @@ pub fn generate(seed: u64, scale: u32, out_dir: &Path) -> Result<Stats, GenError
         worklist_by_currency: stats.by_currency("worklist"),
     };
     write_value(&f("meta.json"), &meta)?;
+    if p.scale == 1 {
+        // The bundled demo's bank statements, made from the payouts just written.
+        let path = f("payouts.json");
+        let text = std::fs::read_to_string(&path).map_err(|source| GenError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        let payouts: Vec<serde_json::Value> = serde_json::from_str(&text)
+            .map_err(|e| GenError::Invalid(format!("{}: {e}", path.display())))?;
+        for (name, csv) in bank_statement::statements(&payouts, seed)? {
+            write_text(&f(&name), &csv)?;
+        }
+    }
     Ok(stats)
 }
 

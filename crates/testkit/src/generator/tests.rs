@@ -25,6 +25,9 @@ const FILES: &[&str] = &[
     "customers.json",
     "subscriptions.json",
     "tickets.csv",
+    "bank-usd.csv",
+    "bank-eur.csv",
+    "bank-jpy.csv",
 ];
 
 fn read(dir: &Path, file: &str) -> Vec<u8> {

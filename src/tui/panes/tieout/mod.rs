@@ -12,9 +12,14 @@
 //! `export_journal` writes the month's journal for the books ([`journal`]).
 //!
 //! The tie-out is computed off the UI task ([`crate::domain::tieout::tie_out_month`] in a
-//! job); the latest request wins.
+//! job); the latest request wins. With a bank statement in the workspace (`TIEOUT_BANK`,
+//! or the demo's own) a Bank column and summary line appear ([`bank`]).
 
 mod journal;
+mod bank;
+#[cfg(test)]
+mod bank_tests;
+mod columns;
 mod screens;
 #[cfg(test)]
 mod tests;
@@ -28,10 +33,8 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
-use crate::domain::tieout::{
-    EMPTY_MONTH, MonthTieOut, PayoutTieOut, Verdict, status_label, tie_out_month,
-};
-use crate::money::{Money, format_major_grouped};
+use crate::domain::tieout::{EMPTY_MONTH, MonthTieOut, Verdict, tie_out_month};
+use crate::money::format_major_grouped;
 use crate::report::Formats;
 use crate::report::reconciliation::{ReportHeader, render};
 use crate::source::AccountData;
@@ -41,67 +44,16 @@ use crate::tui::msg::{Effect, Job, JobOutput, PacketInput, PacketResult, Request
 use crate::tui::pane::{Cx, Handled, Pane, Reads, ViewCx};
 use crate::tui::state::PromptKind;
 use crate::tui::theme::Role;
-use crate::tui::widgets::table::{Cell, DataTable, RowsSource, TableSource, col};
+use crate::tui::widgets::table::{DataTable, RowsSource, TableSource};
 use crate::tui::workspace::Workspace;
 
+pub use bank::BankScreen;
+pub(crate) use columns::verdict_cell;
+use columns::rows_source;
 pub use screens::{LinesScreen, PayoutScreen, txn_fields};
 
 pub fn pane() -> Box<dyn Pane> {
     Box::new(TieOutPane::new())
-}
-
-/// The mark and colour of a verdict.
-pub(crate) fn verdict_cell(v: Verdict) -> Cell<'static> {
-    match v {
-        Verdict::Tied => Cell::Tag("✓ tied".into(), Role::Matched),
-        Verdict::Difference => Cell::Tag("≠ difference".into(), Role::Difference),
-        Verdict::NotItemisable => Cell::Tag("– not itemisable".into(), Role::Muted),
-        Verdict::InProgress => Cell::Tag("… in progress".into(), Role::Pending),
-        Verdict::Failed => Cell::Tag("✗ failed".into(), Role::Failed),
-        Verdict::Canceled => Cell::Tag("✗ canceled".into(), Role::Failed),
-        Verdict::Reversed => Cell::Tag("↩ reversed".into(), Role::Failed),
-    }
-}
-
-fn status_cell(p: &PayoutTieOut) -> Cell<'_> {
-    use crate::stripe::models::PayoutStatus as S;
-    let role = match p.payout.status {
-        S::Paid => Role::Ok,
-        S::Failed | S::Canceled => Role::Failed,
-        _ => Role::Pending,
-    };
-    Cell::Tag(status_label(&p.payout.status).into(), role)
-}
-
-fn money_opt(v: Option<i64>, p: &PayoutTieOut) -> Cell<'static> {
-    v.map_or(Cell::Empty, |m| Cell::Money(Money::new(m, p.currency())))
-}
-
-fn rows_source(t: &MonthTieOut) -> Arc<dyn TableSource> {
-    Arc::new(
-        RowsSource::new(
-            t.payouts.clone(),
-            vec![
-                col("Arrival", 11, |p: &PayoutTieOut| {
-                    Cell::Date(Some(p.payout.arrival_date))
-                }),
-                col("Payout", 30, |p| Cell::text(&p.payout.id)),
-                col("Result", 17, |p| verdict_cell(p.verdict)),
-                col("Amount", 18, |p| Cell::Money(p.payout.money())),
-                col("Lines' net", 18, |p| money_opt(p.lines_net(), p)),
-                col("Difference", 16, |p| money_opt(p.difference(), p)),
-                col("Status", 11, status_cell),
-                col("Kind", 10, |p| Cell::text(p.kind.as_str())),
-                col("Lines", 6, |p| {
-                    p.itemisation
-                        .as_ref()
-                        .map_or(Cell::Empty, |i| Cell::Int(i.lines.len() as i64))
-                }),
-                col("Note", 80, |p| Cell::owned(p.note())),
-            ],
-        )
-        .with_row_role(|p| (p.verdict == Verdict::Difference).then_some(Role::Difference)),
-    )
 }
 
 fn empty_source() -> Arc<dyn TableSource> {
@@ -155,6 +107,11 @@ pub struct TieOutPane {
     journal: journal::JournalKey,
     /// The key bound to `overwrite_journal` (read from the keymap when drawing).
     journal_overwrite_key: String,
+    /// The bank statements' lines (from the workspace), their match for the month on
+    /// screen, and the matching job in flight.
+    bank_lines: Option<Arc<Vec<crate::bank::BankLine>>>,
+    bank: Option<Arc<crate::bank::BankMatch>>,
+    bank_pending: Option<RequestId>,
 }
 
 impl Default for TieOutPane {
@@ -179,6 +136,9 @@ impl TieOutPane {
             typed_dir: None,
             journal: journal::JournalKey::default(),
             journal_overwrite_key: "O".to_string(),
+            bank_lines: None,
+            bank: None,
+            bank_pending: None,
         }
     }
 
@@ -236,7 +196,8 @@ impl TieOutPane {
         } else {
             String::new()
         };
-        let source = rows_source(&t);
+        self.match_bank(&t, cx);
+        let source = rows_source(&t, self.bank.as_deref());
         self.result = Some(t);
         let title = self.table.title().to_string();
         // A new table, so a new month starts at its first row with its own empty text.
@@ -245,6 +206,26 @@ impl TieOutPane {
         self.table.set_source(source, cx);
         if !filter.is_empty() {
             self.table.set_filter(&filter, cx);
+        }
+    }
+
+    /// Matches the month to the statements, if any: inline when small, else as a job.
+    fn match_bank(&mut self, t: &Arc<MonthTieOut>, cx: &mut Cx<'_>) {
+        self.bank = None;
+        if let Some(old) = self.bank_pending.take() {
+            cx.cancel(old);
+        }
+        let (Some(lines), Some(data)) = (self.bank_lines.clone(), self.data.clone()) else {
+            return;
+        };
+        // The passes compare lines with payouts: small products run inline.
+        let small = lines.len().saturating_mul(t.payouts.len() + 1) <= self.sync_limit * 10;
+        let (now, t) = (cx.now(), Arc::clone(t));
+        let run = move || crate::bank::match_month(&t, &data.payouts, &lines, now);
+        if small {
+            self.bank = Some(Arc::new(run()));
+        } else {
+            self.bank_pending = Some(cx.compute(Job::new("matching the bank statement", move |_| run())));
         }
     }
 
@@ -266,7 +247,12 @@ impl TieOutPane {
             csv: true,
             json: true,
         };
-        for (name, bytes) in render(t, &header, all) {
+        let mut files = render(t, &header, all);
+        if let Some(m) = &self.bank {
+            crate::report::bank::add_bank_section(&mut files, m);
+            files.push((crate::report::bank::BANK_MATCH_FILE, crate::report::bank::bank_match_csv(m)));
+        }
+        for (name, bytes) in files {
             cx.effect(Effect::Write {
                 path: PathBuf::from(name),
                 bytes,
@@ -298,6 +284,7 @@ impl TieOutPane {
             data: Arc::clone(data),
             now: cx.now(),
             tz: cx.tz().clone(),
+            bank: self.bank_lines.clone(),
         };
         let verb = if force { "replacing" } else { "writing" };
         let req = cx.request(format!("{verb} the close packet for {month}"));
@@ -383,8 +370,17 @@ impl TieOutPane {
         let (Some(t), Some(data)) = (&self.result, &self.data) else {
             return;
         };
-        if let Some(p) = self.table.selected_row().and_then(|r| t.payouts.get(r)) {
-            cx.push(Box::new(PayoutScreen::new(p.clone(), Arc::clone(data))));
+        let on_bank = (self.table.source().columns().get(self.table.selected_col()))
+            .is_some_and(|c| c.title == bank::BANK_COLUMN);
+        let row = self.table.selected_row();
+        let matched = self.bank.as_ref().zip(row.and_then(|r| t.payouts.get(r)));
+        match matched.and_then(|(m, p)| m.payouts.iter().find(|b| b.payout.id == p.payout.id)) {
+            Some(b) if on_bank => cx.push(Box::new(BankScreen::new(b.clone()))),
+            _ => {
+                if let Some(p) = row.and_then(|r| t.payouts.get(r)) {
+                    cx.push(Box::new(PayoutScreen::new(p.clone(), Arc::clone(data))));
+                }
+            }
         }
     }
 
@@ -494,6 +490,11 @@ impl TieOutPane {
                 }
             }
         }
+        if let Some(m) = &self.bank {
+            lines.push(bank::summary(m, theme));
+        } else if self.bank_pending.is_some() {
+            lines.push(Line::styled("Bank: matching…", theme.style(Role::Pending)));
+        }
         if let Some((text, role)) = &self.packet_line {
             lines.push(Line::styled(text.clone(), theme.style(*role)));
         }
@@ -534,6 +535,7 @@ impl Pane for TieOutPane {
 
     fn on_data(&mut self, ws: &Workspace, cx: &mut Cx<'_>) -> bool {
         self.data = Some(Arc::clone(&ws.data));
+        self.bank_lines = ws.bank.clone();
         if self.month.is_none() {
             self.month = Some(default_month(&ws.data, cx.now(), cx.tz()));
         }
@@ -546,6 +548,15 @@ impl Pane for TieOutPane {
             Ok(result) => return self.packet_done(req, *result, cx),
             Err(other) => other,
         };
+        if self.bank_pending.is_some_and(|p| p == req) {
+            self.bank_pending = None;
+            if let (Ok(m), Some(t)) = (output.downcast::<crate::bank::BankMatch>(), &self.result) {
+                self.bank = Some(Arc::new(*m));
+                let source = rows_source(t, self.bank.as_deref());
+                self.table.set_source(source, cx);
+            }
+            return;
+        }
         let output = match output.downcast::<crate::app::journal::JournalExport>() {
             Ok(result) => {
                 let key = self.journal_overwrite_key.clone();

@@ -68,9 +68,8 @@ pub struct PayoutKey {
 }
 
 impl PayoutKey {
-    /// The key of a payout row; `trace_id` is given apart because not every source keeps
-    /// it.
-    pub fn from_row(row: &PayoutRow, trace_id: Option<String>) -> Self {
+    /// The key of a payout row.
+    pub fn from_row(row: &PayoutRow) -> Self {
         let arrival = jiff::Timestamp::from_second(row.arrival_date)
             .map(|t| t.to_zoned(jiff::tz::TimeZone::UTC).date())
             .unwrap_or_default();
@@ -81,7 +80,7 @@ impl PayoutKey {
             arrival,
             status: row.status.clone(),
             failure_code: row.failure_code.clone(),
-            trace_id: trace_id.filter(|t| !t.trim().is_empty()),
+            trace_id: row.trace_id.clone().filter(|t| !t.trim().is_empty()),
             statement_descriptor: row.statement_descriptor.clone(),
         }
     }

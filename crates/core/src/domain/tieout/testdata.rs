@@ -36,6 +36,8 @@ pub fn payout(id: &str, amount: i64, arrival: &str) -> PayoutRow {
         statement_descriptor: None,
         original_payout: None,
         reversed_by: None,
+        trace_id: None,
+        trace_id_status: None,
     }
 }
 

@@ -1,8 +1,9 @@
 //! `reconciliation.json`: the same content as the CSV and the Markdown as one document,
 //! money in integer minor units. Per payout: `id, status, automatic, arrival_date_utc,
 //! currency, amount, lines_net, difference, itemised, note, by_category` (README.md, "Exports"), plus
-//! the verdict, the lines and the month's counts and totals. `reversed_by` and
-//! `original_payout` appear on a payout only when Stripe set them.
+//! the verdict, the lines and the month's counts and totals. `reversed_by`,
+//! `original_payout`, `trace_id`, `trace_id_status` and `statement_descriptor` appear on a
+//! payout only when Stripe set them.
 
 use serde::Serialize;
 
@@ -49,6 +50,15 @@ struct Payout<'a, 'c> {
     original_payout: Option<&'a str>,
     automatic: bool,
     method: &'a str,
+    /// `trace_id.value`, the bank's reference for the deposit; present only when set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    trace_id: Option<&'a str>,
+    /// `trace_id.status`; present only when Stripe sent a `trace_id`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    trace_id_status: Option<&'a str>,
+    /// The text the bank statement shows; present only when set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    statement_descriptor: Option<&'a str>,
     reconciliation_status: &'a str,
     arrival_date_utc: String,
     currency: Currency,
@@ -76,6 +86,9 @@ pub fn json(t: &MonthTieOut, h: &ReportHeader) -> Vec<u8> {
             original_payout: p.payout.original_payout.as_deref(),
             automatic: p.payout.automatic,
             method: &p.payout.method,
+            trace_id: p.payout.trace_id.as_deref(),
+            trace_id_status: p.payout.trace_id_status.as_ref().map(|s| s.as_str()),
+            statement_descriptor: p.payout.statement_descriptor.as_deref(),
             reconciliation_status: p.payout.reconciliation_status.as_str(),
             arrival_date_utc: iso_utc(p.payout.arrival_date),
             currency: p.currency(),

@@ -240,6 +240,9 @@ fn payout_section(o: &mut String, p: &PayoutTieOut, tz: &jiff::tz::TimeZone) {
         iso_utc(p.payout.arrival_date)
     );
     let _ = writeln!(o, "- Payout amount: {}", m(p.payout.amount, cur));
+    if let Some(bank) = bank_reference(p) {
+        let _ = writeln!(o, "- On the bank statement: {}", esc(&bank));
+    }
     match &p.itemisation {
         Some(it) => {
             let _ = writeln!(
@@ -296,4 +299,25 @@ fn payout_section(o: &mut String, p: &PayoutTieOut, tz: &jiff::tz::TimeZone) {
         format_major(it.lines_fee, cur),
         format_major(it.lines_net, cur),
     );
+}
+
+/// What the bank statement should show for the payout: its trace id (or why there is
+/// none yet) and its statement descriptor; `None` when Stripe gave neither.
+fn bank_reference(p: &PayoutTieOut) -> Option<String> {
+    use crate::model::status::TraceIdStatus as T;
+    let mut parts = Vec::new();
+    match (&p.payout.trace_id, &p.payout.trace_id_status) {
+        (Some(v), Some(s)) => parts.push(format!("trace id {v} ({s})")),
+        (Some(v), None) => parts.push(format!("trace id {v}")),
+        (None, Some(T::Pending)) => {
+            parts.push("trace id pending (Stripe fills it up to ten days after paid)".into())
+        }
+        (None, Some(T::Unsupported)) => parts.push("no trace id (the bank gives none)".into()),
+        (None, Some(s)) => parts.push(format!("no trace id ({s})")),
+        (None, None) => {}
+    }
+    if let Some(d) = &p.payout.statement_descriptor {
+        parts.push(format!("statement descriptor \"{d}\""));
+    }
+    (!parts.is_empty()).then(|| parts.join("; "))
 }

@@ -295,3 +295,44 @@ fn a_reversed_payout_and_its_reversal_show_in_every_report() {
     assert_eq!(doc["counts"]["reversed"], 0);
     assert!(doc["payouts"][0].get("reversed_by").is_none());
 }
+
+/// A payout's trace id and statement descriptor reach the JSON and the Markdown; a payout
+/// without them has no such member or line.
+#[test]
+fn trace_ids_and_statement_descriptors_show_where_stripe_set_them() {
+    use crate::domain::tieout::testdata::sample_rows;
+    use crate::model::status::TraceIdStatus;
+    let (mut payouts, txns) = sample_rows();
+    payouts[0].trace_id = Some("FED1234567".into());
+    payouts[0].trace_id_status = Some(TraceIdStatus::Supported);
+    payouts[0].statement_descriptor = Some("DEMO ROASTERS".into());
+    payouts[1].trace_id_status = Some(TraceIdStatus::Pending);
+    let t = tie_out_month(&payouts, &txns, month("2026-10"), &jiff::tz::TimeZone::UTC);
+    let v: serde_json::Value = serde_json::from_slice(&json(&t, &header())).expect("json");
+    let by_id = |id: &str| {
+        v["payouts"]
+            .as_array()
+            .expect("payouts")
+            .iter()
+            .find(|p| p["id"] == id)
+            .cloned()
+            .expect("payout")
+    };
+    let first = by_id(&payouts[0].id);
+    assert_eq!(first["trace_id"], "FED1234567");
+    assert_eq!(first["trace_id_status"], "supported");
+    assert_eq!(first["statement_descriptor"], "DEMO ROASTERS");
+    let second = by_id(&payouts[1].id);
+    assert_eq!(second["trace_id_status"], "pending");
+    assert!(second.get("trace_id").is_none() && second.get("statement_descriptor").is_none());
+    assert!(by_id(&payouts[2].id).get("trace_id_status").is_none());
+    let md = markdown(&t, &header());
+    assert!(
+        md.contains("- On the bank statement: trace id FED1234567 (supported); statement descriptor \"DEMO ROASTERS\"\n"),
+        "{md}"
+    );
+    assert!(md.contains(
+        "- On the bank statement: trace id pending (Stripe fills it up to ten days after paid)\n"
+    ));
+    assert_eq!(md.matches("On the bank statement").count(), 2);
+}

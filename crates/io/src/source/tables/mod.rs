@@ -262,6 +262,42 @@ mod tests {
         assert_eq!(back, data);
     }
 
+    /// A Parquet cache saved before payouts kept `trace_id` loads, with no trace ids.
+    #[test]
+    fn a_cache_written_before_the_trace_id_columns_still_loads() {
+        let mut data = random_data(7, 6);
+        data.payouts[0].trace_id = Some("FED0001".into());
+        data.payouts[0].trace_id_status = Some(crate::stripe::models::TraceIdStatus::Supported);
+        data.payouts[1].trace_id_status = Some(crate::stripe::models::TraceIdStatus::parse("queried"));
+        let root = tempfile::tempdir().expect("tmp");
+        let cache = crate::source::cache::Cache::at(root.path());
+        let mut snap = Snapshot::from_data(&data).expect("frames");
+        cache.save(&snap).expect("save");
+        let now = cache
+            .load(&data.meta.account_id, data.meta.mode)
+            .expect("load")
+            .to_data()
+            .expect("rows");
+        assert_eq!(now.payouts, data.payouts, "the columns round-trip through Parquet");
+        *snap.frame_mut(Table::Payouts) = snap
+            .frame(Table::Payouts)
+            .drop("trace_id")
+            .expect("drop")
+            .drop("trace_id_status")
+            .expect("drop");
+        cache.save(&snap).expect("save the older shape");
+        let back = cache
+            .load(&data.meta.account_id, data.meta.mode)
+            .expect("an older cache still loads")
+            .to_data()
+            .expect("rows");
+        for p in &mut data.payouts {
+            p.trace_id = None;
+            p.trace_id_status = None;
+        }
+        assert_eq!(back.payouts, data.payouts);
+    }
+
     #[test]
     fn fee_details_round_trip_and_a_cache_without_them_still_loads() {
         let data = random_data(11, 40);

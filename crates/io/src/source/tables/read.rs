@@ -16,6 +16,7 @@ use crate::source::rows::{
 use crate::source::{AccountData, Table};
 use crate::stripe::models::{
     ChargeStatus, DisputeStatus, InvoiceStatus, PayoutStatus, ReconciliationStatus, RefundStatus,
+    TraceIdStatus,
     SubscriptionStatus,
 };
 
@@ -60,6 +61,8 @@ fn payouts_rows(df: &DataFrame) -> Result<Vec<PayoutRow>, TableError> {
     // Added after caches were first written: a cache without them reads as None.
     let original_payout = c.added_opt_str("original_payout")?;
     let reversed_by = c.added_opt_str("reversed_by")?;
+    let trace_id = c.added_opt_str("trace_id")?;
+    let trace_id_status = c.added_opt_str("trace_id_status")?;
     Ok((0..c.height())
         .into_par_iter()
         .map(|i| PayoutRow {
@@ -80,6 +83,11 @@ fn payouts_rows(df: &DataFrame) -> Result<Vec<PayoutRow>, TableError> {
             statement_descriptor: owned(statement_descriptor[i]),
             original_payout: original_payout.as_ref().and_then(|v| owned(v[i])),
             reversed_by: reversed_by.as_ref().and_then(|v| owned(v[i])),
+            trace_id: trace_id.as_ref().and_then(|v| owned(v[i])),
+            trace_id_status: trace_id_status
+                .as_ref()
+                .and_then(|v| v[i])
+                .map(TraceIdStatus::parse),
         })
         .collect())
 }

@@ -54,6 +54,10 @@ fn payouts_frame(rows: &[PayoutRow]) -> Result<DataFrame, TableError> {
         })
         .opt_str("original_payout", |r| r.original_payout.as_deref())
         .opt_str("reversed_by", |r| r.reversed_by.as_deref())
+        .opt_str("trace_id", |r| r.trace_id.as_deref())
+        .opt_str("trace_id_status", |r| {
+            r.trace_id_status.as_ref().map(|s| s.as_str())
+        })
         .finish()
 }
 

@@ -29,6 +29,17 @@ pub struct Payout {
     pub original_payout: Option<Expandable<AnyObject>>,
     pub reversed_by: Option<Expandable<AnyObject>>,
     pub statement_descriptor: Option<String>,
+    /// The bank's reference for the deposit; Stripe fills it up to ten days after the
+    /// payout is paid.
+    pub trace_id: Option<TraceId>,
+}
+
+/// `payout.trace_id`: a status and, once the bank gives one, the value.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TraceId {
+    pub status: Option<TraceIdStatus>,
+    pub value: Option<String>,
 }
 
 /// A movement of the Stripe balance (`txn_...`). Lists under `?payout=` include the
