@@ -15,9 +15,9 @@ pub mod pane_reads;
 pub mod permission_check;
 pub mod query;
 pub mod refund_exec;
-pub mod settings;
 pub mod run_history;
 pub mod schedule;
+pub mod settings;
 pub mod ticket_fetch;
 
 pub use connect::{client_config, connect, verify_key};

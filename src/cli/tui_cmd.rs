@@ -208,7 +208,8 @@ impl CliLoader {
             .map_err(|e| LoadError::new(format!("the demo's {e}")))?;
         let bank = crate::source::demo::demo_bank_lines()
             .map_err(|f| LoadError::new(format!("the demo's {}", f.message)))?;
-        Ok(Workspace::new(data, tickets).with_bank(Some(bank))
+        Ok(Workspace::new(data, tickets)
+            .with_bank(Some(bank))
             .with_history(history(Arc::new(NoLookup))))
     }
 
@@ -282,7 +283,8 @@ impl CliLoader {
             &report,
         )
         .map_err(LoadError::new)?;
-        Ok(Workspace::new(read.data, self.tickets()?).with_gaps(read.gaps)
+        Ok(Workspace::new(read.data, self.tickets()?)
+            .with_gaps(read.gaps)
             .with_history(history(lookup))
             .with_bank(self.bank()?))
     }

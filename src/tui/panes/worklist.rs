@@ -30,14 +30,14 @@ use crate::tui::workspace::Workspace;
 mod columns;
 mod invoice;
 mod picker;
-mod totals;
 mod since;
+mod totals;
 
 use columns::*;
 pub use invoice::{InvoiceScreen, invoice_fields};
 use picker::*;
-use totals::{render_totals, summary_line};
 use since::{Computed, SinceView};
+use totals::{render_totals, summary_line};
 
 /// Terminals at least this wide get the totals side panel.
 const SIDE_PANEL_MIN_WIDTH: u16 = 100;
@@ -369,7 +369,6 @@ impl Pane for WorklistPane {
             ..main
         };
         let part = self.filtered_rows();
-        let line = if wide {
         let mut line = if wide {
             facet_line(&self.filter, self.shown.len(), w.rows.len(), cx)
         } else {
@@ -386,9 +385,8 @@ impl Pane for WorklistPane {
             None => self.table.render(body, buf, cx),
         }
         if let Some(side) = side {
-            render_totals(&w, part.as_deref(), side, buf, cx);
             let side = self.render_since(side, buf, cx);
-            render_totals(&w, side, buf, cx);
+            render_totals(&w, part.as_deref(), side, buf, cx);
         }
     }
 

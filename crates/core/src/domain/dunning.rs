@@ -27,9 +27,9 @@ use crate::money::{Currency, Money, MoneyError, Totals};
 
 mod attempts;
 mod currency_order;
-mod subtotals;
 pub mod expiring;
 pub mod since;
+mod subtotals;
 use attempts::*;
 pub use currency_order::CurrencyOrder;
 
