@@ -316,9 +316,19 @@ fn a_packet_with_the_bank_statement_holds_the_bank_match_and_verifies() {
     fs::write(dir.join("bank-match.csv"), "payout_id\n").expect("tamper");
     let tampered = t.run(&["close", "--verify", dir.to_str().expect("utf8")]);
     assert_eq!(tampered.code, Some(5));
-    assert!(tampered.stdout.contains("changed   bank-match.csv"), "{}", tampered.stdout);
+    assert!(
+        tampered.stdout.contains("changed   bank-match.csv"),
+        "{}",
+        tampered.stdout
+    );
     // --bank belongs to writing a packet, not to verifying one.
-    let mixed = t.run(&["close", "--verify", dir.to_str().expect("utf8"), "--bank", "x.csv"]);
+    let mixed = t.run(&[
+        "close",
+        "--verify",
+        dir.to_str().expect("utf8"),
+        "--bank",
+        "x.csv",
+    ]);
     assert_eq!(mixed.code, Some(2), "{}", mixed.stderr);
 
     let golden = t.work_dir().join("close-bank-golden");

@@ -61,14 +61,19 @@ demo_files!(
 pub const DEMO_BANK_STATEMENTS: [&str; 3] = ["bank-usd.csv", "bank-eur.csv", "bank-jpy.csv"];
 
 /// The demo's bundled bank statements as lines (read with the built-in `tieout` profile).
-pub fn demo_bank_lines() -> Result<Vec<tieout_core::bank::BankLine>, tieout_core::failure::Failure> {
+pub fn demo_bank_lines() -> Result<Vec<tieout_core::bank::BankLine>, tieout_core::failure::Failure>
+{
     let profile = tieout_core::bank::csv::CsvProfile::built_in("tieout").ok_or_else(|| {
         tieout_core::failure::Failure::other("the built-in bank profile 'tieout' is missing")
     })?;
     let mut lines = Vec::new();
     for name in DEMO_BANK_STATEMENTS {
         let text = demo_file(name).unwrap_or_default();
-        lines.extend(tieout_core::bank::read_statement(name, text.as_bytes(), &profile)?);
+        lines.extend(tieout_core::bank::read_statement(
+            name,
+            text.as_bytes(),
+            &profile,
+        )?);
     }
     Ok(lines)
 }

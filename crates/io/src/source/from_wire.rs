@@ -5,8 +5,7 @@
 use tieout_core::model::rows::*;
 use tieout_core::model::status::{
     ChargeStatus, DisputeStatus, InvoiceStatus, PayoutStatus, ReconciliationStatus, RefundStatus,
-    TraceIdStatus,
-    SubscriptionStatus,
+    SubscriptionStatus, TraceIdStatus,
 };
 
 use crate::stripe::models::{self, Expandable};
@@ -310,7 +309,10 @@ mod tests {
                 serde_json::from_value(serde_json::json!({"id": "po_1", "trace_id": trace}))
                     .expect("payout");
             let r = PayoutRow::from(&p);
-            (r.trace_id, r.trace_id_status.map(|s| s.as_str().to_string()))
+            (
+                r.trace_id,
+                r.trace_id_status.map(|s| s.as_str().to_string()),
+            )
         };
         let s = |x: &str| Some(x.to_string());
         assert_eq!(

@@ -13,8 +13,7 @@ use crate::source::rows::{
 use crate::source::{AccountData, Mode, Origin, SnapshotMeta};
 use crate::stripe::models::{
     ChargeStatus, DisputeStatus, InvoiceStatus, PayoutStatus, ReconciliationStatus, RefundStatus,
-    TraceIdStatus,
-    SubscriptionStatus,
+    SubscriptionStatus, TraceIdStatus,
 };
 use tieout_core::money::Currency;
 

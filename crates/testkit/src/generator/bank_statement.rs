@@ -96,7 +96,10 @@ fn payout_lines(payouts: &[Value], currency: &str, rng: &mut ChaCha8Rng) -> Vec<
         let (description, reference) = if trace.is_empty() || rng.random_range(0..100) < 15 {
             (format!("{kind} ACME DEMO ROASTERS"), String::new())
         } else {
-            (format!("{kind} {trace} ACME DEMO ROASTERS"), trace.to_string())
+            (
+                format!("{kind} {trace} ACME DEMO ROASTERS"),
+                trace.to_string(),
+            )
         };
         out.push(Line {
             date,
@@ -178,10 +181,22 @@ pub fn statements(payouts: &[Value], seed: u64) -> Result<BTreeMap<String, Strin
         let mut w = csv::WriterBuilder::new()
             .terminator(csv::Terminator::Any(b'\n'))
             .from_writer(Vec::new());
-        w.write_record(["date", "amount", "currency", "description", "reference", "id"])
-            .map_err(bad)?;
+        w.write_record([
+            "date",
+            "amount",
+            "currency",
+            "description",
+            "reference",
+            "id",
+        ])
+        .map_err(bad)?;
         for (i, l) in lines.iter().enumerate() {
-            let id = format!("{}{}{:04}", currency.to_uppercase(), l.date.strftime("%Y%m%d"), i + 1);
+            let id = format!(
+                "{}{}{:04}",
+                currency.to_uppercase(),
+                l.date.strftime("%Y%m%d"),
+                i + 1
+            );
             w.write_record([
                 l.date.to_string(),
                 format_major(l.amount, c),

@@ -58,7 +58,11 @@ pub fn summary(m: &BankMatch, theme: &Theme) -> Line<'static> {
             format!(
                 " · {} Stripe-looking line{} unmatched",
                 m.unmatched_stripe.len(),
-                if m.unmatched_stripe.len() == 1 { "" } else { "s" }
+                if m.unmatched_stripe.len() == 1 {
+                    ""
+                } else {
+                    "s"
+                }
             ),
             theme.style(Role::Difference),
         ));
@@ -128,11 +132,7 @@ impl BankScreen {
             BankStatus::NoStatement => "No statement given covers this currency.",
             _ => "No bank line for this payout.",
         };
-        let table = DataTable::new(
-            format!("{} › bank", m.payout.id),
-            empty,
-            Arc::new(source),
-        );
+        let table = DataTable::new(format!("{} › bank", m.payout.id), empty, Arc::new(source));
         BankScreen { m, table }
     }
 
@@ -163,7 +163,10 @@ impl BankScreen {
         }
         let mut lines = vec![Line::from(first)];
         if let Some(t) = &p.trace_id {
-            lines.push(Line::styled(format!("trace id {t}"), theme.style(Role::Muted)));
+            lines.push(Line::styled(
+                format!("trace id {t}"),
+                theme.style(Role::Muted),
+            ));
         }
         lines.push(Line::styled(
             format!("{} — {}", self.m.note, self.m.status.meaning()),

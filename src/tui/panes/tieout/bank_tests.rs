@@ -115,7 +115,10 @@ fn a_review_shows_its_ranked_candidates() {
     h.type_text(&review.payout.id);
     h.keys("enter right right right enter");
     let frame = h.frame();
-    assert!(frame.contains(&format!("{} › bank", review.payout.id)), "{frame}");
+    assert!(
+        frame.contains(&format!("{} › bank", review.payout.id)),
+        "{frame}"
+    );
     assert!(frame.contains("candidate"), "{frame}");
 }
 

@@ -70,7 +70,12 @@ fn money_opt(v: Option<i64>, p: &PayoutTieOut) -> Cell<'static> {
 /// The rows of `t`, each with its bank match from `bank` (the same order as `t.payouts`).
 pub fn rows(t: &MonthTieOut, bank: Option<&BankMatch>) -> Vec<TieRow> {
     let by_id: std::collections::HashMap<&str, &PayoutMatch> = bank
-        .map(|m| m.payouts.iter().map(|b| (b.payout.id.as_str(), b)).collect())
+        .map(|m| {
+            m.payouts
+                .iter()
+                .map(|b| (b.payout.id.as_str(), b))
+                .collect()
+        })
         .unwrap_or_default();
     t.payouts
         .iter()

@@ -46,8 +46,8 @@ use crate::tui::widgets::table::{DataTable, RowsSource, TableSource};
 use crate::tui::workspace::Workspace;
 
 pub use bank::BankScreen;
-pub(crate) use columns::verdict_cell;
 use columns::rows_source;
+pub(crate) use columns::verdict_cell;
 pub use screens::{LinesScreen, PayoutScreen, txn_fields};
 
 pub fn pane() -> Box<dyn Pane> {
@@ -210,7 +210,8 @@ impl TieOutPane {
         if small {
             self.bank = Some(Arc::new(run()));
         } else {
-            self.bank_pending = Some(cx.compute(Job::new("matching the bank statement", move |_| run())));
+            self.bank_pending =
+                Some(cx.compute(Job::new("matching the bank statement", move |_| run())));
         }
     }
 
@@ -235,7 +236,10 @@ impl TieOutPane {
         let mut files = render(t, &header, all);
         if let Some(m) = &self.bank {
             crate::report::bank::add_bank_section(&mut files, m);
-            files.push((crate::report::bank::BANK_MATCH_FILE, crate::report::bank::bank_match_csv(m)));
+            files.push((
+                crate::report::bank::BANK_MATCH_FILE,
+                crate::report::bank::bank_match_csv(m),
+            ));
         }
         for (name, bytes) in files {
             cx.effect(Effect::Write {

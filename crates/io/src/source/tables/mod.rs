@@ -268,7 +268,8 @@ mod tests {
         let mut data = random_data(7, 6);
         data.payouts[0].trace_id = Some("FED0001".into());
         data.payouts[0].trace_id_status = Some(crate::stripe::models::TraceIdStatus::Supported);
-        data.payouts[1].trace_id_status = Some(crate::stripe::models::TraceIdStatus::parse("queried"));
+        data.payouts[1].trace_id_status =
+            Some(crate::stripe::models::TraceIdStatus::parse("queried"));
         let root = tempfile::tempdir().expect("tmp");
         let cache = crate::source::cache::Cache::at(root.path());
         let mut snap = Snapshot::from_data(&data).expect("frames");
@@ -278,7 +279,10 @@ mod tests {
             .expect("load")
             .to_data()
             .expect("rows");
-        assert_eq!(now.payouts, data.payouts, "the columns round-trip through Parquet");
+        assert_eq!(
+            now.payouts, data.payouts,
+            "the columns round-trip through Parquet"
+        );
         *snap.frame_mut(Table::Payouts) = snap
             .frame(Table::Payouts)
             .drop("trace_id")

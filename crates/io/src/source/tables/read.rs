@@ -16,8 +16,7 @@ use crate::source::rows::{
 use crate::source::{AccountData, Table};
 use crate::stripe::models::{
     ChargeStatus, DisputeStatus, InvoiceStatus, PayoutStatus, ReconciliationStatus, RefundStatus,
-    TraceIdStatus,
-    SubscriptionStatus,
+    SubscriptionStatus, TraceIdStatus,
 };
 
 /// Reads `table`'s rows from `df` into `data` (replacing what it held).
