@@ -71,7 +71,7 @@ pub fn table(checks: &[Check]) -> Vec<String> {
             Has::Unknown(_) => "unknown",
             Has::NotChecked => "-",
         };
-        let used = if p.required {
+        let used = if p.required || p.used_for.contains("optional") {
             p.used_for.to_string()
         } else {
             format!("{} (optional)", p.used_for)
@@ -80,6 +80,12 @@ pub fn table(checks: &[Check]) -> Vec<String> {
             "  {:<36} {:<27} {:<9} {used}",
             p.slug, p.resource, has
         ));
+    }
+    if checks.iter().any(|c| c.has == Has::NotChecked) {
+        lines.push(
+            "  (-: tieout makes no read of its own with it; Stripe checks it inside another read)"
+                .to_string(),
+        );
     }
     let missing: Vec<&Check> = checks.iter().filter(|c| c.has == Has::No).collect();
     for c in &missing {
