@@ -563,7 +563,11 @@ fn the_journal_key_writes_the_months_journal_and_keeps_a_changed_file() {
     h.keys("O");
     h.settle();
     assert_eq!(&std::fs::read(dir.join(first)).expect("replaced"), bytes);
-    assert!(h.frame().contains("Journal 2026-10 written"), "{}", h.frame());
+    assert!(
+        h.frame().contains("Journal 2026-10 written"),
+        "{}",
+        h.frame()
+    );
     // Nothing left to overwrite.
     h.keys("O");
     assert!(h.frame().contains("nothing to overwrite"), "{}", h.frame());
