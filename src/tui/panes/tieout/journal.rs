@@ -121,16 +121,20 @@ impl JournalKey {
                     dir.display(),
                     files.len()
                 ));
-                let mut text = format!(
-                    "Journal {month}: {} · {} files ({changed} new or changed) · {entries} entries, {flagged} flagged for review",
+                let verdict = if suspense > 0 {
+                    format!(
+                        " written, does NOT tie out ({suspense} amount{} to suspense)",
+                        if suspense == 1 { "" } else { "s" }
+                    )
+                } else {
+                    String::new()
+                };
+                let text = format!(
+                    "Journal {month}{verdict}: {} · {} files ({changed} new or changed) · {entries} entries, {flagged} flagged for review",
                     dir.display(),
                     files.len(),
                 );
                 let role = if suspense > 0 {
-                    text.push_str(&format!(
-                        " · does NOT tie out: {suspense} amount{} booked to suspense",
-                        if suspense == 1 { "" } else { "s" }
-                    ));
                     Role::Difference
                 } else {
                     Role::Ok
@@ -144,7 +148,7 @@ impl JournalKey {
                 ));
                 self.line = Some((
                     format!(
-                        "The journal of {month} is already in {} with different content: nothing was changed. {overwrite_key} overwrites it.",
+                        "Journal {month} not written: {overwrite_key} overwrites the different files already in {} (nothing was changed)",
                         dir.display()
                     ),
                     Role::Error,
