@@ -91,12 +91,6 @@ pub const PERMISSIONS: &[Permission] = &[
         probe: Some("/v1/refunds"),
     },
     Permission {
-        slug: "rak_payment_method_read",
-        resource: "PaymentMethods",
-        used_for: "cards that expire before a subscription renews (dunning; without it that section says so)",
-        required: false,
-    },
-    Permission {
         slug: "rak_product_read",
         resource: "Products",
         used_for: "product names (optional)",
