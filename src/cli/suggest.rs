@@ -2,8 +2,9 @@
 //!
 //! - One ticket (`--email E --order O [--message M] [--ticket ID]`): one JSON object on
 //!   stdout, `{"ticket_id","recommendation","amount","currency","reason","evidence","rule"}`.
-//! - A tickets file (`--tickets FILE`, CSV `ticket_id,email,order_id,message` or JSON
-//!   lines, told apart by extension, else content): writes `refund-suggestions.jsonl` and
+//! - A tickets file (`--tickets FILE`: CSV with tieout's `ticket_id,email,order_id,message`
+//!   or a helpdesk export's columns, JSON lines or a JSON array, told apart by extension,
+//!   else content; read by `app::tickets`, the pane's reader too): writes `refund-suggestions.jsonl` and
 //!   `refund-suggestions.csv` into `--out` (default: the current folder) atomically, and
 //!   prints their paths. A line of the file that cannot be read is named on stderr with
 //!   its line number and skipped; the other tickets are still decided and written, and the
@@ -15,7 +16,6 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::domain::refunds::tickets::{TicketsFormat, read_tickets_bytes};
 use crate::domain::refunds::{
     Facts, Policy, Recommendation, Suggestion, Ticket, assess, policy::load_policy_bytes,
 };
@@ -94,19 +94,12 @@ fn run_one(ctx: &Ctx, args: &SuggestArgs, policy: &Policy) -> CmdResult {
 }
 
 fn run_batch(ctx: &Ctx, args: &SuggestArgs, path: &Path, policy: &Policy) -> CmdResult {
-    let bytes = std::fs::read(path).map_err(|e| {
-        Failure::usage(format!(
-            "cannot read the tickets file {}: {e}; check the path given to --tickets",
-            path.display()
-        ))
-    })?;
-    let ext = path.extension().and_then(|e| e.to_str());
-    let format = TicketsFormat::detect(
-        ext,
-        &String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]),
-    );
-    let read = read_tickets_bytes(&bytes, format)
-        .map_err(|e| Failure::usage(format!("tickets file {}: {e}", path.display())))?;
+    let opts = crate::app::tickets::read_options(
+        crate::app::config_dir().as_deref(),
+        args.columns.as_deref(),
+        &args.order_pattern,
+    )?;
+    let read = crate::app::tickets::read_file(path, &opts)?;
     for p in &read.problems {
         eprintln!(
             "tieout: {} line {}: {}; this ticket was skipped",
@@ -114,6 +107,9 @@ fn run_batch(ctx: &Ctx, args: &SuggestArgs, path: &Path, policy: &Policy) -> Cmd
             p.line,
             p.message
         );
+    }
+    for n in &read.notes {
+        eprintln!("tieout: {} line {}: {}", path.display(), n.line, n.message);
     }
     let tickets: Vec<Ticket> = read.tickets.into_iter().map(|(_, t)| t).collect();
     let data = account_for(ctx, &tickets)?;
@@ -143,7 +139,9 @@ pub fn suggest_all(
     policy: &Policy,
     ctx: &Ctx,
 ) -> Vec<(Ticket, Suggestion)> {
-    let facts = Facts::of(data);
+    // Evidence opens in the Dashboard of the account read: its mode, and the connected
+    // account's pages when read with --stripe-account.
+    let facts = Facts::of(data).connected(ctx.global.stripe_account.as_deref());
     tickets
         .iter()
         .map(|t| {
@@ -242,6 +240,8 @@ mod tests {
             policy: None,
             out: out.map(PathBuf::from),
             force,
+            columns: None,
+            order_pattern: Vec::new(),
         }
     }
 

@@ -28,4 +28,5 @@ mod reconcile;
 mod refund_gate;
 mod suggest;
 mod sync;
+mod tickets_exports;
 mod tui;

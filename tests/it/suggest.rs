@@ -198,7 +198,21 @@ fn check(v: &Value, rule: &str, recommendation: &str, amount: i64, evidence: &[&
         .map(|e| e.as_str().expect("id"))
         .collect();
     assert_eq!(ev, evidence, "{v}");
-    assert_eq!(v.as_object().map(|o| o.len()), Some(7), "{v}");
+    // Each evidence id opens in the test-mode Dashboard (the fixture is a test account).
+    let urls: Vec<String> = v["evidence_urls"]
+        .as_array()
+        .expect("evidence_urls list")
+        .iter()
+        .map(|u| u.as_str().expect("url").to_string())
+        .collect();
+    assert_eq!(urls.len(), evidence.len(), "{v}");
+    for (url, id) in urls.iter().zip(evidence) {
+        assert!(
+            url.starts_with("https://dashboard.stripe.com/test/") && url.ends_with(&format!("/{id}")),
+            "{url} for {id}"
+        );
+    }
+    assert_eq!(v.as_object().map(|o| o.len()), Some(8), "{v}");
 }
 
 #[test]

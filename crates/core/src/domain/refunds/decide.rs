@@ -154,6 +154,8 @@ pub fn decide(
         reason: format!("{} {}", policy.says(kind), verdict.facts.trim()),
         evidence: evidence.0,
         rule: policy.id(kind).to_string(),
+        // Filled by `assess`, which knows the account's mode.
+        evidence_urls: Vec::new(),
     };
     (kind, suggestion)
 }

@@ -3,7 +3,8 @@
 //! there is none, or several), its refunds and disputes, the customers' other refunds, and
 //! the subscription whose current period the charge paid.
 
-use crate::model::AccountData;
+use crate::model::dashboard::DashboardLinks;
+use crate::model::{AccountData, Mode};
 use crate::model::rows::{
     ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, RefundRow, SubscriptionRow,
 };
@@ -26,6 +27,10 @@ pub struct Facts<'a> {
     pub disputes: &'a [DisputeRow],
     pub subscriptions: &'a [SubscriptionRow],
     pub invoice_payments: &'a [InvoicePaymentRow],
+    /// The account's mode and, when read through Connect, the connected account: where
+    /// the evidence opens in the Dashboard.
+    pub mode: Mode,
+    pub connected: Option<&'a str>,
 }
 
 impl<'a> Facts<'a> {
@@ -37,7 +42,22 @@ impl<'a> Facts<'a> {
             disputes: &data.disputes,
             subscriptions: &data.subscriptions,
             invoice_payments: &data.invoice_payments,
+            mode: data.meta.mode,
+            connected: None,
         }
+    }
+
+    /// The same facts of a connected account (`--stripe-account acct_…`).
+    pub fn connected(self, account: Option<&'a str>) -> Self {
+        Self {
+            connected: account,
+            ..self
+        }
+    }
+
+    /// Where this account's ids open in the Dashboard.
+    pub fn dashboard(&self) -> DashboardLinks {
+        DashboardLinks::new(self.mode, self.connected)
     }
 }
 

@@ -7,7 +7,9 @@
 //!   disputes and subscription period;
 //! - [`rules`]: the refund rules (ARCHITECTURE.md), declared once, one function each;
 //! - [`decide`]: the rules in their declared order, first match wins;
-//! - [`tickets`]: reading a tickets file (CSV or JSON lines).
+//! - [`tickets`]: reading a tickets file (CSV, JSON lines or a JSON array);
+//! - [`ticket_columns`]: which column holds what (helpdesk aliases, a column map, the
+//!   order-id pattern).
 
 pub mod decide;
 #[cfg(test)]
@@ -18,6 +20,7 @@ pub mod rules;
 /// Rows for tests, shared with the upper floors' tests through the `testdata` feature.
 #[cfg(any(test, feature = "testdata"))]
 pub mod testdata;
+pub mod ticket_columns;
 pub mod tickets;
 
 use jiff::tz::TimeZone;
@@ -88,6 +91,10 @@ pub struct Suggestion {
     pub evidence: Vec<String>,
     /// The id of the rule that decided.
     pub rule: String,
+    /// The Stripe Dashboard address of each evidence id that has a page, in order (test
+    /// or live mode, the connected account's when read through Connect).
+    #[serde(default)]
+    pub evidence_urls: Vec<String>,
 }
 
 /// A ticket with what matching found and what the rules decided: what the pane shows.
@@ -108,7 +115,8 @@ pub fn assess(
     tz: &TimeZone,
 ) -> Assessment {
     let matched = match_ticket(ticket, facts);
-    let (kind, suggestion) = decide(ticket, &matched, policy, now, tz);
+    let (kind, mut suggestion) = decide(ticket, &matched, policy, now, tz);
+    suggestion.evidence_urls = facts.dashboard().urls(&suggestion.evidence);
     Assessment {
         ticket: ticket.clone(),
         matched,
