@@ -5,6 +5,7 @@
 //! per [`FRAME`].
 
 pub mod clipboard;
+pub mod opener;
 pub mod effects;
 pub mod logging;
 pub mod refunds;
