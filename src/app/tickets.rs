@@ -46,7 +46,10 @@ pub fn read_options(
 ) -> Result<ReadOptions, Failure> {
     let mut map = ColumnMap::default();
     let mut pattern_list: Vec<String> = Vec::new();
-    if let Some(path) = config_dir.map(|d| d.join(CONFIG_FILE)).filter(|p| p.is_file()) {
+    if let Some(path) = config_dir
+        .map(|d| d.join(CONFIG_FILE))
+        .filter(|p| p.is_file())
+    {
         let at = path.display();
         let text = std::fs::read_to_string(&path)
             .map_err(|e| Failure::usage(format!("cannot read {at}: {e}")))?;
@@ -90,8 +93,15 @@ pub fn read_file(path: &Path, opts: &ReadOptions) -> Result<TicketsRead, Failure
 }
 
 /// Reads tickets from bytes whose file had extension `ext`.
-pub fn read_bytes(bytes: &[u8], ext: Option<&str>, opts: &ReadOptions) -> Result<TicketsRead, String> {
-    let format = TicketsFormat::detect(ext, &String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]));
+pub fn read_bytes(
+    bytes: &[u8],
+    ext: Option<&str>,
+    opts: &ReadOptions,
+) -> Result<TicketsRead, String> {
+    let format = TicketsFormat::detect(
+        ext,
+        &String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]),
+    );
     read_tickets_bytes_with(bytes, format, opts)
 }
 
@@ -108,16 +118,28 @@ mod tests {
         )
         .expect("write");
         let opts = read_options(Some(dir.path()), Some("message=Body"), &[]).expect("options");
-        let read = read_bytes(b"Mail,Body,Text\na@x.io,about SO-12,x\n", Some("csv"), &opts)
-            .expect("readable");
+        let read = read_bytes(
+            b"Mail,Body,Text\na@x.io,about SO-12,x\n",
+            Some("csv"),
+            &opts,
+        )
+        .expect("readable");
         assert_eq!(read.tickets[0].1.email, "a@x.io");
         assert_eq!(read.tickets[0].1.order_id, "SO-12");
         assert_eq!(read.tickets[0].1.message, "about SO-12");
 
         std::fs::write(dir.path().join(CONFIG_FILE), "[columns]\nmail = \"x\"\n").expect("write");
         let e = read_options(Some(dir.path()), None, &[]).expect_err("unknown field");
-        assert!(e.message.contains("unknown ticket field 'mail'"), "{}", e.message);
+        assert!(
+            e.message.contains("unknown ticket field 'mail'"),
+            "{}",
+            e.message
+        );
         let e = read_options(None, None, &["(".into()]).expect_err("bad pattern");
-        assert!(e.message.contains("not a valid regular expression"), "{}", e.message);
+        assert!(
+            e.message.contains("not a valid regular expression"),
+            "{}",
+            e.message
+        );
     }
 }

@@ -18,7 +18,9 @@ use std::path::{Path, PathBuf};
 
 use crate::domain::refunds::{
     Facts, Policy, Recommendation, Suggestion, Ticket, assess, policy::load_policy_bytes,
+    unreadable,
 };
+use crate::failure::FailKind;
 use crate::report::refunds::{CSV_FILE, JSONL_FILE, csv, json_line, jsonl};
 use crate::source::AccountData;
 
@@ -85,10 +87,16 @@ fn run_one(ctx: &Ctx, args: &SuggestArgs, policy: &Policy) -> CmdResult {
         amount: None,
     };
     let tickets = [ticket];
-    let data = account_for(ctx, &tickets)?;
-    let rows = suggest_all(&data, &tickets, policy, ctx);
+    let (data, unread) = account_for(ctx, &tickets)?;
+    let rows = suggest_all(&data, &tickets, &unread, policy, ctx);
     for (_, s) in &rows {
         println!("{}", json_line(s));
+    }
+    if let Some(why) = unread.iter().flatten().next() {
+        return Err(Failure::new(
+            FailKind::Stripe,
+            format!("the ticket is for review: could not read Stripe: {why}"),
+        ));
     }
     Ok(())
 }
@@ -112,8 +120,8 @@ fn run_batch(ctx: &Ctx, args: &SuggestArgs, path: &Path, policy: &Policy) -> Cmd
         eprintln!("tieout: {} line {}: {}", path.display(), n.line, n.message);
     }
     let tickets: Vec<Ticket> = read.tickets.into_iter().map(|(_, t)| t).collect();
-    let data = account_for(ctx, &tickets)?;
-    let rows = suggest_all(&data, &tickets, policy, ctx);
+    let (data, unread) = account_for(ctx, &tickets)?;
+    let rows = suggest_all(&data, &tickets, &unread, policy, ctx);
 
     let dir = args.out.clone().unwrap_or_else(|| PathBuf::from("."));
     let written = write_outputs(&dir, &rows, args.force)?;
@@ -121,6 +129,32 @@ fn run_batch(ctx: &Ctx, args: &SuggestArgs, path: &Path, policy: &Policy) -> Cmd
         println!("{}", p.display());
     }
     eprintln!("tieout: {}", summary(&rows));
+    let unread_ids: Vec<String> = rows
+        .iter()
+        .zip(&unread)
+        .filter(|(_, u)| u.is_some())
+        .map(|((t, _), _)| t.ticket_id.clone().unwrap_or_else(|| t.email.clone()))
+        .collect();
+    if !unread_ids.is_empty() {
+        let skipped = if read.problems.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; also {} line(s) of {} could not be read (named above) and were skipped",
+                read.problems.len(),
+                path.display()
+            )
+        };
+        return Err(Failure::new(
+            FailKind::Stripe,
+            format!(
+                "{} ticket(s) could not be read from Stripe ({}): they are `review` with the reason in the files; the other {} ticket(s) were answered and everything was written{skipped}",
+                unread_ids.len(),
+                unread_ids.join(", "),
+                rows.len() - unread_ids.len()
+            ),
+        ));
+    }
     if !read.problems.is_empty() {
         return Err(Failure::data(format!(
             "{} line(s) of {} could not be read (named above) and were skipped; the other {} ticket(s) were written",
@@ -132,10 +166,12 @@ fn run_batch(ctx: &Ctx, args: &SuggestArgs, path: &Path, policy: &Policy) -> Cmd
     Ok(())
 }
 
-/// Decides every ticket over the data.
+/// Decides every ticket over the data; a ticket whose objects could not be read
+/// (`unread[i]`, the error) is `review` with that reason instead.
 pub fn suggest_all(
     data: &AccountData,
     tickets: &[Ticket],
+    unread: &[Option<String>],
     policy: &Policy,
     ctx: &Ctx,
 ) -> Vec<(Ticket, Suggestion)> {
@@ -144,9 +180,13 @@ pub fn suggest_all(
     let facts = Facts::of(data).connected(ctx.global.stripe_account.as_deref());
     tickets
         .iter()
-        .map(|t| {
-            let a = assess(t, &facts, policy, ctx.now, &ctx.tz);
-            (a.ticket, a.suggestion)
+        .enumerate()
+        .map(|(i, t)| match unread.get(i).and_then(Option::as_deref) {
+            Some(why) => (t.clone(), unreadable(t, why)),
+            None => {
+                let a = assess(t, &facts, policy, ctx.now, &ctx.tz);
+                (a.ticket, a.suggestion)
+            }
         })
         .collect()
 }
@@ -177,10 +217,15 @@ pub fn summary(rows: &[(Ticket, Suggestion)]) -> String {
 }
 
 /// The account data the tickets are decided over: the demo, the cache, or a live read of
-/// just what the tickets need.
-fn account_for(ctx: &Ctx, tickets: &[Ticket]) -> Result<AccountData, Failure> {
+/// just what the tickets need; with, per ticket, why its objects could not be read (a
+/// live read only).
+fn account_for(
+    ctx: &Ctx,
+    tickets: &[Ticket],
+) -> Result<(AccountData, Vec<Option<String>>), Failure> {
     if ctx.global.demo || ctx.global.cached {
-        return crate::app::load::load(&ctx.request(), crate::app::load::Need::Refunds);
+        let data = crate::app::load::load(&ctx.request(), crate::app::load::Need::Refunds)?;
+        return Ok((data, Vec::new()));
     }
     live::fetch(ctx, tickets)
 }
@@ -193,7 +238,10 @@ mod live {
     use crate::app::ticket_fetch::fetch_tickets;
     use crate::source::{Origin, SnapshotMeta};
 
-    pub fn fetch(ctx: &Ctx, tickets: &[Ticket]) -> Result<AccountData, Failure> {
+    pub fn fetch(
+        ctx: &Ctx,
+        tickets: &[Ticket],
+    ) -> Result<(AccountData, Vec<Option<String>>), Failure> {
         let client = crate::app::connect(&ctx.request())?;
         let meta = SnapshotMeta {
             account_id: ctx.global.stripe_account.clone().unwrap_or_default(),
@@ -206,7 +254,7 @@ mod live {
             window_end: 0,
         };
         crate::stripe::blocking::block_on(async {
-            let (data, counts) = fetch_tickets(client.clone(), tickets, meta)
+            let (data, reads) = fetch_tickets(client.clone(), tickets, meta)
                 .await
                 .map_err(stripe_failure)?;
             let stats = client.stats();
@@ -214,13 +262,21 @@ mod live {
                 "tieout: read what {} ticket(s) need from Stripe in {} request(s); list calls per ticket: {}",
                 tickets.len(),
                 stats.requests,
-                counts
+                reads
                     .iter()
-                    .map(u32::to_string)
+                    .map(|r| r.calls.to_string())
                     .collect::<Vec<_>>()
                     .join(" ")
             );
-            Ok(data)
+            for (t, r) in tickets.iter().zip(&reads) {
+                if let Some(why) = &r.unread {
+                    eprintln!(
+                        "tieout: ticket {} could not be read from Stripe, so it is for review: {why}",
+                        t.ticket_id.as_deref().unwrap_or(t.email.as_str())
+                    );
+                }
+            }
+            Ok((data, reads.into_iter().map(|r| r.unread).collect()))
         })
         .map_err(|e| Failure::other(format!("could not start the async runtime: {e}")))?
     }

@@ -208,7 +208,8 @@ fn check(v: &Value, rule: &str, recommendation: &str, amount: i64, evidence: &[&
     assert_eq!(urls.len(), evidence.len(), "{v}");
     for (url, id) in urls.iter().zip(evidence) {
         assert!(
-            url.starts_with("https://dashboard.stripe.com/test/") && url.ends_with(&format!("/{id}")),
+            url.starts_with("https://dashboard.stripe.com/test/")
+                && url.ends_with(&format!("/{id}")),
             "{url} for {id}"
         );
     }

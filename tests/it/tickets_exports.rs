@@ -72,7 +72,10 @@ fn every_helpdesk_export_gives_the_plain_files_suggestions() {
     for (name, extra) in cases {
         let (run, jsonl, csv) = suggest(&fixture(name), extra);
         assert_eq!(run.code, Some(0), "{name}: {}", run.stderr);
-        assert_eq!(jsonl, want_jsonl, "{name}: other suggestions than the plain file");
+        assert_eq!(
+            jsonl, want_jsonl,
+            "{name}: other suggestions than the plain file"
+        );
         assert_eq!(csv, want_csv, "{name}: another CSV than the plain file");
     }
 }
@@ -84,9 +87,9 @@ fn an_export_no_alias_knows_names_its_columns_and_how_to_map_them() {
     assert!(jsonl.is_empty(), "nothing written");
     assert!(
         run.stderr.contains("no column gives the customer's email")
-            && run
-                .stderr
-                .contains("the header has: \"Ref\", \"Queue\", \"Mail address\", \"Purchase\", \"Body\"")
+            && run.stderr.contains(
+                "the header has: \"Ref\", \"Queue\", \"Mail address\", \"Purchase\", \"Body\""
+            )
             && run.stderr.contains("--columns email="),
         "{}",
         run.stderr
@@ -159,7 +162,10 @@ fn fuzz_tickets_layout_changes_never_change_a_suggestion() {
     };
     let strategy = (
         Just((0..4usize).collect::<Vec<_>>()).prop_shuffle(),
-        proptest::collection::vec(("[A-Z][a-z]{2,8}( [A-Z][a-z]{2,6})?", "[a-z0-9 ,\"]{0,12}"), 0..4),
+        proptest::collection::vec(
+            ("[A-Z][a-z]{2,8}( [A-Z][a-z]{2,6})?", "[a-z0-9 ,\"]{0,12}"),
+            0..4,
+        ),
         any::<bool>(),
         any::<bool>(),
         proptest::sample::select(vec![
@@ -180,7 +186,21 @@ fn fuzz_tickets_layout_changes_never_change_a_suggestion() {
                     let n = tieout::domain::refunds::ticket_columns::norm(h);
                     // An added column must be unknown to the aliases (else it is not "unknown").
                     tieout::domain::refunds::ticket_columns::Field::parse(h).is_none()
-                        && !["id", "name", "total", "notes", "body", "preview", "extract", "from", "order", "subject", "description", "requester"].contains(&n.as_str())
+                        && ![
+                            "id",
+                            "name",
+                            "total",
+                            "notes",
+                            "body",
+                            "preview",
+                            "extract",
+                            "from",
+                            "order",
+                            "subject",
+                            "description",
+                            "requester",
+                        ]
+                        .contains(&n.as_str())
                 })
                 .collect();
             let mut w = csv::WriterBuilder::new()
@@ -198,7 +218,11 @@ fn fuzz_tickets_layout_changes_never_change_a_suggestion() {
                 row.extend(extra.iter().map(|(_, v)| v.clone()));
                 w.write_record(&row).expect("row");
             }
-            let mut bytes = if bom { "\u{feff}".as_bytes().to_vec() } else { Vec::new() };
+            let mut bytes = if bom {
+                "\u{feff}".as_bytes().to_vec()
+            } else {
+                Vec::new()
+            };
             bytes.extend(w.into_inner().expect("flush"));
             let read = read_tickets_bytes(&bytes, TicketsFormat::Csv)
                 .map_err(|e| TestCaseError::fail(format!("refused: {e}")))?;

@@ -5,9 +5,9 @@
 //! per [`FRAME`].
 
 pub mod clipboard;
-pub mod opener;
 pub mod effects;
 pub mod logging;
+pub mod opener;
 pub mod refunds;
 pub mod terminal;
 

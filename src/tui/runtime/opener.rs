@@ -14,7 +14,8 @@ pub fn system_opener() -> Option<&'static str> {
     if over_ssh {
         return None;
     }
-    let desktop = std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some();
+    let desktop =
+        std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some();
     let candidates: &[(&'static str, bool)] = &[
         ("open", cfg!(target_os = "macos")),
         ("xdg-open", desktop),
@@ -66,7 +67,9 @@ mod tests {
 
     #[test]
     fn only_dashboard_addresses_are_opened() {
-        assert!(is_openable("https://dashboard.stripe.com/test/payments/ch_1"));
+        assert!(is_openable(
+            "https://dashboard.stripe.com/test/payments/ch_1"
+        ));
         assert!(!is_openable("https://example.com/x"));
         assert!(!is_openable("https://dashboard.stripe.com/x y"));
         assert!(!is_openable("https://dashboard.stripe.com/$(rm)"));

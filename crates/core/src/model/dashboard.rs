@@ -115,7 +115,15 @@ mod tests {
                 Some(format!("https://dashboard.stripe.com/{page}/{id}").as_str())
             );
         }
-        for id in ["txn_1", "acct_1", "cus_", "nothing", "", "ch_1/../x", "ch_1?x=1"] {
+        for id in [
+            "txn_1",
+            "acct_1",
+            "cus_",
+            "nothing",
+            "",
+            "ch_1/../x",
+            "ch_1?x=1",
+        ] {
             assert_eq!(live.url(id), None, "{id}");
         }
     }
@@ -141,7 +149,11 @@ mod tests {
         let odd = DashboardLinks::new(Mode::Live, Some("acct_1/../x"));
         assert_eq!(odd.connected, None);
         assert_eq!(
-            odd.urls(&["cus_1".to_string(), "txn_2".to_string(), "sub_3".to_string()]),
+            odd.urls(&[
+                "cus_1".to_string(),
+                "txn_2".to_string(),
+                "sub_3".to_string()
+            ]),
             [
                 "https://dashboard.stripe.com/customers/cus_1",
                 "https://dashboard.stripe.com/subscriptions/sub_3"

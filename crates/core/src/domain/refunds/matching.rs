@@ -4,11 +4,11 @@
 //! the subscription whose current period the charge paid.
 
 use crate::model::dashboard::DashboardLinks;
-use crate::model::{AccountData, Mode};
 use crate::model::rows::{
     ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, RefundRow, SubscriptionRow,
 };
 use crate::model::status::ChargeStatus;
+use crate::model::{AccountData, Mode};
 use crate::money::parse_major;
 
 use super::Ticket;

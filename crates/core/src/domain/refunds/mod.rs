@@ -124,3 +124,27 @@ pub fn assess(
         suggestion,
     }
 }
+
+/// The rule id of a ticket whose Stripe objects could not be read (not a policy rule: no
+/// rule ran, because the facts are missing).
+pub const UNREADABLE_RULE: &str = "stripe-unreadable";
+
+/// The suggestion for a ticket whose Stripe objects could not be read: `review`, with the
+/// error (and its Request-Id) as the reason; never a decline on missing facts.
+pub fn unreadable(ticket: &Ticket, why: &str) -> Suggestion {
+    Suggestion {
+        ticket_id: ticket
+            .ticket_id
+            .as_deref()
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(str::to_string),
+        recommendation: Recommendation::Review,
+        amount: 0,
+        currency: None,
+        reason: format!("could not read Stripe: {}", why.trim()),
+        evidence: Vec::new(),
+        rule: UNREADABLE_RULE.to_string(),
+        evidence_urls: Vec::new(),
+    }
+}

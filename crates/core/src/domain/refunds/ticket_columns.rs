@@ -86,7 +86,11 @@ const ALIASES: &[Alias] = &[
     alias(Field::OrderId, "order_id", "tieout"),
     alias(Field::Message, "message", "tieout"),
     alias(Field::Amount, "amount", "tieout"),
-    alias(Field::Subject, "subject", "Zendesk, Freshdesk, Help Scout, Gorgias, Front"),
+    alias(
+        Field::Subject,
+        "subject",
+        "Zendesk, Freshdesk, Help Scout, Gorgias, Front",
+    ),
     // Zendesk's ticket CSV export: Id, Requester, Requester email, Subject, Description, ...
     alias(Field::TicketId, "Id", "Zendesk"),
     alias(Field::Email, "Requester email", "Zendesk"),
@@ -96,7 +100,11 @@ const ALIASES: &[Alias] = &[
     alias(Field::TicketId, "Ticket ID", "Freshdesk, Gorgias"),
     alias(Field::Message, "description_text", "Freshdesk API"),
     // Help Scout's conversation export: Conversation ID, Customer email, Subject, Preview.
-    alias(Field::TicketId, "Conversation ID", "Help Scout, Front, Intercom"),
+    alias(
+        Field::TicketId,
+        "Conversation ID",
+        "Help Scout, Front, Intercom",
+    ),
     alias(Field::Email, "Customer email", "Help Scout, Gorgias"),
     alias(Field::Message, "Preview", "Help Scout"),
     // Gorgias' ticket export: Ticket id, Customer email, Subject, First message.
@@ -242,7 +250,9 @@ pub fn resolve(headers: &[String], map: &ColumnMap) -> Result<Layout, String> {
                 )
             })?;
             layout.columns[field.index()] = Some(at);
-            layout.found.push((field, headers[at].clone(), "column map"));
+            layout
+                .found
+                .push((field, headers[at].clone(), "column map"));
             continue;
         }
         let hit = ALIASES
@@ -347,7 +357,11 @@ impl OrderPattern {
     pub fn new(patterns: &[String]) -> Result<OrderPattern, String> {
         patterns
             .iter()
-            .map(|p| Regex::new(p).map_err(|e| format!("the order pattern '{p}' is not a valid regular expression: {e}")))
+            .map(|p| {
+                Regex::new(p).map_err(|e| {
+                    format!("the order pattern '{p}' is not a valid regular expression: {e}")
+                })
+            })
             .collect::<Result<Vec<_>, _>>()
             .map(OrderPattern)
     }
@@ -359,7 +373,10 @@ impl OrderPattern {
             let mut hits: Vec<(usize, String)> = self
                 .0
                 .iter()
-                .flat_map(|re| re.find_iter(text).map(|m| (m.start(), m.as_str().to_string())))
+                .flat_map(|re| {
+                    re.find_iter(text)
+                        .map(|m| (m.start(), m.as_str().to_string()))
+                })
                 .collect();
             hits.sort();
             for (_, id) in hits {
@@ -387,7 +404,13 @@ mod tests {
     #[test]
     fn headers_are_found_by_name_in_any_order_and_spelling() {
         let l = resolve(
-            &h(&["Status", " Requester Email ", "SUBJECT", "id", "Description"]),
+            &h(&[
+                "Status",
+                " Requester Email ",
+                "SUBJECT",
+                "id",
+                "Description",
+            ]),
             &ColumnMap::default(),
         )
         .expect("zendesk");
@@ -400,14 +423,21 @@ mod tests {
 
     #[test]
     fn shopify_name_is_the_order_only_beside_financial_status() {
-        let l = resolve(&h(&["Name", "Email", "Financial Status", "Total"]), &ColumnMap::default())
-            .expect("shopify");
+        let l = resolve(
+            &h(&["Name", "Email", "Financial Status", "Total"]),
+            &ColumnMap::default(),
+        )
+        .expect("shopify");
         assert_eq!(l.column(Field::OrderId), Some(0));
         assert_eq!(l.column(Field::Amount), Some(3));
         assert!(l.is_shopify_orders());
         let names = h(&["Name", "Email"]);
         let l = resolve(&names, &ColumnMap::default()).expect("email only");
-        assert_eq!(l.column(Field::OrderId), None, "a person's name is not an order");
+        assert_eq!(
+            l.column(Field::OrderId),
+            None,
+            "a person's name is not an order"
+        );
         let e = check_order_source(&l, &names).expect_err("nowhere to find an order");
         assert!(e.contains("no column gives the order id"), "{e}");
     }
@@ -421,12 +451,16 @@ mod tests {
 
     #[test]
     fn an_explicit_map_wins_and_must_name_a_real_column() {
-        let map = ColumnMap::parse("ticket_id=Ref, email=\"Mail, primary\",message=Text").expect("map");
+        let map =
+            ColumnMap::parse("ticket_id=Ref, email=\"Mail, primary\",message=Text").expect("map");
         let l = resolve(&h(&["Text", "Mail, primary", "Ref", "email"]), &map).expect("mapped");
         assert_eq!(l.column(Field::Email), Some(1));
         assert_eq!(l.column(Field::TicketId), Some(2));
         let e = resolve(&h(&["Text", "email"]), &map).expect_err("no Ref");
-        assert!(e.contains("names \"Mail, primary\" for email") || e.contains("names \"Ref\""), "{e}");
+        assert!(
+            e.contains("names \"Mail, primary\" for email") || e.contains("names \"Ref\""),
+            "{e}"
+        );
         let e = ColumnMap::parse("mail=x").expect_err("unknown field");
         assert!(e.contains("ticket_id, email, order_id"), "{e}");
         let e = ColumnMap::parse("email").expect_err("no =");
@@ -436,8 +470,14 @@ mod tests {
     #[test]
     fn order_ids_are_found_in_text_never_guessed() {
         let p = OrderPattern::default();
-        assert_eq!(p.find(&["Refund ORD-7010 please", ""]), Found::One("ORD-7010".into()));
-        assert_eq!(p.find(&["Order #1042", "about #1042"]), Found::One("#1042".into()));
+        assert_eq!(
+            p.find(&["Refund ORD-7010 please", ""]),
+            Found::One("ORD-7010".into())
+        );
+        assert_eq!(
+            p.find(&["Order #1042", "about #1042"]),
+            Found::One("#1042".into())
+        );
         assert_eq!(p.find(&["T-1001: a refund, COVID-19"]), Found::None);
         assert_eq!(
             p.find(&["ORD-1 ORD-123", "and ORD-456"]),

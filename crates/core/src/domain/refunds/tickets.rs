@@ -244,7 +244,9 @@ fn line_at(text: &str, byte: u64) -> u64 {
 /// A header line that looks like a ticket (an `@` in a column name) is named as such.
 fn header_hint(headers: &[String], e: String) -> String {
     if headers.iter().any(|h| h.contains('@')) {
-        format!("line 1: {e} (the first line looks like a ticket: the file needs a header line naming its columns)")
+        format!(
+            "line 1: {e} (the first line looks like a ticket: the file needs a header line naming its columns)"
+        )
     } else {
         format!("line 1: {e}")
     }
@@ -406,7 +408,10 @@ fn add_json_ticket(line: u64, v: Value, opts: &ReadOptions, out: &mut TicketsRea
         Ok(layout) => {
             let get = |f: Field| {
                 let at = layout.column(f);
-                text_of(at.map(|i| &pairs[i].1), at.map_or("", |i| pairs[i].0.as_str()))
+                text_of(
+                    at.map(|i| &pairs[i].1),
+                    at.map_or("", |i| pairs[i].0.as_str()),
+                )
             };
             add_ticket(line, &layout, get, opts, out);
         }
@@ -578,8 +583,14 @@ mod tests {
     #[test]
     fn a_csv_header_without_the_columns_is_refused() {
         let e = read_tickets("id,mail,order\n1,a,b\n", TicketsFormat::Csv).expect_err("bad header");
-        assert!(e.starts_with("line 1: no column gives the customer's email"), "{e}");
-        assert!(e.contains("the header has: \"id\", \"mail\", \"order\""), "{e}");
+        assert!(
+            e.starts_with("line 1: no column gives the customer's email"),
+            "{e}"
+        );
+        assert!(
+            e.contains("the header has: \"id\", \"mail\", \"order\""),
+            "{e}"
+        );
         let e = read_tickets("ticket_id,email\n1,a\n", TicketsFormat::Csv).expect_err("no order");
         assert!(e.contains("order_id"), "{e}");
         // Column order is free and `amount` is optional.
@@ -610,13 +621,19 @@ mod tests {
         // Line 6 names no order: a ticket all the same, which the rules send to review.
         assert_eq!(
             got,
-            [(1, Some("T-1"), "ORD-1"), (5, Some("3"), "7"), (6, None, "")]
+            [
+                (1, Some("T-1"), "ORD-1"),
+                (5, Some("3"), "7"),
+                (6, None, "")
+            ]
         );
         let lines: Vec<u64> = read.problems.iter().map(|p| p.line).collect();
         assert_eq!(lines, [2, 4, 7], "{:?}", read.problems);
         assert!(read.problems[0].message.starts_with("not valid JSON"));
         assert!(
-            read.problems[2].message.contains("no column gives the customer's email"),
+            read.problems[2]
+                .message
+                .contains("no column gives the customer's email"),
             "{:?}",
             read.problems
         );
@@ -657,7 +674,11 @@ mod tests {
         assert_eq!(read.tickets[0].1.message, "It never\r\narrived.");
         assert_eq!(read.notes.len(), 1, "{:?}", read.notes);
         assert_eq!(read.notes[0].line, 6);
-        assert!(read.notes[0].message.contains("ORD-222, ORD-333"), "{:?}", read.notes);
+        assert!(
+            read.notes[0].message.contains("ORD-222, ORD-333"),
+            "{:?}",
+            read.notes
+        );
     }
 
     #[test]
@@ -674,8 +695,12 @@ mod tests {
             columns: ColumnMap::default(),
             orders: OrderPattern::new(&["SO[0-9]+".into()]).expect("pattern"),
         };
-        let read = read_tickets_with("email,subject\na@x.io,about SO77\n", TicketsFormat::Csv, &custom)
-            .expect("readable");
+        let read = read_tickets_with(
+            "email,subject\na@x.io,about SO77\n",
+            TicketsFormat::Csv,
+            &custom,
+        )
+        .expect("readable");
         assert_eq!(read.tickets[0].1.order_id, "SO77");
     }
 
@@ -698,7 +723,10 @@ mod tests {
     #[test]
     fn a_json_array_with_nested_keys_is_read_with_its_line_numbers() {
         let text = "[\n  {\"id\": 7, \"requester\": {\"email\": \"a@x.io\"}, \"subject\": \"ORD-1234\"},\n  \"text\",\n  {\"email\": \"b@x.io\", \"order_id\": \"ORD-2\", \"tags\": [\"refund\"]}\n]\n";
-        assert_eq!(TicketsFormat::detect(Some("json"), text), TicketsFormat::JsonArray);
+        assert_eq!(
+            TicketsFormat::detect(Some("json"), text),
+            TicketsFormat::JsonArray
+        );
         let read = read_tickets(text, TicketsFormat::JsonArray).expect("readable");
         let got: Vec<(u64, &str, &str)> = read
             .tickets
