@@ -263,6 +263,11 @@ pub struct SuggestArgs {
     /// column gives one (repeatable; replaces the defaults for ORD-1234 and #1234).
     #[arg(long = "order-pattern", value_name = "REGEX", requires = "tickets")]
     pub order_pattern: Vec<String>,
+    /// Show the trail behind each recommendation: the lookups and what they found, each
+    /// candidate charge and why it matched or not, each rule in order. One ticket: as
+    /// Markdown on stderr; a tickets file: refund-explanations.md beside the suggestions.
+    #[arg(long)]
+    pub explain: bool,
     /// A refund policy file (TOML); the default policy otherwise.
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,

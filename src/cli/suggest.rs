@@ -17,10 +17,15 @@
 use std::path::{Path, PathBuf};
 
 use crate::domain::refunds::{
-    Facts, Policy, Recommendation, Suggestion, Ticket, assess, policy::load_policy_bytes,
+    Facts, Policy, Recommendation, Suggestion, Ticket, assess,
+    policy::load_policy_bytes,
+    trail::{self, Trail},
     unreadable,
 };
 use crate::failure::FailKind;
+
+/// The trail of every ticket, with `--explain` on a tickets file.
+pub const EXPLAIN_FILE: &str = "refund-explanations.md";
 use crate::report::refunds::{CSV_FILE, JSONL_FILE, csv, json_line, jsonl};
 use crate::source::AccountData;
 
@@ -88,9 +93,12 @@ fn run_one(ctx: &Ctx, args: &SuggestArgs, policy: &Policy) -> CmdResult {
     };
     let tickets = [ticket];
     let (data, unread) = account_for(ctx, &tickets)?;
-    let rows = suggest_all(&data, &tickets, &unread, policy, ctx);
+    let (rows, trails) = suggest_all(&data, &tickets, &unread, policy, ctx);
     for (_, s) in &rows {
         println!("{}", json_line(s));
+    }
+    if args.explain {
+        eprint!("{}", trail::markdown(&trails));
     }
     if let Some(why) = unread.iter().flatten().next() {
         return Err(Failure::new(
@@ -121,10 +129,11 @@ fn run_batch(ctx: &Ctx, args: &SuggestArgs, path: &Path, policy: &Policy) -> Cmd
     }
     let tickets: Vec<Ticket> = read.tickets.into_iter().map(|(_, t)| t).collect();
     let (data, unread) = account_for(ctx, &tickets)?;
-    let rows = suggest_all(&data, &tickets, &unread, policy, ctx);
+    let (rows, trails) = suggest_all(&data, &tickets, &unread, policy, ctx);
 
     let dir = args.out.clone().unwrap_or_else(|| PathBuf::from("."));
-    let written = write_outputs(&dir, &rows, args.force)?;
+    let explained = args.explain.then_some(trails.as_slice());
+    let written = write_outputs(&dir, &rows, explained, args.force)?;
     for p in &written {
         println!("{}", p.display());
     }
@@ -174,7 +183,7 @@ pub fn suggest_all(
     unread: &[Option<String>],
     policy: &Policy,
     ctx: &Ctx,
-) -> Vec<(Ticket, Suggestion)> {
+) -> (Vec<(Ticket, Suggestion)>, Vec<Trail>) {
     // Evidence opens in the Dashboard of the account read: its mode, and the connected
     // account's pages when read with --stripe-account.
     let facts = Facts::of(data).connected(ctx.global.stripe_account.as_deref());
@@ -182,23 +191,37 @@ pub fn suggest_all(
         .iter()
         .enumerate()
         .map(|(i, t)| match unread.get(i).and_then(Option::as_deref) {
-            Some(why) => (t.clone(), unreadable(t, why)),
+            Some(why) => {
+                let s = unreadable(t, why);
+                let trail = Trail {
+                    ticket_id: s.ticket_id.clone(),
+                    lookups: vec![s.reason.clone()],
+                    decided_by: s.rule.clone(),
+                    ..Trail::default()
+                };
+                ((t.clone(), s), trail)
+            }
             None => {
                 let a = assess(t, &facts, policy, ctx.now, &ctx.tz);
-                (a.ticket, a.suggestion)
+                ((a.ticket, a.suggestion), a.trail)
             }
         })
-        .collect()
+        .unzip()
 }
 
-/// Writes `refund-suggestions.jsonl` and `.csv` into `dir` as a set (a different earlier
-/// file refuses both, exit 2, unless `force`); returns their paths.
+/// Writes `refund-suggestions.jsonl` and `.csv` (and with `--explain`
+/// `refund-explanations.md`) into `dir` as a set (a different earlier file refuses all,
+/// exit 2, unless `force`); returns their paths.
 pub fn write_outputs(
     dir: &Path,
     rows: &[(Ticket, Suggestion)],
+    trails: Option<&[Trail]>,
     force: bool,
 ) -> Result<Vec<PathBuf>, Failure> {
-    let files = [(JSONL_FILE, jsonl(rows)), (CSV_FILE, csv(rows))];
+    let mut files = vec![(JSONL_FILE, jsonl(rows)), (CSV_FILE, csv(rows))];
+    if let Some(trails) = trails {
+        files.push((EXPLAIN_FILE, trail::markdown(trails).into_bytes()));
+    }
     let written = super::write_exports(dir, &files, force)?;
     Ok(written.into_iter().map(|(path, _)| path).collect())
 }
@@ -298,6 +321,7 @@ mod tests {
             force,
             columns: None,
             order_pattern: Vec::new(),
+            explain: false,
         }
     }
 

@@ -14,6 +14,7 @@ use crate::money::{Currency, Money};
 use super::matching::{MatchVia, Matched};
 use super::policy::Policy;
 use super::rules::{Case, RuleKind, Verdict};
+use super::trail::RuleStep;
 use super::{Recommendation, Suggestion, Ticket};
 
 pub(super) fn money(minor: i64, currency: Currency) -> String {
@@ -120,10 +121,30 @@ pub fn decide(
     now: i64,
     tz: &TimeZone,
 ) -> (RuleKind, Suggestion) {
+    let (kind, suggestion, _) = decide_traced(ticket, m, policy, now, tz);
+    (kind, suggestion)
+}
+
+/// [`decide`], recording each rule as it is checked (in order, the last one decided).
+pub fn decide_traced(
+    ticket: &Ticket,
+    m: &Matched,
+    policy: &Policy,
+    now: i64,
+    tz: &TimeZone,
+) -> (RuleKind, Suggestion, Vec<RuleStep>) {
     let case = Case::new(ticket, m, policy, now, tz);
+    let mut steps: Vec<RuleStep> = Vec::new();
     let (kind, verdict) = RuleKind::ALL
         .into_iter()
-        .find_map(|kind| kind.check()(&case).map(|v| (kind, v)))
+        .find_map(|kind| {
+            let v = kind.check()(&case);
+            steps.push(RuleStep {
+                rule: policy.id(kind).to_string(),
+                applied: v.is_some(),
+            });
+            v.map(|v| (kind, v))
+        })
         // Not reached: without a single charge no-charge or ambiguous-charge matches, and
         // with one outside-window always does.
         .unwrap_or_else(|| {
@@ -157,5 +178,5 @@ pub fn decide(
         // Filled by `assess`, which knows the account's mode.
         evidence_urls: Vec::new(),
     };
-    (kind, suggestion)
+    (kind, suggestion, steps)
 }

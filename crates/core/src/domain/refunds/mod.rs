@@ -7,6 +7,7 @@
 //!   disputes and subscription period;
 //! - [`rules`]: the refund rules (ARCHITECTURE.md), declared once, one function each;
 //! - [`decide`]: the rules in their declared order, first match wins;
+//! - [`trail`]: what matching and deciding did, recorded as they ran (`--explain`);
 //! - [`tickets`]: reading a tickets file (CSV, JSON lines or a JSON array);
 //! - [`ticket_columns`]: which column holds what (helpdesk aliases, a column map, the
 //!   order-id pattern).
@@ -22,6 +23,7 @@ pub mod rules;
 pub mod testdata;
 pub mod ticket_columns;
 pub mod tickets;
+pub mod trail;
 
 use jiff::tz::TimeZone;
 use serde::{Deserialize, Serialize};
@@ -104,6 +106,8 @@ pub struct Assessment {
     pub matched: Matched,
     pub kind: RuleKind,
     pub suggestion: Suggestion,
+    /// How the suggestion was reached, recorded while matching and deciding ran.
+    pub trail: trail::Trail,
 }
 
 /// Matches and decides one ticket.
@@ -115,13 +119,21 @@ pub fn assess(
     tz: &TimeZone,
 ) -> Assessment {
     let matched = match_ticket(ticket, facts);
-    let (kind, mut suggestion) = decide(ticket, &matched, policy, now, tz);
+    let (kind, mut suggestion, rules) = decide::decide_traced(ticket, &matched, policy, now, tz);
     suggestion.evidence_urls = facts.dashboard().urls(&suggestion.evidence);
+    let trail = trail::Trail {
+        ticket_id: suggestion.ticket_id.clone(),
+        lookups: trail::lookups(ticket, &matched),
+        candidates: matched.candidates.clone(),
+        rules,
+        decided_by: suggestion.rule.clone(),
+    };
     Assessment {
         ticket: ticket.clone(),
         matched,
         kind,
         suggestion,
+        trail,
     }
 }
 
