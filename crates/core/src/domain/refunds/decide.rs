@@ -163,12 +163,7 @@ pub fn decide_traced(
     evidence.extend(case.customer_ids.iter().copied());
     evidence.extend(verdict.evidence.0.iter().map(String::as_str));
     let suggestion = Suggestion {
-        ticket_id: ticket
-            .ticket_id
-            .as_deref()
-            .map(str::trim)
-            .filter(|t| !t.is_empty())
-            .map(str::to_string),
+        ticket_id: ticket.id(),
         recommendation: verdict.recommendation,
         amount: verdict.amount,
         currency: verdict.currency,

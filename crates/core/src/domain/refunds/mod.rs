@@ -50,6 +50,17 @@ pub struct Ticket {
     pub amount: Option<String>,
 }
 
+impl Ticket {
+    /// The ticket's id as the outputs carry it: trimmed, none when blank.
+    pub fn id(&self) -> Option<String> {
+        self.ticket_id
+            .as_deref()
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(str::to_string)
+    }
+}
+
 /// What the agent should do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -145,12 +156,7 @@ pub const UNREADABLE_RULE: &str = "stripe-unreadable";
 /// error (and its Request-Id) as the reason; never a decline on missing facts.
 pub fn unreadable(ticket: &Ticket, why: &str) -> Suggestion {
     Suggestion {
-        ticket_id: ticket
-            .ticket_id
-            .as_deref()
-            .map(str::trim)
-            .filter(|t| !t.is_empty())
-            .map(str::to_string),
+        ticket_id: ticket.id(),
         recommendation: Recommendation::Review,
         amount: 0,
         currency: None,
