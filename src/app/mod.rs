@@ -1,7 +1,8 @@
 //! The use cases: what a command or the TUI asks of the account, with the IO floor below
 //! and the rules of the core crate. `load` picks and reads the data a job needs, `ticket_fetch`
-//! answers refund tickets by reading only their customers, `accounts` and `journal` read
-//! the account map and write the month's journal, `refund_exec` carries out an
+//! answers refund tickets by reading only their customers, `tickets` reads a tickets
+//! file (any helpdesk's export) for the command and the pane alike, `accounts` and
+//! `journal` read the account map and write the month's journal, `refund_exec` carries out an
 //! approved test-mode refund through the gate, and `audit` is the gate's append-only log.
 //! The shells (`cli`, `tui`) call these; nothing here decides an exit code.
 
@@ -19,6 +20,7 @@ pub mod run_history;
 pub mod schedule;
 pub mod settings;
 pub mod ticket_fetch;
+pub mod tickets;
 
 pub use connect::{client_config, connect, verify_key};
 

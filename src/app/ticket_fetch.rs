@@ -60,10 +60,19 @@ pub trait StripeReads {
     ) -> impl Future<Output = Result<Vec<T>, Self::Error>>
     where
         T: DeserializeOwned + HasId + Send + 'static;
+    /// Whether `e` stops only the ticket that met it (Stripe or the network failing after
+    /// the client's retries, a search that timed out) rather than the whole batch (a key
+    /// or permission problem every ticket would meet).
+    fn per_ticket(_e: &Self::Error) -> bool {
+        true
+    }
 }
 
 impl StripeReads for crate::stripe::Client {
     type Error = crate::stripe::StripeError;
+    fn per_ticket(e: &Self::Error) -> bool {
+        e.fail_kind() == crate::failure::FailKind::Stripe
+    }
     fn list_all<T>(
         &self,
         path: &str,
@@ -377,19 +386,41 @@ impl<R: StripeReads> TicketFetcher<R> {
     }
 }
 
+/// How one ticket's read went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TicketRead {
+    /// The list calls it made (0 when it failed).
+    pub calls: u32,
+    /// Why its objects could not be read (the error, with its Request-Id), when they could
+    /// not: the ticket is then for a person, whatever the rest of the account says.
+    pub unread: Option<String>,
+}
+
 /// Fetches every ticket's objects, one ticket after another (each ticket's own requests
-/// run concurrently), and returns the account and the list calls per ticket.
+/// run concurrently), and returns the account and how each ticket's read went. A ticket
+/// whose reads fail for good ([`StripeReads::per_ticket`]) is marked and the batch goes
+/// on; a failure every ticket would meet (the key) is the error.
 pub async fn fetch_tickets<R: StripeReads>(
     reads: R,
     tickets: &[Ticket],
     meta: SnapshotMeta,
-) -> Result<(AccountData, Vec<u32>), R::Error> {
+) -> Result<(AccountData, Vec<TicketRead>), R::Error> {
     let mut fetcher = TicketFetcher::new(reads);
-    let mut counts = Vec::with_capacity(tickets.len());
+    let mut out = Vec::with_capacity(tickets.len());
     for t in tickets {
-        counts.push(fetcher.fetch(t).await?);
+        out.push(match fetcher.fetch(t).await {
+            Ok(calls) => TicketRead {
+                calls,
+                unread: None,
+            },
+            Err(e) if R::per_ticket(&e) => TicketRead {
+                calls: 0,
+                unread: Some(e.to_string()),
+            },
+            Err(e) => return Err(e),
+        });
     }
-    Ok((fetcher.into_account(meta), counts))
+    Ok((fetcher.into_account(meta), out))
 }
 
 /// Files the objects listed for each owner (a customer's charges, a charge's refunds, ...)
@@ -579,6 +610,7 @@ mod tests {
             .block_on(fetch_tickets(&reads, &tickets, meta()))
             .expect("fetched");
         // Exact (miss) + search, charges + subs, refunds x2 + disputes, invoice payments.
+        let counts: Vec<u32> = counts.iter().map(|r| r.calls).collect();
         assert_eq!(counts, [8, 0, 2], "{:#?}", reads.calls());
         let calls = reads.calls();
         assert_eq!(calls[0], "/v1/customers?email=ann@x.io");

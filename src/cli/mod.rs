@@ -258,9 +258,24 @@ pub struct SuggestArgs {
     /// The ticket id.
     #[arg(long, value_name = "ID")]
     pub ticket: Option<String>,
-    /// A tickets file (.csv with ticket_id,email,order_id,message or .jsonl).
+    /// A tickets file: CSV (tieout's ticket_id,email,order_id,message, or a helpdesk's
+    /// export: Zendesk, Freshdesk, Help Scout, Gorgias, Intercom, Front, Shopify orders),
+    /// JSON lines or a JSON array.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["email", "order", "message", "ticket"])]
     pub tickets: Option<PathBuf>,
+    /// Which header holds which field, over the built-in names and tickets.toml:
+    /// ticket_id=Id,email="Requester email",order_id=…,message=…,subject=…,amount=….
+    #[arg(long, value_name = "MAP", requires = "tickets")]
+    pub columns: Option<String>,
+    /// A regular expression for order ids in a ticket's subject and message when no
+    /// column gives one (repeatable; replaces the defaults for ORD-1234 and #1234).
+    #[arg(long = "order-pattern", value_name = "REGEX", requires = "tickets")]
+    pub order_pattern: Vec<String>,
+    /// Show the trail behind each recommendation: the lookups and what they found, each
+    /// candidate charge and why it matched or not, each rule in order. One ticket: as
+    /// Markdown on stderr; a tickets file: refund-explanations.md beside the suggestions.
+    #[arg(long)]
+    pub explain: bool,
     /// A refund policy file (TOML); the default policy otherwise.
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,

@@ -2,8 +2,9 @@
 //!
 //! - One ticket (`--email E --order O [--message M] [--ticket ID]`): one JSON object on
 //!   stdout, `{"ticket_id","recommendation","amount","currency","reason","evidence","rule"}`.
-//! - A tickets file (`--tickets FILE`, CSV `ticket_id,email,order_id,message` or JSON
-//!   lines, told apart by extension, else content): writes `refund-suggestions.jsonl` and
+//! - A tickets file (`--tickets FILE`: CSV with tieout's `ticket_id,email,order_id,message`
+//!   or a helpdesk export's columns, JSON lines or a JSON array, told apart by extension,
+//!   else content; read by `app::tickets`, the pane's reader too): writes `refund-suggestions.jsonl` and
 //!   `refund-suggestions.csv` into `--out` (default: the current folder) atomically, and
 //!   prints their paths. A line of the file that cannot be read is named on stderr with
 //!   its line number and skipped; the other tickets are still decided and written, and the
@@ -15,10 +16,16 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::domain::refunds::tickets::{TicketsFormat, read_tickets_bytes};
 use crate::domain::refunds::{
-    Facts, Policy, Recommendation, Suggestion, Ticket, assess, policy::load_policy_bytes,
+    Facts, Policy, Recommendation, Suggestion, Ticket, assess,
+    policy::load_policy_bytes,
+    trail::{self, Trail},
+    unreadable,
 };
+use crate::failure::FailKind;
+
+/// The trail of every ticket, with `--explain` on a tickets file.
+pub const EXPLAIN_FILE: &str = "refund-explanations.md";
 use crate::report::refunds::{CSV_FILE, JSONL_FILE, csv, json_line, jsonl};
 use crate::source::AccountData;
 
@@ -85,28 +92,30 @@ fn run_one(ctx: &Ctx, args: &SuggestArgs, policy: &Policy) -> CmdResult {
         amount: None,
     };
     let tickets = [ticket];
-    let data = account_for(ctx, &tickets)?;
-    let rows = suggest_all(&data, &tickets, policy, ctx);
+    let (data, unread) = account_for(ctx, &tickets)?;
+    let (rows, trails) = suggest_all(&data, &tickets, &unread, policy, ctx);
     for (_, s) in &rows {
         println!("{}", json_line(s));
+    }
+    if args.explain {
+        eprint!("{}", trail::markdown(&trails));
+    }
+    if let Some(why) = unread.iter().flatten().next() {
+        return Err(Failure::new(
+            FailKind::Stripe,
+            format!("the ticket is for review: could not read Stripe: {why}"),
+        ));
     }
     Ok(())
 }
 
 fn run_batch(ctx: &Ctx, args: &SuggestArgs, path: &Path, policy: &Policy) -> CmdResult {
-    let bytes = std::fs::read(path).map_err(|e| {
-        Failure::usage(format!(
-            "cannot read the tickets file {}: {e}; check the path given to --tickets",
-            path.display()
-        ))
-    })?;
-    let ext = path.extension().and_then(|e| e.to_str());
-    let format = TicketsFormat::detect(
-        ext,
-        &String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]),
-    );
-    let read = read_tickets_bytes(&bytes, format)
-        .map_err(|e| Failure::usage(format!("tickets file {}: {e}", path.display())))?;
+    let opts = crate::app::tickets::read_options(
+        crate::app::config_dir().as_deref(),
+        args.columns.as_deref(),
+        &args.order_pattern,
+    )?;
+    let read = crate::app::tickets::read_file(path, &opts)?;
     for p in &read.problems {
         eprintln!(
             "tieout: {} line {}: {}; this ticket was skipped",
@@ -115,16 +124,46 @@ fn run_batch(ctx: &Ctx, args: &SuggestArgs, path: &Path, policy: &Policy) -> Cmd
             p.message
         );
     }
+    for n in &read.notes {
+        eprintln!("tieout: {} line {}: {}", path.display(), n.line, n.message);
+    }
     let tickets: Vec<Ticket> = read.tickets.into_iter().map(|(_, t)| t).collect();
-    let data = account_for(ctx, &tickets)?;
-    let rows = suggest_all(&data, &tickets, policy, ctx);
+    let (data, unread) = account_for(ctx, &tickets)?;
+    let (rows, trails) = suggest_all(&data, &tickets, &unread, policy, ctx);
 
     let dir = args.out.clone().unwrap_or_else(|| PathBuf::from("."));
-    let written = write_outputs(&dir, &rows, args.force)?;
+    let explained = args.explain.then_some(trails.as_slice());
+    let written = write_outputs(&dir, &rows, explained, args.force)?;
     for p in &written {
         println!("{}", p.display());
     }
     eprintln!("tieout: {}", summary(&rows));
+    let unread_ids: Vec<String> = rows
+        .iter()
+        .zip(&unread)
+        .filter(|(_, u)| u.is_some())
+        .map(|((t, _), _)| t.ticket_id.clone().unwrap_or_else(|| t.email.clone()))
+        .collect();
+    if !unread_ids.is_empty() {
+        let skipped = if read.problems.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; also {} line(s) of {} could not be read (named above) and were skipped",
+                read.problems.len(),
+                path.display()
+            )
+        };
+        return Err(Failure::new(
+            FailKind::Stripe,
+            format!(
+                "{} ticket(s) could not be read from Stripe ({}): they are `review` with the reason in the files; the other {} ticket(s) were answered and everything was written{skipped}",
+                unread_ids.len(),
+                unread_ids.join(", "),
+                rows.len() - unread_ids.len()
+            ),
+        ));
+    }
     if !read.problems.is_empty() {
         return Err(Failure::data(format!(
             "{} line(s) of {} could not be read (named above) and were skipped; the other {} ticket(s) were written",
@@ -136,31 +175,53 @@ fn run_batch(ctx: &Ctx, args: &SuggestArgs, path: &Path, policy: &Policy) -> Cmd
     Ok(())
 }
 
-/// Decides every ticket over the data.
+/// Decides every ticket over the data; a ticket whose objects could not be read
+/// (`unread[i]`, the error) is `review` with that reason instead.
 pub fn suggest_all(
     data: &AccountData,
     tickets: &[Ticket],
+    unread: &[Option<String>],
     policy: &Policy,
     ctx: &Ctx,
-) -> Vec<(Ticket, Suggestion)> {
-    let facts = Facts::of(data);
+) -> (Vec<(Ticket, Suggestion)>, Vec<Trail>) {
+    // Evidence opens in the Dashboard of the account read: its mode, and the connected
+    // account's pages when read with --stripe-account.
+    let facts = Facts::of(data).connected(ctx.global.stripe_account.as_deref());
     tickets
         .iter()
-        .map(|t| {
-            let a = assess(t, &facts, policy, ctx.now, &ctx.tz);
-            (a.ticket, a.suggestion)
+        .enumerate()
+        .map(|(i, t)| match unread.get(i).and_then(Option::as_deref) {
+            Some(why) => {
+                let s = unreadable(t, why);
+                let trail = Trail {
+                    ticket_id: s.ticket_id.clone(),
+                    lookups: vec![s.reason.clone()],
+                    decided_by: s.rule.clone(),
+                    ..Trail::default()
+                };
+                ((t.clone(), s), trail)
+            }
+            None => {
+                let a = assess(t, &facts, policy, ctx.now, &ctx.tz);
+                ((a.ticket, a.suggestion), a.trail)
+            }
         })
-        .collect()
+        .unzip()
 }
 
-/// Writes `refund-suggestions.jsonl` and `.csv` into `dir` as a set (a different earlier
-/// file refuses both, exit 2, unless `force`); returns their paths.
+/// Writes `refund-suggestions.jsonl` and `.csv` (and with `--explain`
+/// `refund-explanations.md`) into `dir` as a set (a different earlier file refuses all,
+/// exit 2, unless `force`); returns their paths.
 pub fn write_outputs(
     dir: &Path,
     rows: &[(Ticket, Suggestion)],
+    trails: Option<&[Trail]>,
     force: bool,
 ) -> Result<Vec<PathBuf>, Failure> {
-    let files = [(JSONL_FILE, jsonl(rows)), (CSV_FILE, csv(rows))];
+    let mut files = vec![(JSONL_FILE, jsonl(rows)), (CSV_FILE, csv(rows))];
+    if let Some(trails) = trails {
+        files.push((EXPLAIN_FILE, trail::markdown(trails).into_bytes()));
+    }
     let written = super::write_exports(dir, &files, force)?;
     Ok(written.into_iter().map(|(path, _)| path).collect())
 }
@@ -179,10 +240,15 @@ pub fn summary(rows: &[(Ticket, Suggestion)]) -> String {
 }
 
 /// The account data the tickets are decided over: the demo, the cache, or a live read of
-/// just what the tickets need.
-fn account_for(ctx: &Ctx, tickets: &[Ticket]) -> Result<AccountData, Failure> {
+/// just what the tickets need; with, per ticket, why its objects could not be read (a
+/// live read only).
+fn account_for(
+    ctx: &Ctx,
+    tickets: &[Ticket],
+) -> Result<(AccountData, Vec<Option<String>>), Failure> {
     if ctx.global.demo || ctx.global.cached {
-        return crate::app::load::load(&ctx.request(), crate::app::load::Need::Refunds);
+        let data = crate::app::load::load(&ctx.request(), crate::app::load::Need::Refunds)?;
+        return Ok((data, Vec::new()));
     }
     live::fetch(ctx, tickets)
 }
@@ -195,7 +261,10 @@ mod live {
     use crate::app::ticket_fetch::fetch_tickets;
     use crate::source::{Origin, SnapshotMeta};
 
-    pub fn fetch(ctx: &Ctx, tickets: &[Ticket]) -> Result<AccountData, Failure> {
+    pub fn fetch(
+        ctx: &Ctx,
+        tickets: &[Ticket],
+    ) -> Result<(AccountData, Vec<Option<String>>), Failure> {
         let client = crate::app::connect(&ctx.request())?;
         let meta = SnapshotMeta {
             account_id: ctx.global.stripe_account.clone().unwrap_or_default(),
@@ -209,7 +278,7 @@ mod live {
             default_currency: None,
         };
         crate::stripe::blocking::block_on(async {
-            let (data, counts) = fetch_tickets(client.clone(), tickets, meta)
+            let (data, reads) = fetch_tickets(client.clone(), tickets, meta)
                 .await
                 .map_err(stripe_failure)?;
             let stats = client.stats();
@@ -217,13 +286,21 @@ mod live {
                 "tieout: read what {} ticket(s) need from Stripe in {} request(s); list calls per ticket: {}",
                 tickets.len(),
                 stats.requests,
-                counts
+                reads
                     .iter()
-                    .map(u32::to_string)
+                    .map(|r| r.calls.to_string())
                     .collect::<Vec<_>>()
                     .join(" ")
             );
-            Ok(data)
+            for (t, r) in tickets.iter().zip(&reads) {
+                if let Some(why) = &r.unread {
+                    eprintln!(
+                        "tieout: ticket {} could not be read from Stripe, so it is for review: {why}",
+                        t.ticket_id.as_deref().unwrap_or(t.email.as_str())
+                    );
+                }
+            }
+            Ok((data, reads.into_iter().map(|r| r.unread).collect()))
         })
         .map_err(|e| Failure::other(format!("could not start the async runtime: {e}")))?
     }
@@ -243,6 +320,9 @@ mod tests {
             policy: None,
             out: out.map(PathBuf::from),
             force,
+            columns: None,
+            order_pattern: Vec::new(),
+            explain: false,
         }
     }
 

@@ -179,14 +179,20 @@ impl CliLoader {
                 _ => return Ok(Vec::new()),
             },
         };
-        let text = std::fs::read_to_string(&path).map_err(|e| {
-            LoadError::new(format!(
-                "the tickets file {} could not be read: {e}",
-                path.display()
-            ))
-        })?;
-        parse_tickets_csv(&text)
-            .map_err(|e| LoadError::new(format!("the tickets file {}: {e}", path.display())))
+        // The same reader as `tieout suggest --tickets` (any helpdesk export, tickets.toml).
+        let opts = crate::app::tickets::read_options(config::config_dir().as_deref(), None, &[])
+            .map_err(|f| LoadError::new(f.message))?;
+        let read =
+            crate::app::tickets::read_file(&path, &opts).map_err(|f| LoadError::new(f.message))?;
+        match read.problems.first() {
+            Some(p) => Err(LoadError::new(format!(
+                "the tickets file {} line {}: {}",
+                path.display(),
+                p.line,
+                p.message
+            ))),
+            None => Ok(read.tickets.into_iter().map(|(_, t)| t).collect()),
+        }
     }
 
     /// The statements named by [`BANK_ENV`], if any.

@@ -131,6 +131,8 @@ actions! {
     PrevMonth => "prev_month", "Tie-out: show the month before", Table;
     NextMonth => "next_month", "Tie-out: show the month after", Table;
     ApproveRefund => "approve_refund", "Refunds: preview the suggested refund to approve and send it (test mode)", Table;
+    CopyUrl => "copy_url", "Refunds evidence: copy the selected id's Stripe Dashboard address", Table;
+    OpenUrl => "open_url", "Refunds evidence: open the selected id in the Stripe Dashboard (system browser)", Table;
     ExportPacket => "export_packet", "Tie-out: write the month's close packet", Table;
     OverwritePacket => "overwrite_packet", "Tie-out: overwrite the packet export found", Table;
     ExportJournal => "export_journal", "Tie-out: write the month's journal for the books into journal-YYYY-MM (formats: [close] in accounts.toml)", Table;
@@ -194,6 +196,8 @@ impl Action {
             Action::PrevMonth => "month -",
             Action::NextMonth => "month +",
             Action::ApproveRefund => "approve",
+            Action::CopyUrl => "url",
+            Action::OpenUrl => "stripe",
             Action::ExportPacket => "packet",
             Action::OverwritePacket => "overwrite",
             Action::ExportJournal => "journal",

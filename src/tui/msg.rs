@@ -150,6 +150,8 @@ pub enum Msg {
     },
     /// The clipboard copy finished: where it went, or why it failed.
     Copied(Result<String, String>),
+    /// An `Effect::OpenUrl` finished: the opener used, or why nothing was opened.
+    Opened(Result<String, String>),
     /// A file was written (its path), or why not.
     Written(Result<PathBuf, String>),
     /// A close packet export finished (its progress came as `Msg::Progress`).
@@ -196,6 +198,7 @@ impl fmt::Debug for Msg {
             Msg::Progress { req, text } => write!(f, "Progress({req:?}, {text})"),
             Msg::Computed { req, .. } => write!(f, "Computed({req:?})"),
             Msg::Copied(r) => write!(f, "Copied({r:?})"),
+            Msg::Opened(r) => write!(f, "Opened({r:?})"),
             Msg::Written(r) => write!(f, "Written({r:?})"),
             Msg::RefundExecuted { req, done } => write!(f, "RefundExecuted({req:?}, {done:?})"),
             Msg::PacketExported { req, result } => write!(f, "PacketExported({req:?}, {result:?})"),
@@ -223,6 +226,9 @@ pub enum Effect {
     Cancel(RequestId),
     /// Put text on the clipboard (system clipboard, else OSC 52).
     Copy(String),
+    /// Open a Stripe Dashboard address with the system's opener (none over SSH or without
+    /// a desktop: the status line says so); answered by `Msg::Opened`.
+    OpenUrl(String),
     /// Write a file atomically (refusing to replace a different file).
     Write { path: PathBuf, bytes: Vec<u8> },
     /// Send the approved refund through the gate (approve, execute; the proposal too if

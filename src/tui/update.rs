@@ -100,6 +100,19 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
                 true
             }
         },
+        Msg::Opened(r) => {
+            state.core.toast = Some(match r {
+                Ok(program) => Toast {
+                    text: format!("opened in the browser ({program})"),
+                    error: false,
+                },
+                Err(e) => Toast {
+                    text: format!("not opened: {e}"),
+                    error: true,
+                },
+            });
+            true
+        }
         Msg::Copied(r) => {
             state.core.toast = Some(match r {
                 Ok(place) => Toast {

@@ -379,3 +379,56 @@ fn every_headless_command_completes_under_faults_and_fails_cleanly_when_they_per
         }
     }
 }
+
+/// One ticket's lookups fail for good (its customer's charges answer 500 after every
+/// retry): that ticket is `review` with "could not read Stripe: …" and the Request-Id,
+/// every other ticket gets the answer a clean run gives, both files are written, exit 4.
+#[test]
+fn a_ticket_stripe_cannot_read_is_for_review_and_the_batch_is_written() {
+    // T-1007's customer (an approve in a clean run).
+    let customer = "cus_u8bX90immvyrd4";
+    let fake = start_fake(FakeConfig::default());
+    fake.inject(Fault::status(
+        &format!("/v1/charges?customer={customer}"),
+        500,
+        Fault::ALWAYS,
+    ));
+    let t = Tieout::against(&fake);
+    let out = t.work_dir().join("out");
+    let tickets = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/demo/tickets.csv");
+    let run = t.run(&[
+        "suggest",
+        "--tickets",
+        tickets.to_str().expect("utf8"),
+        "--out",
+        out.to_str().expect("utf8"),
+    ]);
+    assert_eq!(run.code, Some(4), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("1 ticket(s) could not be read from Stripe (T-1007)"),
+        "{}",
+        run.stderr
+    );
+    let jsonl = std::fs::read_to_string(out.join("refund-suggestions.jsonl")).expect("written");
+    let csv = std::fs::read_to_string(out.join("refund-suggestions.csv")).expect("written");
+    assert_eq!(csv.lines().count(), 21, "{csv}");
+    let golden = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/golden/suggest/demo/refund-suggestions.jsonl"),
+    )
+    .expect("golden");
+    for (got, clean) in jsonl.lines().zip(golden.lines()) {
+        let v: serde_json::Value = serde_json::from_str(got).expect("json");
+        if v["ticket_id"] == "T-1007" {
+            assert_eq!(v["recommendation"], "review", "{v}");
+            assert_eq!(v["rule"], "stripe-unreadable", "{v}");
+            let reason = v["reason"].as_str().unwrap_or_default();
+            assert!(reason.starts_with("could not read Stripe: "), "{reason}");
+            assert!(reason.contains("[Request-Id: req_fake_"), "{reason}");
+            assert!(!reason.contains("rk_test"), "no key in a reason: {reason}");
+        } else {
+            assert_eq!(got, clean, "a ticket Stripe could read changed");
+        }
+    }
+}

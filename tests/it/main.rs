@@ -33,5 +33,6 @@ mod shared_limit;
 mod suggest;
 mod sync;
 mod sync_resume;
+mod tickets_exports;
 mod tui;
 mod tui_gaps;

@@ -199,7 +199,22 @@ fn check(v: &Value, rule: &str, recommendation: &str, amount: i64, evidence: &[&
         .map(|e| e.as_str().expect("id"))
         .collect();
     assert_eq!(ev, evidence, "{v}");
-    assert_eq!(v.as_object().map(|o| o.len()), Some(7), "{v}");
+    // Each evidence id opens in the test-mode Dashboard (the fixture is a test account).
+    let urls: Vec<String> = v["evidence_urls"]
+        .as_array()
+        .expect("evidence_urls list")
+        .iter()
+        .map(|u| u.as_str().expect("url").to_string())
+        .collect();
+    assert_eq!(urls.len(), evidence.len(), "{v}");
+    for (url, id) in urls.iter().zip(evidence) {
+        assert!(
+            url.starts_with("https://dashboard.stripe.com/test/")
+                && url.ends_with(&format!("/{id}")),
+            "{url} for {id}"
+        );
+    }
+    assert_eq!(v.as_object().map(|o| o.len()), Some(8), "{v}");
 }
 
 #[test]
@@ -599,4 +614,64 @@ fn the_refunds_pane_and_suggest_recommend_the_same_for_one_tickets_file() {
     // The charge the amount picked is the one decided on (the customer comes first).
     assert_eq!(v[0]["evidence"][1], "ch_SgC2", "{}", v[0]);
     assert_eq!(v[1]["rule"], "ambiguous-charge", "{}", v[1]);
+}
+
+/// `--explain` on the demo tickets writes the trail of every ticket beside the suggestions:
+/// its lookups, each candidate charge with why it matched or not, each rule in order and
+/// the one that decided (recorded while deciding: the last rule step is the output's rule).
+#[test]
+fn explain_writes_the_trail_of_every_demo_ticket() {
+    let t = Tieout::demo();
+    let out = t.work_dir().join("out");
+    let run = t.run(&[
+        "suggest",
+        "--tickets",
+        demo_tickets().to_str().expect("utf8 path"),
+        "--out",
+        out.to_str().expect("utf8 path"),
+        "--explain",
+    ]);
+    run.success();
+    let md = std::fs::read_to_string(out.join("refund-explanations.md")).expect("written");
+    let jsonl = std::fs::read_to_string(out.join("refund-suggestions.jsonl")).expect("written");
+    let sections: Vec<&str> = md.split("\n## ").skip(1).collect();
+    let rows = parse_jsonl(&jsonl);
+    assert_eq!(sections.len(), rows.len());
+    for (section, row) in sections.iter().zip(&rows) {
+        let id = row["ticket_id"].as_str().expect("id");
+        assert!(section.starts_with(id), "{section}");
+        assert!(section.contains("- customers with email"), "{section}");
+        let rule = row["rule"].as_str().expect("rule");
+        assert!(
+            section.contains(&format!("{rule}: applies, and decides\n")),
+            "{section}"
+        );
+        assert!(
+            section.ends_with(&format!("Decided by: {rule}\n")),
+            "{section}"
+        );
+        if row["evidence"].as_array().is_some_and(|e| e.len() > 1) {
+            assert!(
+                section.contains(": matches: "),
+                "a charge relied on matched: {section}"
+            );
+        }
+    }
+    assert_golden("suggest/demo/refund-explanations.md", &md);
+    // One ticket: the trail on stderr, the JSON on stdout as before.
+    let one = Tieout::demo().run(&[
+        "suggest",
+        "--email",
+        "maya.okafor@example.com",
+        "--order",
+        "ORD-7021",
+        "--explain",
+    ]);
+    one.success();
+    assert!(
+        one.stderr.contains("Decided by: no-charge"),
+        "{}",
+        one.stderr
+    );
+    assert!(one.stdout.starts_with("{\"ticket_id\""), "{}", one.stdout);
 }

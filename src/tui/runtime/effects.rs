@@ -11,6 +11,7 @@ use std::sync::Arc;
 use tokio::sync::mpsc::Sender;
 
 use super::clipboard::{self, Tool};
+use super::opener;
 use crate::source::AccountData;
 use crate::time::Month;
 use crate::tui::msg::{CancelFlag, Effect, JobFailed, Msg, PacketInput, PacketResult, RequestId};
@@ -214,6 +215,21 @@ impl EffectRunner {
                         .map(|()| "the terminal clipboard (OSC 52)".to_string())
                         .map_err(|e| e.to_string());
                     let _ = self.tx.try_send(Msg::Copied(r));
+                }
+            },
+            Effect::OpenUrl(url) => match opener::system_opener() {
+                Some(program) => {
+                    let tx = self.tx.clone();
+                    spawn("open".into(), move || {
+                        let r = opener::open_with(program, &url).map(|()| program.to_string());
+                        let _ = tx.blocking_send(Msg::Opened(r));
+                    });
+                }
+                None => {
+                    let _ = self.tx.try_send(Msg::Opened(Err(
+                        "no system opener here (over SSH, or no desktop); copy the address with copy_url instead"
+                            .to_string(),
+                    )));
                 }
             },
             Effect::ExecuteRefund { req, proposal } => self.refund_lane().execute(req, proposal),

@@ -7,6 +7,7 @@
 pub mod clipboard;
 pub mod effects;
 pub mod logging;
+pub mod opener;
 pub mod refunds;
 pub mod terminal;
 

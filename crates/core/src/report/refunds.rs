@@ -1,7 +1,7 @@
 //! The refund-suggestion exports (README.md, "Exports"): one JSON object per ticket
 //! (`refund-suggestions.jsonl`, and what `suggest` prints for one ticket) and
 //! `refund-suggestions.csv` with exactly the columns
-//! `ticket_id,email,order_id,recommendation,amount,currency,reason,evidence`.
+//! `ticket_id,email,order_id,recommendation,amount,currency,reason,evidence,evidence_urls`.
 //! JSON carries minor units; the CSV shows major units with the currency's exponent.
 
 use serde::Serialize;
@@ -28,6 +28,7 @@ pub const CSV_COLUMNS: &[Column<(Ticket, Suggestion)>] = &[
     }),
     Column::csv("reason", |(_, s)| s.reason.as_str().into()),
     Column::csv("evidence", |(_, s)| s.evidence.join(" ").into()),
+    Column::csv("evidence_urls", |(_, s)| s.evidence_urls.join(" ").into()),
 ];
 
 fn opt(s: Option<&str>) -> &str {
@@ -35,7 +36,7 @@ fn opt(s: Option<&str>) -> &str {
 }
 
 /// The JSON object of one suggestion, keys in the contract's order:
-/// `{"ticket_id","recommendation","amount","currency","reason","evidence","rule"}`.
+/// `{"ticket_id","recommendation","amount","currency","reason","evidence","rule","evidence_urls"}`.
 pub fn json_line(s: &Suggestion) -> String {
     #[derive(Serialize)]
     struct Line<'a> {
@@ -46,6 +47,7 @@ pub fn json_line(s: &Suggestion) -> String {
         reason: &'a str,
         evidence: &'a [String],
         rule: &'a str,
+        evidence_urls: &'a [String],
     }
     let line = Line {
         ticket_id: s.ticket_id.as_deref(),
@@ -55,6 +57,7 @@ pub fn json_line(s: &Suggestion) -> String {
         reason: &s.reason,
         evidence: &s.evidence,
         rule: &s.rule,
+        evidence_urls: &s.evidence_urls,
     };
     // Serialising plain strings and integers cannot fail.
     serde_json::to_string(&line).unwrap_or_default()
@@ -103,6 +106,7 @@ mod tests {
                 reason: "Rule. Facts, with a comma.".into(),
                 evidence: vec!["cus_1".into(), "ch_1".into()],
                 rule: "first-purchase-window".into(),
+                evidence_urls: vec!["https://dashboard.stripe.com/test/customers/cus_1".into()],
             },
         )
     }
@@ -112,7 +116,7 @@ mod tests {
         let (_, s) = row(Some("T-1"), Recommendation::Partial, 20_990, Some("kwd"));
         assert_eq!(
             json_line(&s),
-            r#"{"ticket_id":"T-1","recommendation":"partial","amount":20990,"currency":"kwd","reason":"Rule. Facts, with a comma.","evidence":["cus_1","ch_1"],"rule":"first-purchase-window"}"#
+            r#"{"ticket_id":"T-1","recommendation":"partial","amount":20990,"currency":"kwd","reason":"Rule. Facts, with a comma.","evidence":["cus_1","ch_1"],"rule":"first-purchase-window","evidence_urls":["https://dashboard.stripe.com/test/customers/cus_1"]}"#
         );
         let (_, s) = row(None, Recommendation::Review, 0, None);
         assert!(json_line(&s).starts_with(
@@ -131,19 +135,19 @@ mod tests {
         let lines: Vec<&str> = text.split("\r\n").collect();
         assert_eq!(
             lines[0],
-            "ticket_id,email,order_id,recommendation,amount,currency,reason,evidence"
+            "ticket_id,email,order_id,recommendation,amount,currency,reason,evidence,evidence_urls"
         );
         assert_eq!(
             lines[1],
-            "T-1,'=cmd@x.io,ORD-1,partial,20.990,kwd,\"Rule. Facts, with a comma.\",cus_1 ch_1"
+            "T-1,'=cmd@x.io,ORD-1,partial,20.990,kwd,\"Rule. Facts, with a comma.\",cus_1 ch_1,https://dashboard.stripe.com/test/customers/cus_1"
         );
         assert_eq!(
             lines[2],
-            "T-2,'=cmd@x.io,ORD-1,approve,4980,jpy,\"Rule. Facts, with a comma.\",cus_1 ch_1"
+            "T-2,'=cmd@x.io,ORD-1,approve,4980,jpy,\"Rule. Facts, with a comma.\",cus_1 ch_1,https://dashboard.stripe.com/test/customers/cus_1"
         );
         assert_eq!(
             lines[3],
-            ",'=cmd@x.io,ORD-1,review,0,,\"Rule. Facts, with a comma.\",cus_1 ch_1"
+            ",'=cmd@x.io,ORD-1,review,0,,\"Rule. Facts, with a comma.\",cus_1 ch_1,https://dashboard.stripe.com/test/customers/cus_1"
         );
         assert_eq!(jsonl(&rows).iter().filter(|b| **b == b'\n').count(), 3);
     }

@@ -118,6 +118,16 @@ impl Fault {
         }
     }
 
+    /// Whether a request is one this fault hits: its path starts with the prefix; a prefix
+    /// with `?` (`/v1/charges?customer=cus_1`) also needs the query to contain what follows
+    /// the `?` (to fail one ticket's lookups and not the others').
+    pub fn matches(&self, path: &str, query: &str) -> bool {
+        match self.path_prefix().split_once('?') {
+            Some((p, q)) => path.starts_with(p) && query.split('&').any(|pair| pair == q),
+            None => path.starts_with(self.path_prefix()),
+        }
+    }
+
     pub fn path_prefix(&self) -> &str {
         match self {
             Fault::Status { path_prefix, .. }

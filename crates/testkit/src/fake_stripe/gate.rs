@@ -293,7 +293,7 @@ pub(super) async fn handle(
             st.stats.rate_limited += 1;
         } else {
             for fault in st.cfg.faults.iter_mut() {
-                if fault.times() == 0 || !entry.path.starts_with(fault.path_prefix()) {
+                if fault.times() == 0 || !fault.matches(&entry.path, &entry.query) {
                     continue;
                 }
                 if let Fault::Every { n, seen, .. } = fault {

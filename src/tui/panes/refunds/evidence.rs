@@ -2,6 +2,8 @@
 //! disputes, subscription), one per row with all its fields.
 
 use super::*;
+use crate::model::dashboard::DashboardLinks;
+use crate::tui::msg::Effect;
 
 /// One evidence object: what it is, its id, a one-line summary and all its fields.
 #[derive(Debug, Clone)]
@@ -10,6 +12,8 @@ pub struct EvidenceRow {
     pub id: String,
     pub summary: String,
     pub fields: Vec<(String, String)>,
+    /// Where the object opens in the Stripe Dashboard (none for an id without a page).
+    pub url: Option<String>,
 }
 
 pub(super) fn fields_of<T: Serialize>(row: &T) -> Vec<(String, String)> {
@@ -43,11 +47,13 @@ pub(super) fn fields_of<T: Serialize>(row: &T) -> Vec<(String, String)> {
 
 /// Finds an evidence id in the account and describes it.
 pub fn evidence_row(id: &str, data: &AccountData, tz: &TimeZone) -> EvidenceRow {
+    let url = DashboardLinks::new(data.meta.mode, None).url(id);
     let row = |kind, summary: String, fields| EvidenceRow {
         kind,
         id: id.to_string(),
         summary,
         fields,
+        url: url.clone(),
     };
     if let Some(c) = data.customers.iter().find(|c| c.id == id) {
         return row(
@@ -190,14 +196,24 @@ impl Pane for EvidenceScreen {
     }
 
     fn handle(&mut self, action: Action, cx: &mut Cx<'_>) -> Handled {
-        if action != Action::Open {
-            return Handled::No;
-        }
-        if let Some(r) = self.table.selected_row().and_then(|i| self.rows.get(i)) {
-            cx.push(Box::new(RowDetail::new(
-                format!("{} {}", r.kind, r.id),
-                r.fields.clone(),
-            )));
+        let selected = self.table.selected_row().and_then(|i| self.rows.get(i));
+        match action {
+            Action::Open => {
+                if let Some(r) = selected {
+                    cx.push(Box::new(RowDetail::new(
+                        format!("{} {}", r.kind, r.id),
+                        r.fields.clone(),
+                    )));
+                }
+            }
+            // The update only asks: the runtime copies or opens (or says why not).
+            Action::CopyUrl | Action::OpenUrl => match selected.map(|r| (r, r.url.clone())) {
+                Some((_, Some(url))) if action == Action::CopyUrl => cx.copy(url),
+                Some((_, Some(url))) => cx.effect(Effect::OpenUrl(url)),
+                Some((r, None)) => cx.toast_error(format!("{} has no Stripe Dashboard page", r.id)),
+                None => cx.toast_error("no evidence selected"),
+            },
+            _ => return Handled::No,
         }
         Handled::Yes
     }
@@ -211,6 +227,12 @@ impl Pane for EvidenceScreen {
     }
 
     fn hints(&self) -> Vec<Action> {
-        vec![Action::Open, Action::Back, Action::CopyCell]
+        vec![
+            Action::Open,
+            Action::Back,
+            Action::CopyCell,
+            // `copy_url` is in the help (?): the hint line has room for one more.
+            Action::OpenUrl,
+        ]
     }
 }

@@ -235,6 +235,31 @@ fn copy_row_copies_the_suggestion_ready_to_paste() {
     );
 }
 
+/// Evidence opens in the Dashboard: `copy_url` and `open_url` on the evidence screen only
+/// ask the runtime (a copy, an open), with the test-mode address of the selected id.
+#[test]
+fn evidence_is_copied_and_opened_as_its_dashboard_address() {
+    let mut h = harness(workspace(), (80, 24));
+    for _ in 0..11 {
+        h.action(Action::Down);
+    }
+    h.action(Action::Open);
+    h.action(Action::Down);
+    h.action(Action::CopyUrl);
+    h.action(Action::OpenUrl);
+    let asked: Vec<(&str, &String)> = h
+        .log
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Copy(t) => Some(("copy", t)),
+            Effect::OpenUrl(u) => Some(("open", u)),
+            _ => None,
+        })
+        .collect();
+    let url = "https://dashboard.stripe.com/test/payments/ch_SgK1".to_string();
+    assert_eq!(asked, [("copy", &url), ("open", &url)]);
+}
+
 #[test]
 fn a_large_queue_is_decided_off_the_ui_task() {
     let mut data = account();

@@ -14,6 +14,7 @@ use crate::money::{Currency, Money};
 use super::matching::{MatchVia, Matched};
 use super::policy::Policy;
 use super::rules::{Case, RuleKind, Verdict};
+use super::trail::RuleStep;
 use super::{Recommendation, Suggestion, Ticket};
 
 pub(super) fn money(minor: i64, currency: Currency) -> String {
@@ -120,10 +121,30 @@ pub fn decide(
     now: i64,
     tz: &TimeZone,
 ) -> (RuleKind, Suggestion) {
+    let (kind, suggestion, _) = decide_traced(ticket, m, policy, now, tz);
+    (kind, suggestion)
+}
+
+/// [`decide`], recording each rule as it is checked (in order, the last one decided).
+pub fn decide_traced(
+    ticket: &Ticket,
+    m: &Matched,
+    policy: &Policy,
+    now: i64,
+    tz: &TimeZone,
+) -> (RuleKind, Suggestion, Vec<RuleStep>) {
     let case = Case::new(ticket, m, policy, now, tz);
+    let mut steps: Vec<RuleStep> = Vec::new();
     let (kind, verdict) = RuleKind::ALL
         .into_iter()
-        .find_map(|kind| kind.check()(&case).map(|v| (kind, v)))
+        .find_map(|kind| {
+            let v = kind.check()(&case);
+            steps.push(RuleStep {
+                rule: policy.id(kind).to_string(),
+                applied: v.is_some(),
+            });
+            v.map(|v| (kind, v))
+        })
         // Not reached: without a single charge no-charge or ambiguous-charge matches, and
         // with one outside-window always does.
         .unwrap_or_else(|| {
@@ -142,18 +163,15 @@ pub fn decide(
     evidence.extend(case.customer_ids.iter().copied());
     evidence.extend(verdict.evidence.0.iter().map(String::as_str));
     let suggestion = Suggestion {
-        ticket_id: ticket
-            .ticket_id
-            .as_deref()
-            .map(str::trim)
-            .filter(|t| !t.is_empty())
-            .map(str::to_string),
+        ticket_id: ticket.id(),
         recommendation: verdict.recommendation,
         amount: verdict.amount,
         currency: verdict.currency,
         reason: format!("{} {}", policy.says(kind), verdict.facts.trim()),
         evidence: evidence.0,
         rule: policy.id(kind).to_string(),
+        // Filled by `assess`, which knows the account's mode.
+        evidence_urls: Vec::new(),
     };
-    (kind, suggestion)
+    (kind, suggestion, steps)
 }

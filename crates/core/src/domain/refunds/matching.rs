@@ -3,14 +3,16 @@
 //! there is none, or several), its refunds and disputes, the customers' other refunds, and
 //! the subscription whose current period the charge paid.
 
-use crate::model::AccountData;
+use crate::model::dashboard::DashboardLinks;
 use crate::model::rows::{
     ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, RefundRow, SubscriptionRow,
 };
 use crate::model::status::ChargeStatus;
+use crate::model::{AccountData, Mode};
 use crate::money::parse_major;
 
 use super::Ticket;
+pub use super::trail::Candidate;
 
 /// A charge created this long after its subscription's period start still paid that
 /// period (invoices are finalised about an hour after the period starts, and retries of a
@@ -26,6 +28,10 @@ pub struct Facts<'a> {
     pub disputes: &'a [DisputeRow],
     pub subscriptions: &'a [SubscriptionRow],
     pub invoice_payments: &'a [InvoicePaymentRow],
+    /// The account's mode and, when read through Connect, the connected account: where
+    /// the evidence opens in the Dashboard.
+    pub mode: Mode,
+    pub connected: Option<&'a str>,
 }
 
 impl<'a> Facts<'a> {
@@ -37,7 +43,22 @@ impl<'a> Facts<'a> {
             disputes: &data.disputes,
             subscriptions: &data.subscriptions,
             invoice_payments: &data.invoice_payments,
+            mode: data.meta.mode,
+            connected: None,
         }
+    }
+
+    /// The same facts of a connected account (`--stripe-account acct_…`).
+    pub fn connected(self, account: Option<&'a str>) -> Self {
+        Self {
+            connected: account,
+            ..self
+        }
+    }
+
+    /// Where this account's ids open in the Dashboard.
+    pub fn dashboard(&self) -> DashboardLinks {
+        DashboardLinks::new(self.mode, self.connected)
     }
 }
 
@@ -123,6 +144,8 @@ pub struct Matched {
     /// Refunds of any of the customers' charges, oldest first.
     pub customer_refunds: Vec<RefundRow>,
     pub subscription: Option<SubscriptionLink>,
+    /// Each succeeded charge of the customers and whether (and how) it named the order.
+    pub candidates: Vec<Candidate>,
 }
 
 impl Matched {
@@ -210,35 +233,59 @@ pub fn match_order<'a>(
     ticket: &Ticket,
     charges: impl IntoIterator<Item = &'a ChargeRow>,
 ) -> OrderMatch {
+    match_order_traced(ticket, charges, &mut Vec::new())
+}
+
+/// [`match_order`], saying in `why` for each charge whether it named the order and how
+/// (what `--explain` shows): the verdicts are the very tests the match is made of.
+pub fn match_order_traced<'a>(
+    ticket: &Ticket,
+    charges: impl IntoIterator<Item = &'a ChargeRow>,
+    why: &mut Vec<Candidate>,
+) -> OrderMatch {
     let order = ticket.order_id.trim();
     let charges: Vec<&ChargeRow> = charges.into_iter().collect();
     if order.is_empty() {
         return OrderMatch::NotFound;
     }
     let wanted = order.to_lowercase();
-    let by_meta: Vec<(&ChargeRow, String)> = charges
+    // Per charge: the metadata key whose value is the order id, and whether the
+    // description mentions it.
+    let tested: Vec<(&ChargeRow, Option<String>, bool)> = charges
         .iter()
-        .filter_map(|c| {
-            c.metadata
+        .map(|c| {
+            let key = c
+                .metadata
                 .iter()
                 .find(|(_, v)| v.trim().to_lowercase() == wanted)
-                .map(|(k, _)| (*c, k.clone()))
+                .map(|(k, _)| k.clone());
+            let desc = c.description.as_deref().is_some_and(|d| mentions(d, order));
+            (*c, key, desc)
         })
         .collect();
-    let (found, via): (Vec<&ChargeRow>, MatchVia) = if !by_meta.is_empty() {
-        let key = by_meta[0].1.clone();
-        (
-            by_meta.into_iter().map(|(c, _)| c).collect(),
-            MatchVia::Metadata { key },
-        )
-    } else {
-        let by_desc: Vec<&ChargeRow> = charges
-            .iter()
-            .copied()
-            .filter(|c| c.description.as_deref().is_some_and(|d| mentions(d, order)))
-            .collect();
-        (by_desc, MatchVia::Description)
-    };
+    let any_meta = tested.iter().any(|(_, k, _)| k.is_some());
+    let mut found: Vec<&ChargeRow> = Vec::new();
+    let mut via = MatchVia::Description;
+    for (c, key, desc) in &tested {
+        let (hit, text) = match (key, desc) {
+            (Some(k), _) => {
+                if found.is_empty() {
+                    via = MatchVia::Metadata { key: k.clone() };
+                }
+                (true, format!("metadata.{k} is the order id"))
+            }
+            (None, true) if !any_meta => (true, "its description mentions the order id".into()),
+            (None, true) => (
+                false,
+                "its description mentions the order id, but another charge's metadata names it (metadata wins)".into(),
+            ),
+            (None, false) => (false, "neither its metadata nor its description names the order id".into()),
+        };
+        if hit {
+            found.push(c);
+        }
+        why.push(Candidate::of(c, hit, text));
+    }
     match found.len() {
         0 => OrderMatch::NotFound,
         1 => OrderMatch::One {
@@ -253,6 +300,15 @@ pub fn match_order<'a>(
                     .copied()
                     .filter(|c| parse_major(amount, c.currency) == Ok(c.amount))
                     .collect();
+                for cand in why.iter_mut().filter(|w| w.matched) {
+                    let equal = same.iter().any(|c| c.id == cand.charge);
+                    cand.why.push_str(if equal {
+                        "; its amount is the ticket's"
+                    } else {
+                        "; its amount is not the ticket's"
+                    });
+                    cand.matched = equal || same.len() != 1;
+                }
                 if same.len() == 1 {
                     return OrderMatch::One {
                         charge: Box::new(same[0].clone()),
@@ -363,10 +419,11 @@ pub fn match_ticket(ticket: &Ticket, facts: &Facts<'_>) -> Matched {
         .collect();
     customer_refunds.sort_by(|a, b| a.created.cmp(&b.created).then_with(|| a.id.cmp(&b.id)));
 
+    let mut candidates = Vec::new();
     let order = if customers.is_empty() {
         OrderMatch::NoCustomer
     } else {
-        match_order(ticket, customer_charges.iter())
+        match_order_traced(ticket, customer_charges.iter(), &mut candidates)
     };
     let (refunds, disputes, subscription) = match &order {
         OrderMatch::One { charge, .. } => {
@@ -396,6 +453,7 @@ pub fn match_ticket(ticket: &Ticket, facts: &Facts<'_>) -> Matched {
         disputes,
         customer_refunds,
         subscription,
+        candidates,
     }
 }
 

@@ -7,7 +7,10 @@
 //!   disputes and subscription period;
 //! - [`rules`]: the refund rules (ARCHITECTURE.md), declared once, one function each;
 //! - [`decide`]: the rules in their declared order, first match wins;
-//! - [`tickets`]: reading a tickets file (CSV or JSON lines).
+//! - [`trail`]: what matching and deciding did, recorded as they ran (`--explain`);
+//! - [`tickets`]: reading a tickets file (CSV, JSON lines or a JSON array);
+//! - [`ticket_columns`]: which column holds what (helpdesk aliases, a column map, the
+//!   order-id pattern).
 
 pub mod decide;
 #[cfg(test)]
@@ -18,7 +21,9 @@ pub mod rules;
 /// Rows for tests, shared with the upper floors' tests through the `testdata` feature.
 #[cfg(any(test, feature = "testdata"))]
 pub mod testdata;
+pub mod ticket_columns;
 pub mod tickets;
+pub mod trail;
 
 use jiff::tz::TimeZone;
 use serde::{Deserialize, Serialize};
@@ -43,6 +48,17 @@ pub struct Ticket {
     /// a tie between charges that name the same order id.
     #[serde(default)]
     pub amount: Option<String>,
+}
+
+impl Ticket {
+    /// The ticket's id as the outputs carry it: trimmed, none when blank.
+    pub fn id(&self) -> Option<String> {
+        self.ticket_id
+            .as_deref()
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(str::to_string)
+    }
 }
 
 /// What the agent should do.
@@ -88,6 +104,10 @@ pub struct Suggestion {
     pub evidence: Vec<String>,
     /// The id of the rule that decided.
     pub rule: String,
+    /// The Stripe Dashboard address of each evidence id that has a page, in order (test
+    /// or live mode, the connected account's when read through Connect).
+    #[serde(default)]
+    pub evidence_urls: Vec<String>,
 }
 
 /// A ticket with what matching found and what the rules decided: what the pane shows.
@@ -97,6 +117,8 @@ pub struct Assessment {
     pub matched: Matched,
     pub kind: RuleKind,
     pub suggestion: Suggestion,
+    /// How the suggestion was reached, recorded while matching and deciding ran.
+    pub trail: trail::Trail,
 }
 
 /// Matches and decides one ticket.
@@ -108,11 +130,39 @@ pub fn assess(
     tz: &TimeZone,
 ) -> Assessment {
     let matched = match_ticket(ticket, facts);
-    let (kind, suggestion) = decide(ticket, &matched, policy, now, tz);
+    let (kind, mut suggestion, rules) = decide::decide_traced(ticket, &matched, policy, now, tz);
+    suggestion.evidence_urls = facts.dashboard().urls(&suggestion.evidence);
+    let trail = trail::Trail {
+        ticket_id: suggestion.ticket_id.clone(),
+        lookups: trail::lookups(ticket, &matched),
+        candidates: matched.candidates.clone(),
+        rules,
+        decided_by: suggestion.rule.clone(),
+    };
     Assessment {
         ticket: ticket.clone(),
         matched,
         kind,
         suggestion,
+        trail,
+    }
+}
+
+/// The rule id of a ticket whose Stripe objects could not be read (not a policy rule: no
+/// rule ran, because the facts are missing).
+pub const UNREADABLE_RULE: &str = "stripe-unreadable";
+
+/// The suggestion for a ticket whose Stripe objects could not be read: `review`, with the
+/// error (and its Request-Id) as the reason; never a decline on missing facts.
+pub fn unreadable(ticket: &Ticket, why: &str) -> Suggestion {
+    Suggestion {
+        ticket_id: ticket.id(),
+        recommendation: Recommendation::Review,
+        amount: 0,
+        currency: None,
+        reason: format!("could not read Stripe: {}", why.trim()),
+        evidence: Vec::new(),
+        rule: UNREADABLE_RULE.to_string(),
+        evidence_urls: Vec::new(),
     }
 }

@@ -221,7 +221,9 @@ fn no_charge(case: &Case<'_>) -> Option<Verdict> {
         return None;
     }
     let n = case.m.customer_charges.len();
-    let facts = if n == 0 {
+    let facts = if case.ticket.order_id.trim().is_empty() {
+        "The ticket names no single order id (no order column gives one, and its subject and message name none or several), so no charge can be matched.".to_string()
+    } else if n == 0 {
         format!("{} has no succeeded charge.", list(&case.customer_ids))
     } else {
         format!(

@@ -156,6 +156,8 @@ impl World {
             disputes: &self.disputes,
             subscriptions: &self.subscriptions,
             invoice_payments: &self.invoice_payments,
+            mode: crate::model::Mode::Test,
+            connected: None,
         }
     }
 }

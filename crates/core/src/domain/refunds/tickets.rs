@@ -1,38 +1,50 @@
-//! Reading a tickets file: CSV with a header (`ticket_id,email,order_id,message`, plus an
-//! optional `amount`) or JSON lines (one object per line with those keys). Pure text in,
-//! tickets out; a line that cannot be read is reported with its line number and the rest
-//! are still read.
+//! Reading a tickets file as helpdesks write it: CSV with a header (UTF-8, with or
+//! without a BOM, LF or CRLF, quoted fields with commas, quotes and line breaks), JSON
+//! lines, or one JSON array of objects. Columns (or keys) are found by name
+//! ([`super::ticket_columns`]): tieout's own `ticket_id,email,order_id,message[,amount]`,
+//! the helpdesk exports' headers, or an explicit map; columns tieout does not use are
+//! ignored. A ticket without an order id has it looked for in its subject and message;
+//! when none (or several) is found it stays empty and the rules send it to review. Pure
+//! text in, tickets out; a line that cannot be read is reported with its line number and
+//! the rest are still read.
 
 use serde_json::Value;
 
 use super::Ticket;
+use super::ticket_columns::{
+    ColumnMap, Field, Found, Layout, OrderPattern, check_order_source, email_of, resolve,
+};
 
-/// The two formats a tickets file may have.
+/// The formats a tickets file may have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TicketsFormat {
     Csv,
     JsonLines,
+    /// One JSON array of ticket objects.
+    JsonArray,
 }
 
 impl TicketsFormat {
-    /// By the file's extension (`.csv`; `.jsonl`, `.ndjson`, `.json`), else by content:
-    /// a first non-blank character `{` means JSON lines.
+    /// By the file's extension (`.csv`; `.jsonl`, `.ndjson`; `.json` is an array when it
+    /// starts with `[`, else JSON lines), else by content: a first non-blank character
+    /// `{` means JSON lines, `[` a JSON array.
     pub fn detect(extension: Option<&str>, text: &str) -> TicketsFormat {
+        let first = strip_bom(text).trim_start().chars().next();
         match extension.map(str::to_ascii_lowercase).as_deref() {
             Some("csv") => TicketsFormat::Csv,
-            Some("jsonl" | "ndjson" | "json") => TicketsFormat::JsonLines,
-            _ => {
-                if strip_bom(text).trim_start().starts_with('{') {
-                    TicketsFormat::JsonLines
-                } else {
-                    TicketsFormat::Csv
-                }
-            }
+            Some("jsonl" | "ndjson") => TicketsFormat::JsonLines,
+            Some("json") if first == Some('[') => TicketsFormat::JsonArray,
+            Some("json") => TicketsFormat::JsonLines,
+            _ => match first {
+                Some('{') => TicketsFormat::JsonLines,
+                Some('[') => TicketsFormat::JsonArray,
+                _ => TicketsFormat::Csv,
+            },
         }
     }
 }
 
-/// A line that could not be read, and why.
+/// A line that could not be read (or, in [`TicketsRead::notes`], was read with a remark).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LineProblem {
     /// 1-based line number in the file.
@@ -47,68 +59,174 @@ pub struct TicketsRead {
     pub tickets: Vec<(u64, Ticket)>,
     /// Lines that could not be read.
     pub problems: Vec<LineProblem>,
+    /// Lines read with a remark the user should see (several order ids in a message, a
+    /// repeated line item of a Shopify order).
+    pub notes: Vec<LineProblem>,
+}
+
+/// How to read a file's columns: an explicit column map (over the built-in aliases) and
+/// the order-id pattern for tickets without an order column.
+#[derive(Debug, Clone, Default)]
+pub struct ReadOptions {
+    pub columns: ColumnMap,
+    pub orders: OrderPattern,
 }
 
 fn strip_bom(text: &str) -> &str {
     text.strip_prefix('\u{feff}').unwrap_or(text)
 }
 
-const COLUMNS: [&str; 5] = ["ticket_id", "email", "order_id", "message", "amount"];
+/// Reads a tickets file with the built-in column names and order pattern.
+pub fn read_tickets(text: &str, format: TicketsFormat) -> Result<TicketsRead, String> {
+    read_tickets_with(text, format, &ReadOptions::default())
+}
 
 /// Reads a tickets file. `Err` only when the file as a whole cannot be read (a CSV header
-/// without `email` and `order_id`, an unknown column); single bad lines go to
+/// without an email column, a JSON array that does not parse); single bad lines go to
 /// [`TicketsRead::problems`].
-pub fn read_tickets(text: &str, format: TicketsFormat) -> Result<TicketsRead, String> {
+pub fn read_tickets_with(
+    text: &str,
+    format: TicketsFormat,
+    opts: &ReadOptions,
+) -> Result<TicketsRead, String> {
     match format {
-        TicketsFormat::Csv => read_csv(strip_bom(text)),
-        TicketsFormat::JsonLines => Ok(read_jsonl(strip_bom(text))),
+        TicketsFormat::Csv => read_csv(strip_bom(text), opts),
+        TicketsFormat::JsonLines => Ok(read_jsonl(strip_bom(text), opts)),
+        TicketsFormat::JsonArray => read_json_array(strip_bom(text), opts),
     }
 }
 
-/// Reads a tickets file from its bytes: a line that is not UTF-8 is reported as broken
-/// (by its number) rather than failing the file.
+/// [`read_tickets_bytes_with`] with the built-in column names and order pattern.
 pub fn read_tickets_bytes(bytes: &[u8], format: TicketsFormat) -> Result<TicketsRead, String> {
-    let bad_lines: Vec<u64> = bytes
+    read_tickets_bytes_with(bytes, format, &ReadOptions::default())
+}
+
+/// Why a line is not UTF-8: the first bad byte, its column, and the likely encoding.
+/// (tieout does not transcode: guessing Windows-1252 could silently change an email or an
+/// order id, while re-saving the export as UTF-8 is one step in any spreadsheet.)
+fn not_utf8(line: &[u8]) -> Option<String> {
+    let e = std::str::from_utf8(line).err()?;
+    let at = e.valid_up_to();
+    let byte = line.get(at).copied().unwrap_or(0);
+    let column = String::from_utf8_lossy(&line[..at]).chars().count() + 1;
+    let guess = if byte >= 0x80 {
+        " (the file looks like Windows-1252 or Latin-1)"
+    } else {
+        ""
+    };
+    Some(format!(
+        "is not UTF-8 text: byte 0x{byte:02X} at column {column}{guess}; save the export as UTF-8 and read it again"
+    ))
+}
+
+/// Reads a tickets file from its bytes: a line that is not UTF-8 is reported as broken
+/// (by its number, the byte and its column) rather than failing the file.
+pub fn read_tickets_bytes_with(
+    bytes: &[u8],
+    format: TicketsFormat,
+    opts: &ReadOptions,
+) -> Result<TicketsRead, String> {
+    let bad_lines: Vec<(u64, String)> = bytes
         .split(|b| *b == b'\n')
         .enumerate()
-        .filter(|(_, l)| std::str::from_utf8(l).is_err())
-        .map(|(i, _)| i as u64 + 1)
+        .filter_map(|(i, l)| not_utf8(l).map(|why| (i as u64 + 1, why)))
         .collect();
     let text = String::from_utf8_lossy(bytes);
-    let mut read = read_tickets(&text, format)?;
+    let mut read = read_tickets_with(&text, format, opts)?;
     if !bad_lines.is_empty() {
         let (bad, good): (Vec<_>, Vec<_>) = read.tickets.into_iter().partition(|(line, t)| {
-            bad_lines.contains(line)
+            bad_lines.iter().any(|(l, _)| l == line)
                 || [&t.email, &t.order_id, &t.message]
                     .iter()
                     .chain(t.ticket_id.as_ref().iter())
                     .any(|f| f.contains('\u{fffd}'))
         });
         read.tickets = good;
-        read.problems
-            .extend(bad.into_iter().map(|(line, _)| LineProblem {
-                line,
-                message: "is not UTF-8 text".to_string(),
-            }));
+        read.problems.extend(bad.into_iter().map(|(line, _)| {
+            let message = bad_lines
+                .iter()
+                .find(|(l, _)| *l >= line)
+                .map_or_else(|| "is not UTF-8 text".to_string(), |(_, why)| why.clone());
+            LineProblem { line, message }
+        }));
         read.problems.sort_by_key(|p| p.line);
     }
     Ok(read)
 }
 
-fn check_ticket(line: u64, t: Ticket, out: &mut TicketsRead) {
-    let missing: Vec<&str> = [("email", &t.email), ("order_id", &t.order_id)]
-        .into_iter()
-        .filter(|(_, v)| v.trim().is_empty())
-        .map(|(k, _)| k)
-        .collect();
-    if missing.is_empty() {
-        out.tickets.push((line, t));
-    } else {
+/// Builds the ticket of one record from its fields (`get` gives a field's text, empty when
+/// the file has no such column): an email is required; a missing order id is looked for
+/// in the subject and message; a Shopify order's repeated line-item rows are read once.
+fn add_ticket(
+    line: u64,
+    layout: &Layout,
+    get: impl Fn(Field) -> Result<String, String>,
+    opts: &ReadOptions,
+    out: &mut TicketsRead,
+) {
+    let mut values: Vec<String> = Vec::with_capacity(Field::ALL.len());
+    for f in Field::ALL {
+        match get(f) {
+            Ok(v) => values.push(v),
+            Err(message) => {
+                out.problems.push(LineProblem { line, message });
+                return;
+            }
+        }
+    }
+    let Ok([id, email, order, message, subject, amount]) = <[String; 6]>::try_from(values) else {
+        return;
+    };
+    let email = email_of(&email);
+    if email.is_empty() {
         out.problems.push(LineProblem {
             line,
-            message: format!("{} is empty", missing.join(" and ")),
+            message: "email is empty".to_string(),
         });
+        return;
     }
+    let order = if order.is_empty() {
+        match opts.orders.find(&[&subject, &message]) {
+            Found::One(id) => id,
+            Found::None => String::new(),
+            Found::Several(ids) => {
+                out.notes.push(LineProblem {
+                    line,
+                    message: format!(
+                        "names several order ids ({}) and no order column says which; left for review",
+                        ids.join(", ")
+                    ),
+                });
+                String::new()
+            }
+        }
+    } else {
+        order
+    };
+    if layout.is_shopify_orders()
+        && !order.is_empty()
+        && out
+            .tickets
+            .iter()
+            .any(|(_, t)| t.order_id.eq_ignore_ascii_case(&order) && t.email == email)
+    {
+        out.notes.push(LineProblem {
+            line,
+            message: format!("another line item of order {order}, read once"),
+        });
+        return;
+    }
+    let message = if message.is_empty() { subject } else { message };
+    out.tickets.push((
+        line,
+        Ticket {
+            ticket_id: Some(id).filter(|s| !s.is_empty()),
+            email,
+            order_id: order,
+            message,
+            amount: Some(amount).filter(|s| !s.is_empty()),
+        },
+    ));
 }
 
 /// The 1-based line a record starting at byte `byte` is on. The csv reader's own line
@@ -123,7 +241,18 @@ fn line_at(text: &str, byte: u64) -> u64 {
     bytes[..at].iter().filter(|b| **b == b'\n').count() as u64 + 1
 }
 
-fn read_csv(text: &str) -> Result<TicketsRead, String> {
+/// A header line that looks like a ticket (an `@` in a column name) is named as such.
+fn header_hint(headers: &[String], e: String) -> String {
+    if headers.iter().any(|h| h.contains('@')) {
+        format!(
+            "line 1: {e} (the first line looks like a ticket: the file needs a header line naming its columns)"
+        )
+    } else {
+        format!("line 1: {e}")
+    }
+}
+
+fn read_csv(text: &str, opts: &ReadOptions) -> Result<TicketsRead, String> {
     let mut reader = csv::ReaderBuilder::new()
         .flexible(true)
         .has_headers(true)
@@ -134,28 +263,16 @@ fn read_csv(text: &str) -> Result<TicketsRead, String> {
         .clone();
     let names: Vec<String> = header
         .iter()
-        .map(|h| String::from_utf8_lossy(h).trim().to_ascii_lowercase())
+        .map(|h| String::from_utf8_lossy(h).trim().to_string())
         .collect();
-    if let Some(bad) = names.iter().find(|n| !COLUMNS.contains(&n.as_str())) {
-        return Err(format!(
-            "line 1: unknown column '{bad}'; the header must name ticket_id,email,order_id,message (and optionally amount)"
-        ));
-    }
-    for required in ["email", "order_id"] {
-        if !names.iter().any(|n| n == required) {
-            return Err(format!(
-                "line 1: the header has no '{required}' column; write ticket_id,email,order_id,message"
-            ));
-        }
-    }
-    let col = |name: &str| names.iter().position(|n| n == name);
-    let (c_id, c_email, c_order, c_msg, c_amount) = (
-        col("ticket_id"),
-        col("email"),
-        col("order_id"),
-        col("message"),
-        col("amount"),
-    );
+    let names: Vec<String> = if names.len() == 1 && names[0].is_empty() {
+        Vec::new()
+    } else {
+        names
+    };
+    let layout = resolve(&names, &opts.columns)
+        .and_then(|l| check_order_source(&l, &names).map(|()| l))
+        .map_err(|e| header_hint(&names, e))?;
     let mut out = TicketsRead::default();
     let mut record = csv::ByteRecord::new();
     loop {
@@ -192,35 +309,22 @@ fn read_csv(text: &str) -> Result<TicketsRead, String> {
             });
             continue;
         }
-        let field = |c: Option<usize>| -> Result<String, String> {
-            match c.and_then(|i| record.get(i)) {
+        let get = |f: Field| -> Result<String, String> {
+            match layout.column(f).and_then(|i| record.get(i)) {
                 None => Ok(String::new()),
                 Some(bytes) => std::str::from_utf8(bytes)
                     .map(|s| s.trim().to_string())
                     .map_err(|_| "is not UTF-8 text".to_string()),
             }
         };
-        let fields = (|| -> Result<Ticket, String> {
-            let id = field(c_id)?;
-            let amount = field(c_amount)?;
-            Ok(Ticket {
-                ticket_id: Some(id).filter(|s| !s.is_empty()),
-                email: field(c_email)?,
-                order_id: field(c_order)?,
-                message: field(c_msg)?,
-                amount: Some(amount).filter(|s| !s.is_empty()),
-            })
-        })();
-        match fields {
-            Ok(t) => check_ticket(line, t, &mut out),
-            Err(message) => out.problems.push(LineProblem { line, message }),
-        }
+        add_ticket(line, &layout, get, opts, &mut out);
     }
     // The csv reader takes an unclosed quote to run to the end of the file, which would
     // silently swallow every later line into one message: refuse that record instead.
     if let Some(open) = unclosed_quote_line(text) {
         out.tickets.retain(|(l, _)| *l < open);
         out.problems.retain(|p| p.line < open);
+        out.notes.retain(|p| p.line < open);
         out.problems.push(LineProblem {
             line: open,
             message: format!(
@@ -272,36 +376,122 @@ fn text_of(v: Option<&Value>, key: &str) -> Result<String, String> {
     }
 }
 
-fn read_jsonl(text: &str) -> TicketsRead {
+/// An object's keys with nested objects spelled out (`{"requester": {"email": …}}` has
+/// the key `requester.email`, which finds the same field as a `Requester email` column).
+fn flatten(prefix: &str, map: &serde_json::Map<String, Value>, out: &mut Vec<(String, Value)>) {
+    for (k, v) in map {
+        let key = if prefix.is_empty() {
+            k.clone()
+        } else {
+            format!("{prefix}.{k}")
+        };
+        match v {
+            Value::Object(inner) => flatten(&key, inner, out),
+            other => out.push((key, other.clone())),
+        }
+    }
+}
+
+/// One JSON object as a ticket (its keys found like a CSV header's columns).
+fn add_json_ticket(line: u64, v: Value, opts: &ReadOptions, out: &mut TicketsRead) {
+    let Value::Object(map) = v else {
+        out.problems.push(LineProblem {
+            line,
+            message: "is not a JSON object".to_string(),
+        });
+        return;
+    };
+    let mut pairs = Vec::new();
+    flatten("", &map, &mut pairs);
+    let keys: Vec<String> = pairs.iter().map(|(k, _)| k.clone()).collect();
+    match resolve(&keys, &opts.columns) {
+        Ok(layout) => {
+            let get = |f: Field| {
+                let at = layout.column(f);
+                text_of(
+                    at.map(|i| &pairs[i].1),
+                    at.map_or("", |i| pairs[i].0.as_str()),
+                )
+            };
+            add_ticket(line, &layout, get, opts, out);
+        }
+        Err(e) => out.problems.push(LineProblem {
+            line,
+            message: e.replace("the header has", "the object has"),
+        }),
+    }
+}
+
+fn read_jsonl(text: &str, opts: &ReadOptions) -> TicketsRead {
     let mut out = TicketsRead::default();
     for (i, raw) in text.lines().enumerate() {
         let line = i as u64 + 1;
         if raw.trim().is_empty() {
             continue;
         }
-        let parsed: Result<Ticket, String> = serde_json::from_str::<Value>(raw)
-            .map_err(|e| format!("not valid JSON: {e}"))
-            .and_then(|v| match v {
-                Value::Object(map) => {
-                    let get = |k: &str| text_of(map.get(k), k);
-                    let id = get("ticket_id")?;
-                    let amount = get("amount")?;
-                    Ok(Ticket {
-                        ticket_id: Some(id).filter(|s| !s.is_empty()),
-                        email: get("email")?,
-                        order_id: get("order_id")?,
-                        message: get("message")?,
-                        amount: Some(amount).filter(|s| !s.is_empty()),
-                    })
-                }
-                _ => Err("is not a JSON object".to_string()),
-            });
-        match parsed {
-            Ok(t) => check_ticket(line, t, &mut out),
-            Err(message) => out.problems.push(LineProblem { line, message }),
+        match serde_json::from_str::<Value>(raw) {
+            Ok(v) => add_json_ticket(line, v, opts, &mut out),
+            Err(e) => out.problems.push(LineProblem {
+                line,
+                message: format!("not valid JSON: {e}"),
+            }),
         }
     }
     out
+}
+
+/// The line each element of a top-level JSON array starts on.
+fn element_lines(text: &str) -> Vec<u64> {
+    let (mut line, mut depth, mut in_str, mut escaped) = (1u64, 0u32, false, false);
+    let mut starts = Vec::new();
+    let mut expecting = false;
+    for c in text.chars() {
+        if in_str {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_str = false,
+                _ => {}
+            }
+        } else {
+            if depth == 1 && expecting && !c.is_whitespace() && c != ',' && c != ']' {
+                starts.push(line);
+                expecting = false;
+            }
+            match c {
+                '"' => in_str = true,
+                '[' | '{' => {
+                    depth += 1;
+                    if depth == 1 {
+                        expecting = true;
+                    }
+                }
+                ']' | '}' => depth = depth.saturating_sub(1),
+                ',' if depth == 1 => expecting = true,
+                _ => {}
+            }
+        }
+        if c == '\n' {
+            line += 1;
+        }
+    }
+    starts
+}
+
+fn read_json_array(text: &str, opts: &ReadOptions) -> Result<TicketsRead, String> {
+    let items: Vec<Value> = serde_json::from_str(text).map_err(|e| {
+        format!(
+            "line {}: not a valid JSON array of tickets: {e}",
+            e.line().max(1)
+        )
+    })?;
+    let lines = element_lines(text);
+    let mut out = TicketsRead::default();
+    for (i, v) in items.into_iter().enumerate() {
+        let line = lines.get(i).copied().unwrap_or(1);
+        add_json_ticket(line, v, opts, &mut out);
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -319,12 +509,12 @@ mod tests {
             read.tickets.iter().map(|(l, _)| *l).collect::<Vec<_>>(),
             [2, 4]
         );
+        assert_eq!(read.problems.len(), 1, "{:?}", read.problems);
+        assert_eq!(read.problems[0].line, 3);
+        // The line, the byte and its column, the likely encoding and what to do.
         assert_eq!(
-            read.problems,
-            [LineProblem {
-                line: 3,
-                message: "is not UTF-8 text".into()
-            }]
+            read.problems[0].message,
+            "is not UTF-8 text: byte 0xE9 at column 21 (the file looks like Windows-1252 or Latin-1); save the export as UTF-8 and read it again"
         );
     }
 
@@ -393,7 +583,14 @@ mod tests {
     #[test]
     fn a_csv_header_without_the_columns_is_refused() {
         let e = read_tickets("id,mail,order\n1,a,b\n", TicketsFormat::Csv).expect_err("bad header");
-        assert!(e.contains("unknown column 'id'"), "{e}");
+        assert!(
+            e.starts_with("line 1: no column gives the customer's email"),
+            "{e}"
+        );
+        assert!(
+            e.contains("the header has: \"id\", \"mail\", \"order\""),
+            "{e}"
+        );
         let e = read_tickets("ticket_id,email\n1,a\n", TicketsFormat::Csv).expect_err("no order");
         assert!(e.contains("order_id"), "{e}");
         // Column order is free and `amount` is optional.
@@ -421,10 +618,126 @@ mod tests {
             .iter()
             .map(|(l, t)| (*l, t.ticket_id.as_deref(), t.order_id.as_str()))
             .collect();
-        assert_eq!(got, [(1, Some("T-1"), "ORD-1"), (5, Some("3"), "7")]);
+        // Line 6 names no order: a ticket all the same, which the rules send to review.
+        assert_eq!(
+            got,
+            [
+                (1, Some("T-1"), "ORD-1"),
+                (5, Some("3"), "7"),
+                (6, None, "")
+            ]
+        );
         let lines: Vec<u64> = read.problems.iter().map(|p| p.line).collect();
-        assert_eq!(lines, [2, 4, 6, 7], "{:?}", read.problems);
+        assert_eq!(lines, [2, 4, 7], "{:?}", read.problems);
         assert!(read.problems[0].message.starts_with("not valid JSON"));
-        assert!(read.problems[2].message.contains("order_id is empty"));
+        assert!(
+            read.problems[2]
+                .message
+                .contains("no column gives the customer's email"),
+            "{:?}",
+            read.problems
+        );
+    }
+
+    #[test]
+    fn a_helpdesk_export_is_read_by_its_column_names() {
+        // Freshdesk-style: BOM, CRLF, its own order and extra columns, a quoted line break,
+        // no order column (the id is in the subject or the description).
+        let text = "\u{feff}Ticket ID,Status,Subject,Description,Requester Email,Created Time\r\n\
+                    41,Open,Refund ORD-7010,\"It never\r\narrived.\",Jordan <jordan@x.io>,2026-11-01\r\n\
+                    42,Open,Refund please,\"Order #1042, thanks\",maya@x.io,2026-11-02\r\n\
+                    43,Open,Refund please,no order here,dan@x.io,2026-11-03\r\n\
+                    44,Open,ORD-1 and ORD-222,also ORD-333,eve@x.io,2026-11-04\r\n";
+        let read = read_tickets(text, TicketsFormat::Csv).expect("readable");
+        assert!(read.problems.is_empty(), "{:?}", read.problems);
+        let got: Vec<(u64, &str, &str, &str)> = read
+            .tickets
+            .iter()
+            .map(|(l, t)| {
+                (
+                    *l,
+                    t.ticket_id.as_deref().unwrap_or(""),
+                    t.email.as_str(),
+                    t.order_id.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (2, "41", "jordan@x.io", "ORD-7010"),
+                (4, "42", "maya@x.io", "#1042"),
+                (5, "43", "dan@x.io", ""),
+                (6, "44", "eve@x.io", ""),
+            ]
+        );
+        assert_eq!(read.tickets[0].1.message, "It never\r\narrived.");
+        assert_eq!(read.notes.len(), 1, "{:?}", read.notes);
+        assert_eq!(read.notes[0].line, 6);
+        assert!(
+            read.notes[0].message.contains("ORD-222, ORD-333"),
+            "{:?}",
+            read.notes
+        );
+    }
+
+    #[test]
+    fn a_column_map_and_an_order_pattern_are_used() {
+        let opts = ReadOptions {
+            columns: ColumnMap::parse("email=\"Mail, primary\",order_id=Ref").expect("map"),
+            orders: OrderPattern::default(),
+        };
+        let text = "Ref,\"Mail, primary\",Other\nA-9,a@x.io,x\n";
+        let read = read_tickets_with(text, TicketsFormat::Csv, &opts).expect("mapped");
+        assert_eq!(read.tickets[0].1.order_id, "A-9");
+        assert_eq!(read.tickets[0].1.email, "a@x.io");
+        let custom = ReadOptions {
+            columns: ColumnMap::default(),
+            orders: OrderPattern::new(&["SO[0-9]+".into()]).expect("pattern"),
+        };
+        let read = read_tickets_with(
+            "email,subject\na@x.io,about SO77\n",
+            TicketsFormat::Csv,
+            &custom,
+        )
+        .expect("readable");
+        assert_eq!(read.tickets[0].1.order_id, "SO77");
+    }
+
+    #[test]
+    fn shopify_line_items_of_one_order_are_read_once() {
+        let text = "Name,Email,Financial Status,Total,Lineitem name,Id\n\
+                    #1001,a@x.io,paid,49.00,Mug,555\n\
+                    #1001,a@x.io,,,Lamp,555\n\
+                    #1002,b@x.io,paid,12.00,Kettle,556\n";
+        let read = read_tickets(text, TicketsFormat::Csv).expect("readable");
+        let got: Vec<(&str, Option<&str>)> = read
+            .tickets
+            .iter()
+            .map(|(_, t)| (t.order_id.as_str(), t.amount.as_deref()))
+            .collect();
+        assert_eq!(got, [("#1001", Some("49.00")), ("#1002", Some("12.00"))]);
+        assert_eq!(read.notes[0].line, 3);
+    }
+
+    #[test]
+    fn a_json_array_with_nested_keys_is_read_with_its_line_numbers() {
+        let text = "[\n  {\"id\": 7, \"requester\": {\"email\": \"a@x.io\"}, \"subject\": \"ORD-1234\"},\n  \"text\",\n  {\"email\": \"b@x.io\", \"order_id\": \"ORD-2\", \"tags\": [\"refund\"]}\n]\n";
+        assert_eq!(
+            TicketsFormat::detect(Some("json"), text),
+            TicketsFormat::JsonArray
+        );
+        let read = read_tickets(text, TicketsFormat::JsonArray).expect("readable");
+        let got: Vec<(u64, &str, &str)> = read
+            .tickets
+            .iter()
+            .map(|(l, t)| (*l, t.email.as_str(), t.order_id.as_str()))
+            .collect();
+        assert_eq!(got, [(2, "a@x.io", "ORD-1234"), (4, "b@x.io", "ORD-2")]);
+        assert_eq!(read.tickets[0].1.ticket_id.as_deref(), Some("7"));
+        assert_eq!(read.problems.len(), 1);
+        assert_eq!(read.problems[0].line, 3);
+        let e = read_tickets("[{\"email\": 1},\n", TicketsFormat::JsonArray).expect_err("broken");
+        assert!(e.starts_with("line 2: not a valid JSON array"), "{e}");
     }
 }
