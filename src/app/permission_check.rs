@@ -4,6 +4,7 @@
 
 use super::ReadRequest;
 use super::connect::client_config;
+use crate::failure::Failure;
 use crate::secrets::ApiKey;
 use crate::stripe::permissions::{PERMISSIONS, Permission};
 use crate::stripe::{Client, StripeError, blocking};
@@ -29,10 +30,11 @@ pub struct Check {
 
 /// Checks every permission tieout knows of with one `limit=1` read each, concurrently.
 // StripeError carries the request id for the message; it is returned once.
-#[allow(clippy::result_large_err)]
-pub fn check(req: &ReadRequest, key: &ApiKey) -> Result<Vec<Check>, StripeError> {
-    let client = Client::new(client_config(req, key.clone()))?;
-    blocking::run(check_with(&client))?
+pub fn check(req: &ReadRequest, key: &ApiKey) -> Result<Vec<Check>, Failure> {
+    let client = Client::new(client_config(req, key.clone())?).map_err(Failure::from)?;
+    blocking::run(check_with(&client))
+        .map_err(|e| Failure::other(format!("could not start the network runtime: {e}")))?
+        .map_err(Failure::from)
 }
 
 /// [`check`] on an existing client.

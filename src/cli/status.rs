@@ -120,7 +120,7 @@ pub fn status_with(
                     say(out, l)?;
                 }
             }
-            Err(e) => line(out, "perms", format!("could not be checked: {e}"))?,
+            Err(e) => line(out, "perms", format!("could not be checked: {}", e.message))?,
         }
     }
     let info = verified.map_err(Failure::from)?;

@@ -10,6 +10,7 @@ use crate::app::run_history::SessionResult;
 use crate::domain::dunning::since::{ChangeKind, Changes, RunRecord, SinceOutcome};
 use crate::report::dunning_since::short_counts;
 use crate::tui::widgets::table::ColumnDef;
+use crate::tui::widgets::text::truncate;
 
 /// The worklist job's answer: the list and, with a run history, the comparison.
 pub(super) struct Computed {
