@@ -129,6 +129,18 @@ fn run_batch(ctx: &Ctx, args: &SuggestArgs, path: &Path, policy: &Policy) -> Cmd
     }
     let tickets: Vec<Ticket> = read.tickets.into_iter().map(|(_, t)| t).collect();
     let (data, unread) = account_for(ctx, &tickets)?;
+    // Stripe could be read for no ticket at all: nothing was answered, so nothing is
+    // written (an earlier good export stays as it is) and the failure is the exit code.
+    if !tickets.is_empty() && unread.len() == tickets.len() && unread.iter().all(Option::is_some) {
+        let why = unread.iter().flatten().next().cloned().unwrap_or_default();
+        return Err(Failure::new(
+            FailKind::Stripe,
+            format!(
+                "Stripe could be read for none of the {} ticket(s), so nothing was written: {why}",
+                tickets.len()
+            ),
+        ));
+    }
     let (rows, trails) = suggest_all(&data, &tickets, &unread, policy, ctx);
 
     let dir = args.out.clone().unwrap_or_else(|| PathBuf::from("."));
