@@ -10,9 +10,9 @@ use std::sync::Arc;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use super::columns::bank_role;
+use super::screens::{facts_width, render_facts_over_table, wrapped_height};
 use crate::bank::{BankLine, BankMatch, BankStatus, PayoutMatch};
 use crate::money::{Money, format_major_grouped};
 use crate::tui::action::Action;
@@ -198,25 +198,10 @@ impl Pane for BankScreen {
     }
 
     fn render(&mut self, area: Rect, buf: &mut Buffer, cx: &ViewCx<'_>) {
-        let inset = Rect {
-            x: area.x + 1,
-            width: area.width.saturating_sub(2),
-            ..area
-        };
         let lines = self.facts(cx);
-        let h = (u16::try_from(lines.len()).unwrap_or(0) + 1).min(area.height.saturating_sub(4));
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: true })
-            .render(Rect { height: h, ..inset }, buf);
-        self.table.render(
-            Rect {
-                y: area.y + h,
-                height: area.height - h,
-                ..area
-            },
-            buf,
-            cx,
-        );
+        // Counted as wrapped (a long line takes more than one row), plus a blank row.
+        let h = wrapped_height(&lines, facts_width(area)).saturating_add(1);
+        render_facts_over_table(lines, h, &mut self.table, area, buf, cx);
     }
 
     fn hints(&self) -> Vec<Action> {

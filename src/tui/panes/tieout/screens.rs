@@ -235,25 +235,10 @@ impl Pane for PayoutScreen {
     }
 
     fn render(&mut self, area: Rect, buf: &mut Buffer, cx: &ViewCx<'_>) {
-        let inset = Rect {
-            x: area.x + 1,
-            width: area.width.saturating_sub(2),
-            ..area
-        };
         let lines = self.facts(cx);
-        let want = wrapped_height(&lines, inset.width);
-        let facts = Paragraph::new(lines).wrap(Wrap { trim: true });
-        let h = want.min(area.height / 2).min(area.height.saturating_sub(4));
-        facts.render(Rect { height: h, ..inset }, buf);
-        self.table.render(
-            Rect {
-                y: area.y + h,
-                height: area.height - h,
-                ..area
-            },
-            buf,
-            cx,
-        );
+        let want = wrapped_height(&lines, facts_width(area));
+        let h = want.min(area.height / 2);
+        render_facts_over_table(lines, h, &mut self.table, area, buf, cx);
     }
 
     fn hints(&self) -> Vec<Action> {
@@ -393,7 +378,42 @@ impl Pane for LinesScreen {
 
 /// Rows `lines` take when wrapped at `width` (one spare row when a line wraps, since words
 /// do not break exactly at the edge).
-fn wrapped_height(lines: &[Line<'_>], width: u16) -> u16 {
+/// The width the facts above a drill-down's table wrap in (the area less a column each side).
+pub(super) fn facts_width(area: Rect) -> u16 {
+    area.width.saturating_sub(2)
+}
+
+/// A drill-down screen's body: `lines` of facts, wrapped, in at most `height` rows (and
+/// always leaving four rows for the table), with the table below them.
+pub(super) fn render_facts_over_table(
+    lines: Vec<Line<'_>>,
+    height: u16,
+    table: &mut DataTable,
+    area: Rect,
+    buf: &mut Buffer,
+    cx: &ViewCx<'_>,
+) {
+    let inset = Rect {
+        x: area.x + 1,
+        width: facts_width(area),
+        ..area
+    };
+    let h = height.min(area.height.saturating_sub(4));
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: true })
+        .render(Rect { height: h, ..inset }, buf);
+    table.render(
+        Rect {
+            y: area.y + h,
+            height: area.height - h,
+            ..area
+        },
+        buf,
+        cx,
+    );
+}
+
+pub(super) fn wrapped_height(lines: &[Line<'_>], width: u16) -> u16 {
     let w = usize::from(width.max(1));
     let mut rows = 0usize;
     let mut wrapped = false;
