@@ -109,7 +109,9 @@ fn not_utf8(line: &[u8]) -> Option<String> {
     let at = e.valid_up_to();
     let byte = line.get(at).copied().unwrap_or(0);
     let column = String::from_utf8_lossy(&line[..at]).chars().count() + 1;
-    let guess = if byte >= 0x80 {
+    let guess = if line.starts_with(&[0xFF, 0xFE]) || line.starts_with(&[0xFE, 0xFF]) {
+        " (the file is UTF-16: it starts with a UTF-16 byte-order mark)"
+    } else if byte >= 0x80 {
         " (the file looks like Windows-1252 or Latin-1)"
     } else {
         ""
@@ -131,6 +133,10 @@ pub fn read_tickets_bytes_with(
         .enumerate()
         .filter_map(|(i, l)| not_utf8(l).map(|why| (i as u64 + 1, why)))
         .collect();
+    // Without a readable header no column can be found: the encoding is the error.
+    if let Some((_, why)) = bad_lines.iter().find(|(l, _)| *l == 1) {
+        return Err(format!("line 1: the header {why}"));
+    }
     let text = String::from_utf8_lossy(bytes);
     let mut read = read_tickets_with(&text, format, opts)?;
     if !bad_lines.is_empty() {
@@ -739,5 +745,16 @@ mod tests {
         assert_eq!(read.problems[0].line, 3);
         let e = read_tickets("[{\"email\": 1},\n", TicketsFormat::JsonArray).expect_err("broken");
         assert!(e.starts_with("line 2: not a valid JSON array"), "{e}");
+    }
+
+    #[test]
+    fn a_header_that_is_not_utf8_is_an_encoding_error_not_a_missing_column() {
+        let utf16 = b"\xff\xfeI\x00d\x00\n";
+        let err = read_tickets_bytes(utf16, TicketsFormat::Csv).expect_err("utf-16");
+        assert!(err.starts_with("line 1: the header is not UTF-8 text"), "{err}");
+        assert!(err.contains("UTF-16"), "{err}");
+        let latin1 = b"ticket_id,e\xe9mail,order_id\nT-1,a@b.com,ORD-1\n";
+        let err = read_tickets_bytes(latin1, TicketsFormat::Csv).expect_err("latin-1");
+        assert!(err.contains("Windows-1252"), "{err}");
     }
 }
