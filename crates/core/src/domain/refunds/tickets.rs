@@ -751,7 +751,10 @@ mod tests {
     fn a_header_that_is_not_utf8_is_an_encoding_error_not_a_missing_column() {
         let utf16 = b"\xff\xfeI\x00d\x00\n";
         let err = read_tickets_bytes(utf16, TicketsFormat::Csv).expect_err("utf-16");
-        assert!(err.starts_with("line 1: the header is not UTF-8 text"), "{err}");
+        assert!(
+            err.starts_with("line 1: the header is not UTF-8 text"),
+            "{err}"
+        );
         assert!(err.contains("UTF-16"), "{err}");
         let latin1 = b"ticket_id,e\xe9mail,order_id\nT-1,a@b.com,ORD-1\n";
         let err = read_tickets_bytes(latin1, TicketsFormat::Csv).expect_err("latin-1");
