@@ -12,7 +12,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
 use super::columns::bank_role;
-use super::screens::{facts_width, render_facts_over_table, wrapped_height};
+use super::facts::{facts_width, render_facts_over_table, wrapped_height};
 use crate::bank::{BankLine, BankMatch, BankStatus, PayoutMatch};
 use crate::money::{Money, format_major_grouped};
 use crate::tui::action::Action;

@@ -19,6 +19,7 @@ mod bank;
 #[cfg(test)]
 mod bank_tests;
 mod columns;
+mod facts;
 mod journal;
 mod screens;
 #[cfg(test)]
