@@ -35,7 +35,9 @@ fn the_fake_stripe_binary_serves_until_interrupted() {
     let fake_rt = tokio::runtime::Runtime::new().expect("runtime");
     let (balance, payouts) = fake_rt.block_on(async {
         let get = |path: &str| {
-            reqwest::Client::new()
+            tieout_io::stripe::tls::client_builder()
+                .build()
+                .expect("an HTTP client")
                 .get(format!("{url}{path}"))
                 .bearer_auth(tieout_testkit::fake_stripe::TEST_KEY)
                 .header("Stripe-Version", tieout_io::stripe::API_VERSION)

@@ -74,7 +74,7 @@ pub fn start_fake(cfg: FakeConfig) -> RunningFake {
 fn http() -> &'static reqwest::Client {
     static CLIENT: std::sync::OnceLock<reqwest::Client> = std::sync::OnceLock::new();
     CLIENT.get_or_init(|| {
-        reqwest::Client::builder()
+        tieout_io::stripe::tls::client_builder()
             .pool_max_idle_per_host(0)
             .no_proxy()
             .build()

@@ -220,7 +220,7 @@ impl Client {
                 })?;
             headers.insert("Stripe-Account", value);
         }
-        let http = reqwest::Client::builder()
+        let http = super::tls::client_builder()
             .user_agent(format!("tieout/{}", env!("CARGO_PKG_VERSION")))
             .timeout(config.rate.request_timeout)
             .connect_timeout(config.rate.request_timeout.min(Duration::from_secs(10)))

@@ -3,7 +3,7 @@
 //! [`Client`] sends GET and nothing else (SECURITY.md). Its pieces: [`limiter`] (pacing),
 //! [`pace`] (the rate and requests in flight from latency and 429s),
 //! [`retry`] (what to retry, backoff), [`query`] (Stripe-style query strings), [`stats`]
-//! (request counters), [`error`] (typed failures with what to do), [`permissions`] (the
+//! (request counters), [`tls`] (the one TLS setup of every HTTP client), [`error`] (typed failures with what to do), [`permissions`] (the
 //! restricted-key permissions tieout needs), [`account`] (which account a key reads).
 
 pub mod account;
@@ -18,6 +18,7 @@ pub mod query;
 pub mod refund_writer;
 pub mod retry;
 pub mod stats;
+pub mod tls;
 
 #[cfg(test)]
 mod parse_tests;

@@ -153,7 +153,7 @@ impl RefundWriter {
             })?;
             headers.insert("Stripe-Account", value);
         }
-        let http = reqwest::Client::builder()
+        let http = super::tls::client_builder()
             .user_agent(format!("tieout/{}", env!("CARGO_PKG_VERSION")))
             .timeout(timeout)
             .redirect(reqwest::redirect::Policy::none())
