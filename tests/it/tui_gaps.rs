@@ -142,12 +142,8 @@ fn without_payouts_the_tie_out_is_marked_and_the_worklist_is_fresh() {
     assert!(!flat(&h.frame()).contains("lacks"), "{}", h.frame());
 }
 
-/// Payouts failing for good (a 503 Stripe says not to retry) mark the Tie-out with the
-/// error, not "no payouts arrived"; once Stripe recovers, `r` there reads the payouts
-/// alone (the fake's log shows no other request, not even the account's), and the pane
-/// is fresh while the Worklist keeps what it had.
-#[test]
-fn refresh_on_a_pane_whose_resource_failed_reads_that_resource_alone() {
+/// A fake whose payouts fail for good: a 503 that Stripe says not to retry, until cleared.
+fn payouts_failing() -> RunningFake {
     let fake = start_fake(FakeConfig::default());
     fake.inject(Fault::Status {
         path_prefix: "/v1/payouts".into(),
@@ -155,6 +151,16 @@ fn refresh_on_a_pane_whose_resource_failed_reads_that_resource_alone() {
         times: Fault::ALWAYS,
         should_retry: Some(false),
     });
+    fake
+}
+
+/// Payouts failing for good (a 503 Stripe says not to retry) mark the Tie-out with the
+/// error, not "no payouts arrived"; once Stripe recovers, `r` there reads the payouts
+/// alone (the fake's log shows no other request, not even the account's), and the pane
+/// is fresh while the Worklist keeps what it had.
+#[test]
+fn refresh_on_a_pane_whose_resource_failed_reads_that_resource_alone() {
+    let fake = payouts_failing();
     let mut h = open(&fake);
     let worklist = h.frame();
     assert!(worklist.contains("Showing all 40 invoices"), "{worklist}");
@@ -190,13 +196,7 @@ fn refresh_on_a_pane_whose_resource_failed_reads_that_resource_alone() {
 /// says the payouts still could not be read.
 #[test]
 fn a_retry_that_fails_again_keeps_the_mark() {
-    let fake = start_fake(FakeConfig::default());
-    fake.inject(Fault::Status {
-        path_prefix: "/v1/payouts".into(),
-        status: 503,
-        times: Fault::ALWAYS,
-        should_retry: Some(false),
-    });
+    let fake = payouts_failing();
     let mut h = open(&fake);
     h.keys("2");
     fake.clear_requests();
