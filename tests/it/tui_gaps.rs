@@ -168,10 +168,20 @@ fn refresh_on_a_pane_whose_resource_failed_reads_that_resource_alone() {
     let failed = flat(&h.frame());
     assert!(failed.contains("! payouts could not be read:"), "{failed}");
     assert!(
-        failed.contains("The payouts could not be read ("),
+        failed.contains("The payouts could not be read (the error is above; r reads them again)"),
         "the month says why, not that none arrived: {failed}"
     );
     assert!(!failed.contains("No payouts arrived"), "{failed}");
+    h.keys("P");
+    let refused = flat(&h.frame());
+    assert!(
+        refused.contains("Close packet 2026-11 not written: it holds every part of the account, and payouts could not be read:"),
+        "{refused}"
+    );
+    assert!(
+        refused.contains("Press r to read payouts again."),
+        "{refused}"
+    );
 
     fake.clear_faults();
     fake.clear_requests();
@@ -186,6 +196,10 @@ fn refresh_on_a_pane_whose_resource_failed_reads_that_resource_alone() {
     );
     let fresh = h.frame();
     assert!(!flat(&fresh).contains("could not be read"), "{fresh}");
+    assert!(
+        !flat(&fresh).contains("not written"),
+        "the refusal went with the gap: {fresh}"
+    );
     insta::assert_snapshot!("gaps_payouts_retried_tieout_120x40", fresh);
     h.keys("1");
     let after = h.frame();

@@ -13,18 +13,25 @@ pub(super) fn payouts(gaps: &[Gap]) -> Option<&Gap> {
     gaps.iter().find(|g| g.resource == Resource::Payouts)
 }
 
-/// What a month without payouts says.
-pub(super) fn empty_month(gap: Option<&Gap>) -> String {
-    match gap {
-        None => EMPTY_MONTH.to_string(),
-        Some(g) if g.stale => format!(
-            "No payouts arrived in this month as of the last sync; the payouts could not be read now ({}).",
-            g.reason()
-        ),
-        Some(g) => format!(
-            "The payouts could not be read ({}), so whether any arrived in this month is unknown.",
-            g.reason()
-        ),
+/// What a month without payouts says (`refresh`: the key that reads them again).
+pub(super) fn empty_month(gap: Option<&Gap>, refresh: &str) -> String {
+    let Some(g) = gap else {
+        return EMPTY_MONTH.to_string();
+    };
+    // A failure's own words are long and already above the pane.
+    let why = if g.retryable() {
+        format!("the error is above; {refresh} reads them again")
+    } else {
+        g.reason()
+    };
+    if g.stale {
+        format!(
+            "No payouts arrived in this month as of the last sync; the payouts could not be read now ({why})."
+        )
+    } else {
+        format!(
+            "The payouts could not be read ({why}), so whether any arrived in this month is unknown."
+        )
     }
 }
 
@@ -62,7 +69,7 @@ pub(super) fn refuse_packet(gaps: &[Gap], refresh: &str) -> Option<String> {
     let why: Vec<String> = gaps.iter().map(Gap::message).collect();
     let all: Vec<&Gap> = gaps.iter().collect();
     Some(format!(
-        "it holds every part of the account, and {} (`tieout close` with this key stops the same way).{}",
+        "it holds every part of the account, and {} (`tieout close` stops the same way).{}",
         why.join("; "),
         what_to_do(&all, refresh)
     ))

@@ -118,6 +118,8 @@ pub struct TieOutPane {
     gaps: Arc<Vec<Gap>>,
     /// The key bound to `refresh` (read from the keymap when drawing).
     refresh_key: String,
+    /// `packet_line` says the packet was refused for a gap.
+    packet_refused_line: bool,
 }
 
 impl Default for TieOutPane {
@@ -147,6 +149,7 @@ impl TieOutPane {
             bank_pending: None,
             gaps: Arc::new(Vec::new()),
             refresh_key: "r".to_string(),
+            packet_refused_line: false,
         }
     }
 
@@ -200,7 +203,7 @@ impl TieOutPane {
     fn show(&mut self, t: MonthTieOut, cx: &mut Cx<'_>) {
         let t = Arc::new(t);
         let empty = if t.is_empty() {
-            gaps::empty_month(gaps::payouts(&self.gaps))
+            gaps::empty_month(gaps::payouts(&self.gaps), &self.refresh_key)
         } else {
             String::new()
         };
@@ -286,6 +289,7 @@ impl TieOutPane {
             format!("Close packet {month} not written: {why}"),
             Role::Error,
         ));
+        self.packet_refused_line = true;
         cx.toast_error(format!("close packet {month} not written: {why}"));
         true
     }
@@ -327,6 +331,7 @@ impl TieOutPane {
         self.packet = Some((req, month));
         self.overwrite = None;
         self.packet_line = None;
+        self.packet_refused_line = false;
         self.typed_dir = Some(dir.clone());
         cx.effect(Effect::ExportPacket {
             req,
@@ -450,7 +455,10 @@ impl TieOutPane {
                 } else {
                     Role::Muted
                 };
-                counts.push(Span::styled(gaps::empty_month(gap), theme.style(role)))
+                counts.push(Span::styled(
+                    gaps::empty_month(gap, &self.refresh_key),
+                    theme.style(role),
+                ))
             }
             Some(t) => {
                 let c = &t.counts;
@@ -580,6 +588,11 @@ impl Pane for TieOutPane {
 
     fn on_data(&mut self, ws: &Workspace, cx: &mut Cx<'_>) -> bool {
         self.data = Some(Arc::clone(&ws.data));
+        // A refusal for gaps that a retry has since read goes with them.
+        if self.packet_refused_line && gaps::refuse_packet(&ws.gaps, "").is_none() {
+            self.packet_line = None;
+            self.packet_refused_line = false;
+        }
         self.gaps = Arc::clone(&ws.gaps);
         self.bank_lines = ws.bank.clone();
         if self.month.is_none() {
