@@ -91,7 +91,31 @@ impl Loader for CliLoader {
             LoadKind::Demo => self.demo(),
             LoadKind::Cache => self.cached(),
             LoadKind::Fresh => self.fresh(progress),
+            // Its own effect (it needs the account on screen): see `retry`.
+            LoadKind::Retry(parts) => Err(LoadError::new(format!(
+                "internal: a retry of {parts:?} came as a whole load"
+            ))),
         }
+    }
+
+    fn retry(
+        &self,
+        parts: crate::source::sync::Parts,
+        account: &crate::source::sync::AccountIdent,
+        progress: &(dyn Fn(String) + Send + Sync),
+    ) -> Result<Workspace, LoadError> {
+        let ctx = &self.ctx;
+        let client = crate::app::connect(&ctx.request()).map_err(|f| LoadError::new(f.message))?;
+        let report = reporter(progress);
+        let read = crate::app::pane_reads::read_again(
+            &client,
+            account,
+            (ctx.now, &ctx.tz),
+            parts,
+            &report,
+        )
+        .map_err(LoadError::new)?;
+        Ok(Workspace::new(read.data, Vec::new()).with_gaps(read.gaps))
     }
 
     fn load_in_parts(
@@ -116,11 +140,7 @@ impl Loader for CliLoader {
                 "the demo account holds only the months it was generated for, not {month}: choose a month inside them"
             ));
         }
-        let report = move |event: SyncEvent| {
-            if let Some(text) = in_words(event) {
-                progress(text);
-            }
-        };
+        let report = reporter(progress);
         let mut request = self.ctx.request();
         request.cached = false;
         load::load_fresh_with(&request, Need::Month(month), &report).map_err(|f| f.message)
@@ -274,18 +294,13 @@ impl CliLoader {
         let lookup = Arc::new(StripeLookup {
             client: client.clone(),
         });
-        let report = move |event: SyncEvent| {
-            if let Some(text) = in_words(event) {
-                progress(text);
-            }
-        };
+        let report = reporter(progress);
         let read = crate::app::pane_reads::read(
             &client,
             ctx.global.stripe_account.as_deref(),
             (ctx.now, &ctx.tz),
             Some(&cache),
             &ctx.global.profile,
-            None,
             &report,
         )
         .map_err(LoadError::new)?;
@@ -293,6 +308,15 @@ impl CliLoader {
             .with_gaps(read.gaps)
             .with_history(history(lookup))
             .with_bank(self.bank()?))
+    }
+}
+
+/// Sync events in words, to the status line's `progress`.
+fn reporter(progress: &(dyn Fn(String) + Send + Sync)) -> impl Fn(SyncEvent) + Send + Sync + '_ {
+    move |event: SyncEvent| {
+        if let Some(text) = in_words(event) {
+            progress(text);
+        }
     }
 }
 

@@ -19,6 +19,15 @@ use super::workspace::{LoadError, LoadKind, Workspace};
 /// A loader for scripted runs.
 pub type TestLoader = Box<dyn Fn(LoadKind) -> Result<Workspace, LoadError>>;
 
+/// A pane's retry for scripted runs (`Effect::Retry`): the resources and the account on
+/// screen in, what was read of them out.
+pub type TestRetry = Box<
+    dyn Fn(
+        crate::source::sync::Parts,
+        &crate::source::sync::AccountIdent,
+    ) -> Result<Workspace, LoadError>,
+>;
+
 /// Settings for tests: default keys, the dark theme, the demo's clock, UTC.
 pub fn test_settings(startup: Startup) -> Settings {
     let themes: Vec<Theme> = Theme::builtin_names()
@@ -42,6 +51,8 @@ pub struct Harness {
     pub width: u16,
     pub height: u16,
     loader: TestLoader,
+    /// Answers `Effect::Retry` (none: the retry fails, saying so).
+    retry: Option<TestRetry>,
     /// Effects performed so far that have no result message (copies, writes, cancels).
     pub log: Vec<Effect>,
     /// Load/compute effects not yet performed (when `auto` is off).
@@ -74,10 +85,17 @@ impl Harness {
             width,
             height,
             loader,
+            retry: None,
             log: Vec::new(),
             queued: Vec::new(),
             auto: true,
         }
+    }
+
+    /// The same harness answering a pane's retry with `retry`.
+    pub fn with_retry(mut self, retry: TestRetry) -> Self {
+        self.retry = Some(retry);
+        self
     }
 
     /// A harness over a fixed workspace, started and loaded.
@@ -135,13 +153,30 @@ impl Harness {
 
     fn perform(&mut self, effects: Vec<Effect>) {
         for e in effects {
-            if !self.auto && matches!(e, Effect::Load { .. } | Effect::Compute { .. }) {
+            if !self.auto
+                && matches!(
+                    e,
+                    Effect::Load { .. } | Effect::Retry { .. } | Effect::Compute { .. }
+                )
+            {
                 self.queued.push(e);
                 continue;
             }
             match e {
                 Effect::Load { req, kind } => {
                     let result = (self.loader)(kind);
+                    self.step(Msg::Loaded { req, kind, result });
+                }
+                Effect::Retry {
+                    req,
+                    parts,
+                    account,
+                } => {
+                    let result = match &self.retry {
+                        Some(retry) => retry(parts, &account),
+                        None => Err(LoadError::new("this harness cannot retry")),
+                    };
+                    let kind = LoadKind::Retry(parts);
                     self.step(Msg::Loaded { req, kind, result });
                 }
                 Effect::Compute { req, job } => {

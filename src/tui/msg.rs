@@ -220,6 +220,14 @@ pub enum PreviewEvent {
 pub enum Effect {
     /// Load the account (demo, cache, or fresh from Stripe) off the UI task.
     Load { req: RequestId, kind: LoadKind },
+    /// Read again from Stripe only the resources in `parts` of `account` (those the
+    /// focused pane shows failed), off the UI task; the answer comes back as
+    /// `Msg::Loaded` with `LoadKind::Retry(parts)` and is merged into the data on screen.
+    Retry {
+        req: RequestId,
+        parts: crate::source::sync::Parts,
+        account: crate::source::sync::AccountIdent,
+    },
     /// Run CPU work off the UI task; the result comes back as `Msg::Computed`.
     Compute { req: RequestId, job: Job },
     /// The result of this request is no longer wanted: stop it if possible.

@@ -115,6 +115,27 @@ pub struct Reads {
 impl Reads {
     /// The lines that mark a pane for the resources `gaps` could not read: what is
     /// missing and what to do, and for a resource only some columns need, which.
+    /// Whether the pane reads `r` at all (a pane that declares nothing may read anything).
+    pub fn touches(&self, r: crate::source::sync::Resource) -> bool {
+        (self.needs.is_empty() && self.partly.is_empty())
+            || self.needs.contains(&r)
+            || self.partly.iter().any(|(p, _)| *p == r)
+    }
+
+    /// The resources of `gaps` the pane is marked for that a retry may bring (they failed;
+    /// a missing permission needs the key changed): what its `refresh` reads again.
+    pub fn retryable(&self, gaps: &[crate::tui::workspace::Gap]) -> crate::source::sync::Parts {
+        crate::source::sync::Parts::of(
+            gaps.iter()
+                .filter(|g| g.retryable())
+                .filter(|g| {
+                    self.needs.contains(&g.resource)
+                        || self.partly.iter().any(|(r, _)| *r == g.resource)
+                })
+                .map(|g| g.resource),
+        )
+    }
+
     pub fn marks(&self, gaps: &[crate::tui::workspace::Gap]) -> Vec<String> {
         let mut out = Vec::new();
         for g in gaps {

@@ -372,6 +372,19 @@ fn refresh(state: &mut State) {
     for r in old {
         state.core.cancel(r);
     }
+    // A tab marked for a resource that failed reads that resource again, alone.
+    if let Some((parts, account)) = retry_target(state) {
+        let what: Vec<&str> = parts.resources().iter().map(|r| r.label()).collect();
+        let req = state
+            .core
+            .request(Owner::Shell, format!("reading {} again", what.join(", ")));
+        state.core.effects.push(Effect::Retry {
+            req,
+            parts,
+            account,
+        });
+        return;
+    }
     let (kind, label) = match state.startup {
         Startup::Demo => (LoadKind::Demo, "loading the demo account"),
         Startup::CacheThenFresh => (LoadKind::Fresh, "refreshing from Stripe"),
@@ -384,6 +397,25 @@ fn refresh(state: &mut State) {
         };
     }
     state.core.effects.push(Effect::Load { req, kind });
+}
+
+/// What `refresh` reads again on the active tab: the resources it is marked for that
+/// failed (not those the key lacks), of the account on screen; `None`: a whole refresh.
+fn retry_target(
+    state: &State,
+) -> Option<(
+    crate::source::sync::Parts,
+    crate::source::sync::AccountIdent,
+)> {
+    if state.startup != Startup::CacheThenFresh {
+        return None;
+    }
+    let ws = state.core.workspace.as_ref()?;
+    let parts = state.tabs.get(state.active)?.reads().retryable(&ws.gaps);
+    if parts.resources().is_empty() {
+        return None;
+    }
+    Some((parts, crate::app::pane_reads::account_of(&ws.data.meta)))
 }
 
 /// A close packet export finished: its owner (the Tie-out tab) shows the result; if the

@@ -109,8 +109,8 @@ fn draw_tabs(state: &mut State, area: Rect, buf: &mut Buffer) {
     }
 }
 
-/// Draws `marks` (one line each, wrapped at most to a third of the height) at the top of
-/// `area` and returns what is left below them.
+/// Draws `marks` (one each, wrapped between words under its text, at most a third of the
+/// height) at the top of `area` and returns what is left below them.
 fn draw_marks(marks: &[String], area: Rect, buf: &mut Buffer, theme: &Theme) -> Rect {
     if marks.is_empty() || area.height < 6 {
         return area;
@@ -119,10 +119,12 @@ fn draw_marks(marks: &[String], area: Rect, buf: &mut Buffer, theme: &Theme) -> 
     let mut lines: Vec<String> = Vec::new();
     for m in marks {
         let text = format!("! {m}");
-        let chars: Vec<char> = text.chars().collect();
-        for chunk in chars.chunks(width) {
-            lines.push(chunk.iter().collect());
-        }
+        let opts = textwrap::Options::new(width).subsequent_indent("  ");
+        lines.extend(
+            textwrap::wrap(&text, opts)
+                .into_iter()
+                .map(|l| l.into_owned()),
+        );
     }
     let room = usize::from(area.height / 3).max(1);
     let shown = lines.len().min(room);

@@ -101,6 +101,9 @@ pub enum LoadKind {
     Cache,
     /// Fresh from Stripe (the background refresh).
     Fresh,
+    /// Only these resources, fresh from Stripe: a pane's retry of what failed, merged
+    /// into the data on screen (`Effect::Retry`).
+    Retry(crate::source::sync::Parts),
 }
 
 /// Why a load failed.

@@ -38,6 +38,22 @@ pub trait Loader: Send + Sync + 'static {
         self.load(kind, progress).map(LoadEnd::Whole)
     }
 
+    /// Only the resources in `parts` of `account` (the account on screen), read again
+    /// for a pane's retry (`Effect::Retry`): a workspace holding just their tables and
+    /// the gaps of those that failed again. Runs on a worker thread.
+    fn retry(
+        &self,
+        parts: crate::source::sync::Parts,
+        _account: &crate::source::sync::AccountIdent,
+        _progress: &(dyn Fn(String) + Send + Sync),
+    ) -> Result<Workspace, LoadError> {
+        let what: Vec<&str> = parts.resources().iter().map(|r| r.label()).collect();
+        Err(LoadError::new(format!(
+            "this run cannot read {} again on its own; restart tieout to read the account again",
+            what.join(", ")
+        )))
+    }
+
     /// The payouts arriving in `month` and their lines, read for a close packet of a month
     /// outside the data on hand (everything else comes from the data shown). Runs on a
     /// worker thread; reports in words to `progress`.
@@ -163,6 +179,36 @@ impl EffectRunner {
                         },
                     };
                     let _ = tx.blocking_send(msg);
+                });
+            }
+            Effect::Retry {
+                req,
+                parts,
+                account,
+            } => {
+                let flag = CancelFlag::new();
+                self.running.insert(req, flag.clone());
+                let tx = self.tx.clone();
+                let loader = Arc::clone(&self.loader);
+                spawn(format!("retry-{}", req.0), move || {
+                    tracing::info!(req = req.0, ?parts, "retry started");
+                    let ptx = tx.clone();
+                    let progress = move |text: String| {
+                        if !flag.is_cancelled() {
+                            let _ = ptx.try_send(Msg::Progress { req, text });
+                        }
+                    };
+                    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        loader.retry(parts, &account, &progress)
+                    }))
+                    .unwrap_or_else(|panic| {
+                        Err(LoadError::new(format!(
+                            "tieout hit an internal error while reading again ({}); the log has details",
+                            panic_text(&panic)
+                        )))
+                    });
+                    let kind = LoadKind::Retry(parts);
+                    let _ = tx.blocking_send(Msg::Loaded { req, kind, result });
                 });
             }
             Effect::Compute { req, job } => {

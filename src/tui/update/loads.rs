@@ -15,6 +15,9 @@ pub(super) fn on_loaded(
     if state.core.pending.remove(&req).is_none() {
         return false; // cancelled or superseded
     }
+    if let LoadKind::Retry(parts) = kind {
+        return on_retried(state, req, parts, result);
+    }
     let newer_shown = state.shown.is_some_and(|s| s > req);
     let other_load_pending = state.core.pending.values().any(|(o, _)| *o == Owner::Shell);
     match result {
@@ -36,18 +39,7 @@ pub(super) fn on_loaded(
             for i in 0..state.tabs.len() {
                 state.with_owner(Owner::Tab(i), |pane, cx| pane.on_data(&ws, cx));
             }
-            let ids: Vec<u64> = state.screens.iter().map(|(id, _)| *id).collect();
-            for id in ids {
-                let keep = state
-                    .with_owner(Owner::Screen(id), |pane, cx| pane.on_data(&ws, cx))
-                    .unwrap_or(false);
-                if !keep && let Some(pos) = state.screens.iter().position(|(s, _)| *s == id) {
-                    let closing: Vec<u64> = state.screens.drain(pos..).map(|(s, _)| s).collect();
-                    for s in closing {
-                        state.core.cancel_owned_by(Owner::Screen(s));
-                    }
-                }
-            }
+            to_screens(state, &ws);
             state.load = LoadState::Loaded;
             if kind == LoadKind::Fresh {
                 state.core.toast = Some(if ws.gaps.is_empty() {
@@ -81,6 +73,90 @@ pub(super) fn on_loaded(
             }
         }
     }
+    true
+}
+
+/// New data for the drill-down screens: each keeps its place or, when its row is gone,
+/// closes with the screens above it.
+fn to_screens(state: &mut State, ws: &super::super::workspace::Workspace) {
+    let ids: Vec<u64> = state.screens.iter().map(|(id, _)| *id).collect();
+    for id in ids {
+        let keep = state
+            .with_owner(Owner::Screen(id), |pane, cx| pane.on_data(ws, cx))
+            .unwrap_or(false);
+        if !keep && let Some(pos) = state.screens.iter().position(|(s, _)| *s == id) {
+            let closing: Vec<u64> = state.screens.drain(pos..).map(|(s, _)| s).collect();
+            for s in closing {
+                state.core.cancel_owned_by(Owner::Screen(s));
+            }
+        }
+    }
+}
+
+/// A retry of some resources came back (`Effect::Retry`): what was read replaces those
+/// resources' tables on screen and their gaps go; what failed again keeps the data
+/// shown with the new error. Only the tabs that read a retried resource (and the
+/// screens above) are given the merged data: the others keep theirs, unread.
+fn on_retried(
+    state: &mut State,
+    req: super::super::msg::RequestId,
+    parts: crate::source::sync::Parts,
+    result: Result<super::super::workspace::Workspace, super::super::workspace::LoadError>,
+) -> bool {
+    let what: Vec<&str> = parts.resources().iter().map(|r| r.label()).collect();
+    let what = what.join(", ");
+    let Some(shown) = state.core.workspace.clone() else {
+        return false;
+    };
+    let again = match result {
+        Ok(again) => again,
+        Err(e) => {
+            state.core.toast = Some(Toast {
+                text: format!("could not read {what} again: {}", e.message),
+                error: true,
+            });
+            return true;
+        }
+    };
+    let again = crate::app::pane_reads::PaneData {
+        data: std::sync::Arc::try_unwrap(again.data).unwrap_or_else(|a| (*a).clone()),
+        gaps: (*again.gaps).clone(),
+    };
+    let merged = crate::app::pane_reads::merge_again(&shown.data, &shown.gaps, again, parts);
+    let still: Vec<&str> = merged
+        .gaps
+        .iter()
+        .filter(|g| parts.has(g.resource))
+        .map(|g| g.resource.label())
+        .collect();
+    let ws = super::super::workspace::Workspace {
+        data: std::sync::Arc::new(merged.data),
+        gaps: std::sync::Arc::new(merged.gaps),
+        ..shown
+    };
+    state.shown = Some(req);
+    state.core.workspace = Some(ws.clone());
+    for i in 0..state.tabs.len() {
+        let reads = state.tabs[i].reads();
+        if parts.resources().into_iter().any(|r| reads.touches(r)) {
+            state.with_owner(Owner::Tab(i), |pane, cx| pane.on_data(&ws, cx));
+        }
+    }
+    to_screens(state, &ws);
+    state.core.toast = Some(if still.is_empty() {
+        Toast {
+            text: format!("read {what} again from Stripe"),
+            error: false,
+        }
+    } else {
+        Toast {
+            text: format!(
+                "{} still could not be read (the pane says why)",
+                still.join(", ")
+            ),
+            error: true,
+        }
+    });
     true
 }
 

@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
-use tieout_testkit::fake_stripe::{FakeConfig, FakeStripe, TEST_KEY, VersionCheck};
+use tieout_testkit::fake_stripe::{FakeConfig, FakeStripe, Fault, TEST_KEY, VersionCheck};
 
 /// A fake Stripe API on 127.0.0.1 serving a fixture folder (test infrastructure).
 #[derive(Debug, Parser)]
@@ -48,9 +48,36 @@ struct Args {
     /// Withhold a permission from every key (e.g. rak_payout_read); repeatable.
     #[arg(long, value_name = "SLUG")]
     deny: Vec<String>,
+    /// Answer the first TIMES requests under PATH with STATUS and `Stripe-Should-Retry:
+    /// false`, so a client gives up on them at once (e.g. `/v1/payouts:503:1`: a
+    /// resource failing for good, then recovering); repeatable.
+    #[arg(long, value_name = "PATH:STATUS:TIMES", value_parser = parse_fail)]
+    fail: Vec<Fault>,
     /// Print one line per request to stderr.
     #[arg(long, short)]
     verbose: bool,
+}
+
+/// `--fail PATH:STATUS:TIMES` as a fault.
+fn parse_fail(text: &str) -> Result<Fault, String> {
+    let mut parts = text.rsplitn(3, ':');
+    let (Some(times), Some(status), Some(path)) = (parts.next(), parts.next(), parts.next()) else {
+        return Err(format!(
+            "expected PATH:STATUS:TIMES (e.g. /v1/payouts:503:1), not {text}"
+        ));
+    };
+    let status: u16 = status
+        .parse()
+        .map_err(|_| format!("{status} is not an HTTP status"))?;
+    let times: u32 = times
+        .parse()
+        .map_err(|_| format!("{times} is not a number of requests"))?;
+    Ok(Fault::Status {
+        path_prefix: path.to_string(),
+        status,
+        times,
+        should_retry: Some(false),
+    })
 }
 
 #[tokio::main]
@@ -72,6 +99,9 @@ async fn main() -> ExitCode {
         cfg = cfg.accept_only([key.clone()]);
     }
     cfg = cfg.deny("*", args.deny.iter().cloned());
+    for fault in args.fail {
+        cfg = cfg.fault(fault);
+    }
     cfg.echo_requests = args.verbose;
     if args.no_version_check {
         cfg = cfg.version_check(VersionCheck::Ignore);

@@ -20,6 +20,7 @@ mod bank;
 mod bank_tests;
 mod columns;
 mod facts;
+mod gaps;
 mod journal;
 mod screens;
 #[cfg(test)]
@@ -34,7 +35,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
-use crate::domain::tieout::{EMPTY_MONTH, MonthTieOut, Verdict, tie_out_month};
+use crate::domain::tieout::{MonthTieOut, Verdict, tie_out_month};
 use crate::money::format_major_grouped;
 use crate::report::Formats;
 use crate::report::reconciliation::{ReportHeader, render};
@@ -46,7 +47,7 @@ use crate::tui::pane::{Cx, Handled, Pane, Reads, ViewCx};
 use crate::tui::state::PromptKind;
 use crate::tui::theme::Role;
 use crate::tui::widgets::table::{DataTable, RowsSource, TableSource};
-use crate::tui::workspace::Workspace;
+use crate::tui::workspace::{Gap, Workspace};
 
 pub use bank::BankScreen;
 use columns::rows_source;
@@ -113,6 +114,13 @@ pub struct TieOutPane {
     bank_lines: Option<Arc<Vec<crate::bank::BankLine>>>,
     bank: Option<Arc<crate::bank::BankMatch>>,
     bank_pending: Option<RequestId>,
+    /// What the fresh read could not read ([`gaps`]): the empty month says so, and the
+    /// reports refuse.
+    gaps: Arc<Vec<Gap>>,
+    /// The key bound to `refresh` (read from the keymap when drawing).
+    refresh_key: String,
+    /// `packet_line` says the packet was refused for a gap.
+    packet_refused_line: bool,
 }
 
 impl Default for TieOutPane {
@@ -140,6 +148,9 @@ impl TieOutPane {
             bank_lines: None,
             bank: None,
             bank_pending: None,
+            gaps: Arc::new(Vec::new()),
+            refresh_key: "r".to_string(),
+            packet_refused_line: false,
         }
     }
 
@@ -193,7 +204,7 @@ impl TieOutPane {
     fn show(&mut self, t: MonthTieOut, cx: &mut Cx<'_>) {
         let t = Arc::new(t);
         let empty = if t.is_empty() {
-            EMPTY_MONTH.to_string()
+            gaps::empty_month(gaps::payouts(&self.gaps), &self.refresh_key)
         } else {
             String::new()
         };
@@ -243,6 +254,10 @@ impl TieOutPane {
             cx.toast_error("nothing to export yet");
             return;
         };
+        if let Some(why) = gaps::refuse_reports(&self.gaps, &self.refresh_key) {
+            cx.toast_error(why);
+            return;
+        }
         let header = ReportHeader::from_meta(&data.meta, &zone_name(cx.tz()));
         let all = Formats {
             md: true,
@@ -265,12 +280,30 @@ impl TieOutPane {
         }
     }
 
+    /// Refuses the month's close packet while part of the account could not be read
+    /// (said under the month selector and in the status line): true when refused.
+    fn packet_refused(&mut self, month: Month, cx: &mut Cx<'_>) -> bool {
+        let Some(why) = gaps::refuse_packet(&self.gaps, &self.refresh_key) else {
+            return false;
+        };
+        self.packet_line = Some((
+            format!("Close packet {month} not written: {why}"),
+            Role::Error,
+        ));
+        self.packet_refused_line = true;
+        cx.toast_error(format!("close packet {month} not written: {why}"));
+        true
+    }
+
     /// `export_packet`: offers the month's packet folder in a prompt (Enter writes).
     fn ask_packet_dir(&mut self, cx: &mut Cx<'_>) {
         let (Some(month), Some(_)) = (self.month, &self.data) else {
             cx.toast_error("nothing to export yet: the account is still loading");
             return;
         };
+        if self.packet_refused(month, cx) {
+            return;
+        }
         if let Some((_, m)) = self.packet {
             cx.toast_error(format!(
                 "the close packet for {m} is still being written; wait for it to finish"
@@ -282,11 +315,14 @@ impl TieOutPane {
 
     /// Asks the runtime to write the month's packet into `dir`.
     fn export_packet(&mut self, dir: PathBuf, force: bool, cx: &mut Cx<'_>) {
-        let (Some(month), Some(data)) = (self.month, &self.data) else {
+        let (Some(month), Some(data)) = (self.month, self.data.clone()) else {
             return;
         };
+        if self.packet_refused(month, cx) {
+            return;
+        }
         let input = PacketInput {
-            data: Arc::clone(data),
+            data,
             now: cx.now(),
             tz: cx.tz().clone(),
             bank: self.bank_lines.clone(),
@@ -296,6 +332,7 @@ impl TieOutPane {
         self.packet = Some((req, month));
         self.overwrite = None;
         self.packet_line = None;
+        self.packet_refused_line = false;
         self.typed_dir = Some(dir.clone());
         cx.effect(Effect::ExportPacket {
             req,
@@ -413,7 +450,16 @@ impl TieOutPane {
         match &self.result {
             None => counts.push(Span::styled("tying out…", theme.style(Role::Pending))),
             Some(t) if t.is_empty() => {
-                counts.push(Span::styled(EMPTY_MONTH, theme.style(Role::Muted)))
+                let gap = gaps::payouts(&self.gaps);
+                let role = if gap.is_some() {
+                    Role::Warning
+                } else {
+                    Role::Muted
+                };
+                counts.push(Span::styled(
+                    gaps::empty_month(gap, &self.refresh_key),
+                    theme.style(role),
+                ))
             }
             Some(t) => {
                 let c = &t.counts;
@@ -501,7 +547,10 @@ impl TieOutPane {
             lines.push(Line::styled("Bank: matching…", theme.style(Role::Pending)));
         }
         if let Some((text, role)) = &self.packet_line {
-            lines.push(Line::styled(text.clone(), theme.style(*role)));
+            // Wrapped between words: a refusal says what is missing and what to do.
+            for l in textwrap::wrap(text, usize::from(width.max(1))) {
+                lines.push(Line::styled(l.into_owned(), theme.style(*role)));
+            }
         }
         if let Some((text, role)) = &self.journal.line {
             lines.push(Line::styled(text.clone(), theme.style(*role)));
@@ -540,6 +589,12 @@ impl Pane for TieOutPane {
 
     fn on_data(&mut self, ws: &Workspace, cx: &mut Cx<'_>) -> bool {
         self.data = Some(Arc::clone(&ws.data));
+        // A refusal for gaps that a retry has since read goes with them.
+        if self.packet_refused_line && gaps::refuse_packet(&ws.gaps, "").is_none() {
+            self.packet_line = None;
+            self.packet_refused_line = false;
+        }
+        self.gaps = Arc::clone(&ws.gaps);
         self.bank_lines = ws.bank.clone();
         if self.month.is_none() {
             self.month = Some(default_month(&ws.data, cx.now(), cx.tz()));
@@ -585,7 +640,10 @@ impl Pane for TieOutPane {
             Action::Export => self.export(cx),
             Action::ExportPacket => self.ask_packet_dir(cx),
             Action::OverwritePacket => self.overwrite_packet(cx),
-            Action::ExportJournal => self.journal.start(self.month, self.data.as_ref(), cx),
+            Action::ExportJournal => match gaps::refuse_reports(&self.gaps, &self.refresh_key) {
+                Some(why) => cx.toast_error(why),
+                None => self.journal.start(self.month, self.data.as_ref(), cx),
+            },
             Action::OverwriteJournal => self.journal.overwrite(self.month, self.data.as_ref(), cx),
             Action::Open => self.open(cx),
             _ => return Handled::No,
@@ -619,6 +677,9 @@ impl Pane for TieOutPane {
         }
         if let Some(k) = cx.keymap.key_for(Action::OverwriteJournal) {
             self.journal_overwrite_key = k;
+        }
+        if let Some(k) = cx.keymap.key_for(Action::Refresh) {
+            self.refresh_key = k;
         }
         let inset = Rect {
             x: area.x + 1,

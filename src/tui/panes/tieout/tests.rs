@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use super::*;
+use crate::domain::tieout::EMPTY_MONTH;
 use crate::domain::tieout::testdata::sample_rows;
 use crate::money::Currency;
 use crate::source::rows::{ChargeRow, CustomerRow, DisputeRow, RefundRow};

@@ -68,6 +68,39 @@ impl Resource {
     }
 }
 
+impl super::Parts {
+    /// Just the resources `rs` (a retry of those the workbench could not read).
+    pub fn of(rs: impl IntoIterator<Item = Resource>) -> Self {
+        let mut p = Self::none();
+        for r in rs {
+            *p.flag(r) = true;
+        }
+        p
+    }
+
+    /// Whether `r` is read.
+    pub fn has(mut self, r: Resource) -> bool {
+        *self.flag(r)
+    }
+
+    /// The resources read, in [`Resource::ALL`] order.
+    pub fn resources(self) -> Vec<Resource> {
+        Resource::ALL.into_iter().filter(|r| self.has(*r)).collect()
+    }
+
+    fn flag(&mut self, r: Resource) -> &mut bool {
+        match r {
+            Resource::Payouts => &mut self.payouts,
+            Resource::Invoices => &mut self.invoices,
+            Resource::Customers => &mut self.customers,
+            Resource::Charges => &mut self.charges,
+            Resource::Refunds => &mut self.refunds,
+            Resource::Disputes => &mut self.disputes,
+            Resource::Subscriptions => &mut self.subscriptions,
+        }
+    }
+}
+
 /// A resource that could not be read, and why.
 #[derive(Debug, Clone)]
 pub struct Unread {
@@ -106,13 +139,7 @@ pub async fn read_each(
         .and_then(|c| c.load(&account.id, mode).ok())
         .and_then(|s| s.to_data().ok());
     let (fetched, failed) = fetch_each(client, &account, opts, previous.as_ref(), progress).await;
-    let unread: Vec<Unread> = failed
-        .into_iter()
-        .map(|(resource, error)| Unread {
-            resource,
-            error: Arc::new(error),
-        })
-        .collect();
+    let unread = unread_of(failed);
     let saved = match cache {
         Some(cache) if unread.is_empty() => save(cache, &fetched.data, profile, opts.now),
         _ => false,
@@ -123,6 +150,35 @@ pub async fn read_each(
         saved,
         stats: stats_since(&before, &client.stats()),
     })
+}
+
+/// Reads again only the resources `opts.parts` names, for the account already identified
+/// (no `GET /v1/account`), without the cache: a retry of what an earlier [`read_each`]
+/// could not read. Its tables for the other resources stay empty, and it is never saved.
+pub async fn read_again(
+    client: &Client,
+    account: &AccountIdent,
+    opts: &SyncOptions,
+    progress: &dyn Progress,
+) -> PartialRead {
+    let before = client.stats();
+    let (fetched, failed) = fetch_each(client, account, opts, None, progress).await;
+    PartialRead {
+        fetched,
+        unread: unread_of(failed),
+        saved: false,
+        stats: stats_since(&before, &client.stats()),
+    }
+}
+
+fn unread_of(failed: Vec<(Resource, StripeError)>) -> Vec<Unread> {
+    failed
+        .into_iter()
+        .map(|(resource, error)| Unread {
+            resource,
+            error: Arc::new(error),
+        })
+        .collect()
 }
 
 /// Saves a complete read as the profile's cache; a failure to save is logged, not fatal
