@@ -734,8 +734,30 @@ fn explain_names_the_stripe_requests_each_ticket_made_and_never_the_key() {
     let logged = fake.requests().len();
     let named = md.matches("(Request-Id req_fake_").count();
     assert_eq!(named, logged, "{md}");
+    // The demo's trails as a live run writes them (the Request-Ids, numbered in the order
+    // the fake received concurrent requests, made stable).
+    assert_golden(
+        "suggest/fake/refund-explanations.md",
+        &stable_request_ids(&md),
+    );
     for secret in [TEST_KEY, "Bearer", "Authorization"] {
         assert!(!md.contains(secret), "{secret} in the trail");
         assert!(!run.stderr.contains(TEST_KEY) && !run.stdout.contains(TEST_KEY));
     }
+}
+
+/// `req_fake_<n>` as `req_fake_N`: the fake numbers requests as they arrive, and a wave's
+/// requests run concurrently.
+fn stable_request_ids(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("req_fake_") {
+        let (head, tail) = rest.split_at(at + "req_fake_".len());
+        out.push_str(head);
+        let digits = tail.chars().take_while(char::is_ascii_digit).count();
+        out.push('N');
+        rest = &tail[digits..];
+    }
+    out.push_str(rest);
+    out
 }
