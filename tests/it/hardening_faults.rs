@@ -422,7 +422,10 @@ fn a_ticket_stripe_cannot_read_is_for_review_and_the_batch_is_written() {
         section.contains(&format!("- GET /v1/charges?customer={customer}: failed: ")),
         "{section}"
     );
-    assert!(section.ends_with("Decided by: stripe-unreadable\n"), "{section}");
+    assert!(
+        section.ends_with("Decided by: stripe-unreadable\n"),
+        "{section}"
+    );
     assert!(!md.contains("rk_test"), "no key in a trail");
     assert!(
         run.stderr

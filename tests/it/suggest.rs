@@ -617,12 +617,9 @@ fn the_refunds_pane_and_suggest_recommend_the_same_for_one_tickets_file() {
     assert_eq!(v[1]["rule"], "ambiguous-charge", "{}", v[1]);
 }
 
-/// `--explain` on the demo tickets writes the trail of every ticket beside the suggestions:
-/// its lookups, each candidate charge with why it matched or not, each rule in order and
-/// the one that decided (recorded while deciding: the last rule step is the output's rule).
-#[test]
-fn explain_writes_the_trail_of_every_demo_ticket() {
-    let t = Tieout::demo();
+/// `suggest --tickets <the demo's tickets> --explain` with `t`: the run (a success), the
+/// trails' Markdown and the suggestions' JSON lines.
+fn explain_demo_batch(t: &Tieout) -> (crate::support::RunOutput, String, String) {
     let out = t.work_dir().join("out");
     let run = t.run(&[
         "suggest",
@@ -635,6 +632,15 @@ fn explain_writes_the_trail_of_every_demo_ticket() {
     run.success();
     let md = std::fs::read_to_string(out.join("refund-explanations.md")).expect("written");
     let jsonl = std::fs::read_to_string(out.join("refund-suggestions.jsonl")).expect("written");
+    (run, md, jsonl)
+}
+
+/// `--explain` on the demo tickets writes the trail of every ticket beside the suggestions:
+/// its lookups, each candidate charge with why it matched or not, each rule in order and
+/// the one that decided (recorded while deciding: the last rule step is the output's rule).
+#[test]
+fn explain_writes_the_trail_of_every_demo_ticket() {
+    let (_, md, jsonl) = explain_demo_batch(&Tieout::demo());
     let sections: Vec<&str> = md.split("\n## ").skip(1).collect();
     let rows = parse_jsonl(&jsonl);
     assert_eq!(sections.len(), rows.len());
@@ -690,18 +696,7 @@ fn explain_writes_the_trail_of_every_demo_ticket() {
 #[test]
 fn explain_names_the_stripe_requests_each_ticket_made_and_never_the_key() {
     let fake = start_fake(FakeConfig::default());
-    let t = Tieout::against(&fake);
-    let out = t.work_dir().join("out");
-    let run = t.run(&[
-        "suggest",
-        "--tickets",
-        demo_tickets().to_str().expect("utf8 path"),
-        "--out",
-        out.to_str().expect("utf8 path"),
-        "--explain",
-    ]);
-    run.success();
-    let md = std::fs::read_to_string(out.join("refund-explanations.md")).expect("written");
+    let (run, md, _) = explain_demo_batch(&Tieout::against(&fake));
     let sections: Vec<&str> = md.split("\n## ").skip(1).collect();
     assert!(!sections.is_empty());
     for section in &sections {

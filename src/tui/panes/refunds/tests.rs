@@ -320,15 +320,7 @@ fn enter_on_a_demo_ticket_shows_its_explain_trail_and_scrolls() {
 #[test]
 fn a_connected_account_s_evidence_opens_under_that_account() {
     let ws = workspace().with_connected(Some("acct_1Connected".into()));
-    let mut h = harness(ws.clone(), (80, 24));
-    for _ in 0..11 {
-        h.action(Action::Down);
-    }
-    h.action(Action::Open);
-    h.action(Action::Open);
-    h.action(Action::Down);
-    h.action(Action::CopyUrl);
-    h.action(Action::OpenUrl);
+    let h = copy_and_open_t12_charge(ws.clone());
     let url = "https://dashboard.stripe.com/acct_1Connected/test/payments/ch_SgK1".to_string();
     let asked: Vec<&String> = h
         .log
@@ -388,11 +380,9 @@ fn copy_row_copies_the_suggestion_ready_to_paste() {
     );
 }
 
-/// Evidence opens in the Dashboard: `copy_url` and `open_url` on the evidence screen only
-/// ask the runtime (a copy, an open), with the test-mode address of the selected id.
-#[test]
-fn evidence_is_copied_and_opened_as_its_dashboard_address() {
-    let mut h = harness(workspace(), (80, 24));
+/// T-12's trail, its evidence, its charge: `copy_url` then `open_url` there.
+fn copy_and_open_t12_charge(ws: Workspace) -> Harness {
+    let mut h = harness(ws, (80, 24));
     for _ in 0..11 {
         h.action(Action::Down);
     }
@@ -401,6 +391,14 @@ fn evidence_is_copied_and_opened_as_its_dashboard_address() {
     h.action(Action::Down);
     h.action(Action::CopyUrl);
     h.action(Action::OpenUrl);
+    h
+}
+
+/// Evidence opens in the Dashboard: `copy_url` and `open_url` on the evidence screen only
+/// ask the runtime (a copy, an open), with the test-mode address of the selected id.
+#[test]
+fn evidence_is_copied_and_opened_as_its_dashboard_address() {
+    let h = copy_and_open_t12_charge(workspace());
     let asked: Vec<(&str, &String)> = h
         .log
         .iter()
