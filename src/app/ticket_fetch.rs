@@ -21,6 +21,10 @@
 //!
 //! What is fetched is what `domain::refunds` reads, so the same ticket gives the same
 //! suggestion here as on a full snapshot of the account.
+//!
+//! Each request a ticket made (or reused from an earlier ticket) is recorded as a
+//! [`StripeLookup`]: the endpoint and query, the count and ids returned, the Request-Id
+//! of each page, or the error. `suggest --explain` hands them to the pure trail.
 
 use std::collections::{BTreeMap, HashSet};
 use std::future::Future;
@@ -32,10 +36,12 @@ use crate::domain::refunds::Ticket;
 use crate::domain::refunds::matching::{
     EmailMatch, OrderMatch, PERIOD_PAID_SLACK_SECS, customers_by_email, match_order,
 };
+use crate::domain::refunds::trail::StripeLookup;
 use crate::source::rows::{
     ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, RefundRow, SubscriptionRow,
 };
 use crate::source::{AccountData, SnapshotMeta};
+use crate::stripe::Listed;
 use crate::stripe::models::{
     self, Charge, ChargeStatus, Customer, Dispute, HasId, InvoicePayment, Refund, Subscription,
 };
@@ -44,20 +50,20 @@ use crate::stripe::models::{
 /// provide a recording double).
 pub trait StripeReads {
     type Error: std::fmt::Display;
-    /// Every item of a cursor-paginated list.
+    /// Every item of a cursor-paginated list, with each page's Request-Id.
     fn list_all<T>(
         &self,
         path: &str,
         query: &[(String, String)],
-    ) -> impl Future<Output = Result<Vec<T>, Self::Error>>
+    ) -> impl Future<Output = Result<Listed<T>, Self::Error>>
     where
         T: DeserializeOwned + HasId + Send + 'static;
-    /// Every result of a search endpoint.
+    /// Every result of a search endpoint, with each page's Request-Id.
     fn search_all<T>(
         &self,
         path: &str,
         query: &[(String, String)],
-    ) -> impl Future<Output = Result<Vec<T>, Self::Error>>
+    ) -> impl Future<Output = Result<Listed<T>, Self::Error>>
     where
         T: DeserializeOwned + HasId + Send + 'static;
     /// Whether `e` stops only the ticket that met it (Stripe or the network failing after
@@ -77,21 +83,21 @@ impl StripeReads for crate::stripe::Client {
         &self,
         path: &str,
         query: &[(String, String)],
-    ) -> impl Future<Output = Result<Vec<T>, Self::Error>>
+    ) -> impl Future<Output = Result<Listed<T>, Self::Error>>
     where
         T: DeserializeOwned + HasId + Send + 'static,
     {
-        crate::stripe::Client::list_all(self, path, query)
+        crate::stripe::Client::list_all_traced(self, path, query)
     }
     fn search_all<T>(
         &self,
         path: &str,
         query: &[(String, String)],
-    ) -> impl Future<Output = Result<Vec<T>, Self::Error>>
+    ) -> impl Future<Output = Result<Listed<T>, Self::Error>>
     where
         T: DeserializeOwned + HasId + Send + 'static,
     {
-        crate::stripe::Client::search_all(self, path, query)
+        crate::stripe::Client::search_all_traced(self, path, query)
     }
 }
 
@@ -134,10 +140,26 @@ struct Fetched {
     invoice_payments: BTreeMap<String, InvoicePaymentRow>,
 }
 
+/// `GET /v1/charges?customer=cus_a`: a request as the trail names it (path and query
+/// only: the key travels in a header and is never part of it).
+pub fn describe(path: &str, query: &[(String, String)]) -> String {
+    let q: Vec<String> = query.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    if q.is_empty() {
+        format!("GET {path}")
+    } else {
+        format!("GET {path}?{}", q.join("&"))
+    }
+}
+
 /// Fetches what tickets need, sharing the reads across a batch.
 pub struct TicketFetcher<R> {
     reads: R,
     got: Fetched,
+    /// Every request made so far, by [`describe`], so a later ticket can name the ones
+    /// it reuses.
+    done: BTreeMap<String, StripeLookup>,
+    /// The requests of the ticket being fetched, in order.
+    made: Vec<StripeLookup>,
 }
 
 impl<R: StripeReads> TicketFetcher<R> {
@@ -145,7 +167,81 @@ impl<R: StripeReads> TicketFetcher<R> {
         Self {
             reads,
             got: Fetched::default(),
+            done: BTreeMap::new(),
+            made: Vec::new(),
         }
+    }
+
+    /// The requests the last fetched ticket made or reused (taken: the next ticket
+    /// starts empty).
+    pub fn take_lookups(&mut self) -> Vec<StripeLookup> {
+        std::mem::take(&mut self.made)
+    }
+
+    /// Records the answers of requests just made (`queries[i]` to `path` gave
+    /// `results[i]`) and hands back their items.
+    fn record<T: HasId>(
+        &mut self,
+        path: &str,
+        queries: &[Vec<(String, String)>],
+        results: Vec<Result<Listed<T>, R::Error>>,
+    ) -> Vec<Result<Vec<T>, R::Error>> {
+        queries
+            .iter()
+            .zip(results)
+            .map(|(query, result)| {
+                let request = describe(path, query);
+                let lookup = match &result {
+                    Ok(listed) => StripeLookup {
+                        request: request.clone(),
+                        returned: listed.items.len(),
+                        ids: listed.items.iter().map(|t| t.id().to_string()).collect(),
+                        request_ids: listed.request_ids.clone(),
+                        reused: false,
+                        error: None,
+                    },
+                    Err(e) => StripeLookup {
+                        request: request.clone(),
+                        returned: 0,
+                        ids: Vec::new(),
+                        request_ids: Vec::new(),
+                        reused: false,
+                        error: Some(e.to_string()),
+                    },
+                };
+                if result.is_ok() {
+                    self.done.insert(request, lookup.clone());
+                }
+                self.made.push(lookup);
+                result.map(|l| l.items)
+            })
+            .collect()
+    }
+
+    /// Names a request an earlier ticket made, whose answer this one reuses.
+    fn reuse(&mut self, path: &str, query: &[(String, String)]) {
+        if let Some(earlier) = self.done.get(&describe(path, query)) {
+            self.made.push(StripeLookup {
+                reused: true,
+                ..earlier.clone()
+            });
+        }
+    }
+
+    /// One request, recorded.
+    async fn one<T: DeserializeOwned + HasId + Send + 'static>(
+        &mut self,
+        search: bool,
+        path: &str,
+        query: Vec<(String, String)>,
+    ) -> Result<Vec<T>, R::Error> {
+        let result = if search {
+            self.reads.search_all(path, &query).await
+        } else {
+            self.reads.list_all(path, &query).await
+        };
+        let mut out = self.record(path, &[query], vec![result]);
+        out.pop().unwrap_or_else(|| Ok(Vec::new()))
     }
 
     /// Fetches what `ticket` needs that earlier tickets did not; returns how many list
@@ -175,23 +271,24 @@ impl<R: StripeReads> TicketFetcher<R> {
     /// Wave 1: customers by exact email, then by case-insensitive search.
     async fn fetch_customers(&mut self, email: &str) -> Result<u32, R::Error> {
         let mut calls = 0;
+        let exact = q(&[("email", email)]);
         if self.got.exact_emails.insert(email.to_string()) {
-            let found: Vec<Customer> = self
-                .reads
-                .list_all("/v1/customers", &q(&[("email", email)]))
-                .await?;
+            let found: Vec<Customer> = self.one(false, "/v1/customers", exact).await?;
             calls += 1;
             self.add_customers(found);
+        } else {
+            self.reuse("/v1/customers", &exact);
         }
         let (how, _) = customers_by_email(email, self.got.customers.values());
-        if how != EmailMatch::Exact && self.got.searched_emails.insert(email.to_lowercase()) {
-            let query = format!("email:{}", search_literal(email));
-            let found: Vec<Customer> = self
-                .reads
-                .search_all("/v1/customers/search", &q(&[("query", &query)]))
-                .await?;
-            calls += 1;
-            self.add_customers(found);
+        if how != EmailMatch::Exact {
+            let search = q(&[("query", &format!("email:{}", search_literal(email)))]);
+            if self.got.searched_emails.insert(email.to_lowercase()) {
+                let found: Vec<Customer> = self.one(true, "/v1/customers/search", search).await?;
+                calls += 1;
+                self.add_customers(found);
+            } else {
+                self.reuse("/v1/customers/search", &search);
+            }
         }
         Ok(calls)
     }
@@ -199,6 +296,15 @@ impl<R: StripeReads> TicketFetcher<R> {
     /// Wave 2: charges and subscriptions of each customer not seen yet.
     async fn fetch_charges_and_subscriptions(&mut self, ids: &[String]) -> Result<u32, R::Error> {
         let mut calls = 0;
+        for id in ids {
+            if self.got.charges_of.contains(id) {
+                self.reuse("/v1/charges", &q(&[("customer", id.as_str())]));
+            }
+            if self.got.subscriptions_of.contains(id) {
+                let query = q(&[("customer", id.as_str()), ("status", "all")]);
+                self.reuse("/v1/subscriptions", &query);
+            }
+        }
         let need_charges: Vec<&String> = ids
             .iter()
             .filter(|id| !self.got.charges_of.contains(*id))
@@ -225,6 +331,8 @@ impl<R: StripeReads> TicketFetcher<R> {
         calls += (need_charges.len() + need_subs.len()) as u32;
         let need_charges: Vec<String> = need_charges.into_iter().cloned().collect();
         let need_subs: Vec<String> = need_subs.into_iter().cloned().collect();
+        let charges = self.record("/v1/charges", &charge_q, charges);
+        let subs = self.record("/v1/subscriptions", &sub_q, subs);
         let got = &mut self.got;
         absorb(
             &need_charges,
@@ -268,13 +376,22 @@ impl<R: StripeReads> TicketFetcher<R> {
             OrderMatch::One { charge, .. } => charge,
             _ => return Ok((calls, None)),
         };
-        let mut refund_for: Vec<String> = of_customers
+        let mut refunded: Vec<String> = of_customers
             .iter()
             .filter(|c| c.id == matched.id || c.amount_refunded > 0 || c.refunded)
             .map(|c| c.id.clone())
-            .filter(|id| !self.got.refunds_of.contains(id))
             .collect();
-        refund_for.sort();
+        refunded.sort();
+        let matched = *matched;
+        let (refund_for, refunds_read): (Vec<String>, Vec<String>) = refunded
+            .into_iter()
+            .partition(|id| !self.got.refunds_of.contains(id));
+        for id in &refunds_read {
+            self.reuse("/v1/refunds", &q(&[("charge", id.as_str())]));
+        }
+        if self.got.disputes_of.contains(&matched.id) {
+            self.reuse("/v1/disputes", &q(&[("charge", matched.id.as_str())]));
+        }
         let dispute_for: Vec<String> = Some(matched.id.clone())
             .filter(|id| !self.got.disputes_of.contains(id))
             .into_iter()
@@ -295,6 +412,8 @@ impl<R: StripeReads> TicketFetcher<R> {
             .map(|qq| self.reads.list_all::<Dispute>("/v1/disputes", qq));
         let (refunds, disputes) = join(join_all(refund_calls), join_all(dispute_calls)).await;
         calls += (refund_for.len() + dispute_for.len()) as u32;
+        let refunds = self.record("/v1/refunds", &refund_q, refunds);
+        let disputes = self.record("/v1/disputes", &dispute_q, disputes);
         let got = &mut self.got;
         absorb(
             &refund_for,
@@ -311,7 +430,7 @@ impl<R: StripeReads> TicketFetcher<R> {
             |d: &Dispute| (d.id.clone(), DisputeRow::from(d)),
         )?;
 
-        Ok((calls, Some(*matched)))
+        Ok((calls, Some(matched)))
     }
 
     /// Wave 4: only when no subscription period started just before the charge, the
@@ -336,13 +455,18 @@ impl<R: StripeReads> TicketFetcher<R> {
         if by_start {
             return Ok(calls);
         }
-        let mut invoices: Vec<String> = subs
+        let mut latest: Vec<String> = subs
             .iter()
             .filter_map(|s| s.latest_invoice.clone())
-            .filter(|i| !self.got.payments_of.contains(i))
             .collect();
-        invoices.sort();
-        invoices.dedup();
+        latest.sort();
+        latest.dedup();
+        let (invoices, read): (Vec<String>, Vec<String>) = latest
+            .into_iter()
+            .partition(|i| !self.got.payments_of.contains(i));
+        for inv in &read {
+            self.reuse("/v1/invoice_payments", &q(&[("invoice", inv.as_str())]));
+        }
         let payment_q: Vec<_> = invoices
             .iter()
             .map(|inv| q(&[("invoice", inv.as_str())]))
@@ -353,6 +477,7 @@ impl<R: StripeReads> TicketFetcher<R> {
         });
         let payments = join_all(payment_calls).await;
         calls += invoices.len() as u32;
+        let payments = self.record("/v1/invoice_payments", &payment_q, payments);
         let got = &mut self.got;
         absorb(
             &invoices,
@@ -394,6 +519,9 @@ pub struct TicketRead {
     /// Why its objects could not be read (the error, with its Request-Id), when they could
     /// not: the ticket is then for a person, whatever the rest of the account says.
     pub unread: Option<String>,
+    /// The requests it made or reused from an earlier ticket, in order (the failed one
+    /// last, when one failed).
+    pub lookups: Vec<StripeLookup>,
 }
 
 /// Fetches every ticket's objects, one ticket after another (each ticket's own requests
@@ -408,14 +536,18 @@ pub async fn fetch_tickets<R: StripeReads>(
     let mut fetcher = TicketFetcher::new(reads);
     let mut out = Vec::with_capacity(tickets.len());
     for t in tickets {
-        out.push(match fetcher.fetch(t).await {
+        let fetched = fetcher.fetch(t).await;
+        let lookups = fetcher.take_lookups();
+        out.push(match fetched {
             Ok(calls) => TicketRead {
                 calls,
                 unread: None,
+                lookups,
             },
             Err(e) if R::per_ticket(&e) => TicketRead {
                 calls: 0,
                 unread: Some(e.to_string()),
+                lookups,
             },
             Err(e) => return Err(e),
         });
@@ -466,7 +598,7 @@ mod tests {
             &self,
             path: &str,
             query: &[(String, String)],
-        ) -> Result<Vec<T>, String> {
+        ) -> Result<Listed<T>, String> {
             let described = format!(
                 "{path}?{}",
                 query
@@ -475,9 +607,13 @@ mod tests {
                     .collect::<Vec<_>>()
                     .join("&")
             );
-            if let Ok(mut calls) = self.calls.lock() {
-                calls.push(described);
-            }
+            let request_id = match self.calls.lock() {
+                Ok(mut calls) => {
+                    calls.push(described);
+                    format!("req_{}", calls.len())
+                }
+                Err(_) => String::new(),
+            };
             let kind = path.trim_start_matches("/v1/").trim_end_matches("/search");
             let all = self.objects.get(kind).cloned().unwrap_or_default();
             let field_id = |v: &serde_json::Value, f: &str| -> Option<String> {
@@ -499,10 +635,15 @@ mod tests {
                     field => field_id(v, field).as_deref() == Some(want.as_str()),
                 })
             };
-            all.into_iter()
+            let items = all
+                .into_iter()
                 .filter(keep)
                 .map(|v| serde_json::from_value(v).map_err(|e| e.to_string()))
-                .collect()
+                .collect::<Result<Vec<T>, String>>()?;
+            Ok(Listed {
+                items,
+                request_ids: vec![request_id],
+            })
         }
 
         pub fn calls(&self) -> Vec<String> {
@@ -516,7 +657,7 @@ mod tests {
             &self,
             path: &str,
             query: &[(String, String)],
-        ) -> impl Future<Output = Result<Vec<T>, String>>
+        ) -> impl Future<Output = Result<Listed<T>, String>>
         where
             T: DeserializeOwned + HasId + Send + 'static,
         {
@@ -527,7 +668,7 @@ mod tests {
             &self,
             path: &str,
             query: &[(String, String)],
-        ) -> impl Future<Output = Result<Vec<T>, String>>
+        ) -> impl Future<Output = Result<Listed<T>, String>>
         where
             T: DeserializeOwned + HasId + Send + 'static,
         {
@@ -606,11 +747,45 @@ mod tests {
         let rt = tokio::runtime::Builder::new_current_thread()
             .build()
             .expect("runtime");
-        let (data, counts) = rt
+        let (data, read) = rt
             .block_on(fetch_tickets(&reads, &tickets, meta()))
             .expect("fetched");
         // Exact (miss) + search, charges + subs, refunds x2 + disputes, invoice payments.
-        let counts: Vec<u32> = counts.iter().map(|r| r.calls).collect();
+        let counts: Vec<u32> = read.iter().map(|r| r.calls).collect();
+        // Each ticket's trail names the requests as they were made: the first ticket's
+        // eight with what they returned and their Request-Ids, the second ticket the same
+        // requests marked as reused, the third its exact lookup and search (both empty).
+        let first: Vec<(String, usize, String)> = read[0]
+            .lookups
+            .iter()
+            .map(|l| (l.request.clone(), l.returned, l.request_ids.join(",")))
+            .collect();
+        assert_eq!(first.len(), 8, "{first:#?}");
+        assert_eq!(
+            first[0],
+            ("GET /v1/customers?email=ann@x.io".into(), 0, "req_1".into())
+        );
+        assert_eq!(
+            first[1],
+            (
+                "GET /v1/customers/search?query=email:'ann@x.io'".into(),
+                1,
+                "req_2".into()
+            )
+        );
+        assert_eq!(read[0].lookups[1].ids, ["cus_a"]);
+        assert!(
+            read[0]
+                .lookups
+                .iter()
+                .all(|l| !l.reused && l.error.is_none())
+        );
+        let second: Vec<&str> = read[1].lookups.iter().map(|l| l.request.as_str()).collect();
+        let first_requests: Vec<&str> = first.iter().map(|f| f.0.as_str()).collect();
+        assert_eq!(second, first_requests);
+        assert!(read[1].lookups.iter().all(|l| l.reused));
+        assert_eq!(read[2].lookups.len(), 2);
+        assert!(read[2].lookups.iter().all(|l| l.returned == 0 && !l.reused));
         assert_eq!(counts, [8, 0, 2], "{:#?}", reads.calls());
         let calls = reads.calls();
         assert_eq!(calls[0], "/v1/customers?email=ann@x.io");

@@ -16,10 +16,11 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::app::ticket_fetch::TicketRead;
 use crate::domain::refunds::{
     Facts, Policy, Recommendation, Suggestion, Ticket, assess,
     policy::load_policy_bytes,
-    trail::{self, Trail},
+    trail::{self, StripeRequests, Trail},
     unreadable,
 };
 use crate::failure::FailKind;
@@ -92,8 +93,9 @@ fn run_one(ctx: &Ctx, args: &SuggestArgs, policy: &Policy) -> CmdResult {
         amount: None,
     };
     let tickets = [ticket];
-    let (data, unread) = account_for(ctx, &tickets)?;
-    let (rows, trails) = suggest_all(&data, &tickets, &unread, policy, ctx);
+    let (data, reads) = account_for(ctx, &tickets)?;
+    let (rows, trails) = suggest_all(&data, &tickets, &reads, policy, ctx);
+    let unread: Vec<Option<String>> = reads.into_iter().map(|r| r.unread).collect();
     for (_, s) in &rows {
         println!("{}", json_line(s));
     }
@@ -128,7 +130,8 @@ fn run_batch(ctx: &Ctx, args: &SuggestArgs, path: &Path, policy: &Policy) -> Cmd
         eprintln!("tieout: {} line {}: {}", path.display(), n.line, n.message);
     }
     let tickets: Vec<Ticket> = read.tickets.into_iter().map(|(_, t)| t).collect();
-    let (data, unread) = account_for(ctx, &tickets)?;
+    let (data, reads) = account_for(ctx, &tickets)?;
+    let unread: Vec<Option<String>> = reads.iter().map(|r| r.unread.clone()).collect();
     // Stripe could be read for no ticket at all: nothing was answered, so nothing is
     // written (an earlier good export stays as it is) and the failure is the exit code.
     if !tickets.is_empty() && unread.len() == tickets.len() && unread.iter().all(Option::is_some) {
@@ -141,7 +144,7 @@ fn run_batch(ctx: &Ctx, args: &SuggestArgs, path: &Path, policy: &Policy) -> Cmd
             ),
         ));
     }
-    let (rows, trails) = suggest_all(&data, &tickets, &unread, policy, ctx);
+    let (rows, trails) = suggest_all(&data, &tickets, &reads, policy, ctx);
 
     let dir = args.out.clone().unwrap_or_else(|| PathBuf::from("."));
     let explained = args.explain.then_some(trails.as_slice());
@@ -188,11 +191,13 @@ fn run_batch(ctx: &Ctx, args: &SuggestArgs, path: &Path, policy: &Policy) -> Cmd
 }
 
 /// Decides every ticket over the data; a ticket whose objects could not be read
-/// (`unread[i]`, the error) is `review` with that reason instead.
+/// (`reads[i].unread`, the error) is `review` with that reason instead. A ticket read
+/// live gets the requests it made (`reads[i].lookups`) in its trail; without `reads`
+/// (the demo, the cache) the trail says where the rows came from.
 pub fn suggest_all(
     data: &AccountData,
     tickets: &[Ticket],
-    unread: &[Option<String>],
+    reads: &[TicketRead],
     policy: &Policy,
     ctx: &Ctx,
 ) -> (Vec<(Ticket, Suggestion)>, Vec<Trail>) {
@@ -202,20 +207,28 @@ pub fn suggest_all(
     tickets
         .iter()
         .enumerate()
-        .map(|(i, t)| match unread.get(i).and_then(Option::as_deref) {
-            Some(why) => {
-                let s = unreadable(t, why);
-                let trail = Trail {
-                    ticket_id: s.ticket_id.clone(),
-                    lookups: vec![s.reason.clone()],
-                    decided_by: s.rule.clone(),
-                    ..Trail::default()
-                };
-                ((t.clone(), s), trail)
-            }
-            None => {
-                let a = assess(t, &facts, policy, ctx.now, &ctx.tz);
-                ((a.ticket, a.suggestion), a.trail)
+        .map(|(i, t)| {
+            let read = reads.get(i);
+            let made = read.map(|r| StripeRequests::Made(r.lookups.clone()));
+            match read.and_then(|r| r.unread.as_deref()) {
+                Some(why) => {
+                    let s = unreadable(t, why);
+                    let trail = Trail {
+                        ticket_id: s.ticket_id.clone(),
+                        stripe: made.unwrap_or_default(),
+                        lookups: vec![s.reason.clone()],
+                        decided_by: s.rule.clone(),
+                        ..Trail::default()
+                    };
+                    ((t.clone(), s), trail)
+                }
+                None => {
+                    let mut a = assess(t, &facts, policy, ctx.now, &ctx.tz);
+                    if let Some(made) = made {
+                        a.trail.stripe = made;
+                    }
+                    ((a.ticket, a.suggestion), a.trail)
+                }
             }
         })
         .unzip()
@@ -252,12 +265,9 @@ pub fn summary(rows: &[(Ticket, Suggestion)]) -> String {
 }
 
 /// The account data the tickets are decided over: the demo, the cache, or a live read of
-/// just what the tickets need; with, per ticket, why its objects could not be read (a
-/// live read only).
-fn account_for(
-    ctx: &Ctx,
-    tickets: &[Ticket],
-) -> Result<(AccountData, Vec<Option<String>>), Failure> {
+/// just what the tickets need; with, for a live read, how each ticket's read went (its
+/// requests, and why its objects could not be read when they could not).
+fn account_for(ctx: &Ctx, tickets: &[Ticket]) -> Result<(AccountData, Vec<TicketRead>), Failure> {
     if ctx.global.demo || ctx.global.cached {
         let data = crate::app::load::load(&ctx.request(), crate::app::load::Need::Refunds)?;
         return Ok((data, Vec::new()));
@@ -273,10 +283,7 @@ mod live {
     use crate::app::ticket_fetch::fetch_tickets;
     use crate::source::{Origin, SnapshotMeta};
 
-    pub fn fetch(
-        ctx: &Ctx,
-        tickets: &[Ticket],
-    ) -> Result<(AccountData, Vec<Option<String>>), Failure> {
+    pub fn fetch(ctx: &Ctx, tickets: &[Ticket]) -> Result<(AccountData, Vec<TicketRead>), Failure> {
         let client = crate::app::connect(&ctx.request())?;
         let meta = SnapshotMeta {
             account_id: ctx.global.stripe_account.clone().unwrap_or_default(),
@@ -312,7 +319,7 @@ mod live {
                     );
                 }
             }
-            Ok((data, reads.into_iter().map(|r| r.unread).collect()))
+            Ok((data, reads))
         })
         .map_err(|e| Failure::other(format!("could not start the async runtime: {e}")))?
     }

@@ -236,7 +236,8 @@ impl CliLoader {
             .map_err(|f| LoadError::new(format!("the demo's {}", f.message)))?;
         Ok(Workspace::new(data, tickets)
             .with_bank(Some(bank))
-            .with_history(history(Arc::new(NoLookup))))
+            .with_history(history(Arc::new(NoLookup)))
+            .with_connected(self.connected()))
     }
 
     fn cached(&self) -> Result<Workspace, LoadError> {
@@ -246,7 +247,8 @@ impl CliLoader {
             .and_then(|data| {
                 Ok(Workspace::new(data, self.tickets()?)
                     .with_bank(self.bank()?)
-                    .with_history(history(Arc::new(NoLookup))))
+                    .with_history(history(Arc::new(NoLookup)))
+                    .with_connected(self.connected()))
             })
     }
 
@@ -260,7 +262,8 @@ impl CliLoader {
             first(
                 Workspace::new(part, tickets)
                     .with_bank(bank)
-                    .with_history(history(Arc::new(NoLookup))),
+                    .with_history(history(Arc::new(NoLookup)))
+                    .with_connected(self.connected()),
             );
         })
         .map(|rest| LoadEnd::Rest(Box::new(rest)))
@@ -307,7 +310,13 @@ impl CliLoader {
         Ok(Workspace::new(read.data, self.tickets()?)
             .with_gaps(read.gaps)
             .with_history(history(lookup))
-            .with_bank(self.bank()?))
+            .with_bank(self.bank()?)
+            .with_connected(self.connected()))
+    }
+
+    /// The connected account the workbench reads (`--stripe-account`), if any.
+    fn connected(&self) -> Option<String> {
+        self.ctx.global.stripe_account.clone()
     }
 }
 

@@ -838,6 +838,7 @@ fn in_parts(ws: &Workspace) -> (Workspace, AccountData) {
         gaps: Arc::clone(&ws.gaps),
         history: ws.history.clone(),
         bank: ws.bank.clone(),
+        connected: ws.connected.clone(),
     };
     (first, rest)
 }

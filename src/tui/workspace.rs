@@ -25,6 +25,9 @@ pub struct Workspace {
     pub history: Option<crate::app::run_history::Session>,
     /// The bank statements' lines the Tie-out tab matches payouts to, if any were given.
     pub bank: Option<Arc<Vec<crate::bank::BankLine>>>,
+    /// The connected account (`--stripe-account acct_…`) the data was read from, if any:
+    /// its objects open in the Dashboard under that account.
+    pub connected: Option<String>,
 }
 
 pub use crate::app::pane_reads::Gap;
@@ -37,7 +40,14 @@ impl Workspace {
             gaps: Arc::new(Vec::new()),
             history: None,
             bank: None,
+            connected: None,
         }
+    }
+
+    /// The same workspace, read from the connected account `account` (Connect).
+    pub fn with_connected(mut self, account: Option<String>) -> Self {
+        self.connected = account;
+        self
     }
 
     /// The same, with the resources the read could not read.
@@ -76,6 +86,7 @@ impl Workspace {
             gaps: Arc::new(gaps),
             history: self.history,
             bank: self.bank,
+            connected: self.connected,
         }
     }
 

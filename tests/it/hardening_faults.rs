@@ -402,8 +402,31 @@ fn a_ticket_stripe_cannot_read_is_for_review_and_the_batch_is_written() {
         tickets.to_str().expect("utf8"),
         "--out",
         out.to_str().expect("utf8"),
+        "--explain",
     ]);
     assert_eq!(run.code, Some(4), "{}", run.stderr);
+    // Its trail names the requests it made: the customer found, then the one that failed
+    // (with the error and its Request-Id), and no key.
+    let md = std::fs::read_to_string(out.join("refund-explanations.md")).expect("written");
+    let section = md
+        .split("\n## ")
+        .find(|s| s.starts_with("T-1007"))
+        .expect("T-1007's trail");
+    assert!(
+        section.contains(&format!(
+            "- GET /v1/customers?email=lily.andersson@example.org: 1 returned: {customer} (Request-Id req_fake_"
+        )),
+        "{section}"
+    );
+    assert!(
+        section.contains(&format!("- GET /v1/charges?customer={customer}: failed: ")),
+        "{section}"
+    );
+    assert!(
+        section.ends_with("Decided by: stripe-unreadable\n"),
+        "{section}"
+    );
+    assert!(!md.contains("rk_test"), "no key in a trail");
     assert!(
         run.stderr
             .contains("1 ticket(s) could not be read from Stripe (T-1007)"),

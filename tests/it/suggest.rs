@@ -25,7 +25,7 @@ use tieout::source::rows::{
 use tieout::source::{AccountData, Mode, Origin, SnapshotMeta};
 use tieout::stripe::models;
 
-use crate::support::{FakeConfig, NOW, Tieout, assert_golden, start_fake};
+use crate::support::{FakeConfig, NOW, TEST_KEY, Tieout, assert_golden, start_fake};
 
 fn fixture_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/suggest")
@@ -598,6 +598,7 @@ fn the_refunds_pane_and_suggest_recommend_the_same_for_one_tickets_file() {
     let tickets = tieout::tui::workspace::parse_tickets_csv(text).expect("the pane reads it");
     let pane: Vec<String> = tieout::tui::panes::refunds::assess_all(
         &fixture_account(),
+        None,
         &tickets,
         &Policy::default_policy(),
         now(),
@@ -616,12 +617,9 @@ fn the_refunds_pane_and_suggest_recommend_the_same_for_one_tickets_file() {
     assert_eq!(v[1]["rule"], "ambiguous-charge", "{}", v[1]);
 }
 
-/// `--explain` on the demo tickets writes the trail of every ticket beside the suggestions:
-/// its lookups, each candidate charge with why it matched or not, each rule in order and
-/// the one that decided (recorded while deciding: the last rule step is the output's rule).
-#[test]
-fn explain_writes_the_trail_of_every_demo_ticket() {
-    let t = Tieout::demo();
+/// `suggest --tickets <the demo's tickets> --explain` with `t`: the run (a success), the
+/// trails' Markdown and the suggestions' JSON lines.
+fn explain_demo_batch(t: &Tieout) -> (crate::support::RunOutput, String, String) {
     let out = t.work_dir().join("out");
     let run = t.run(&[
         "suggest",
@@ -634,6 +632,15 @@ fn explain_writes_the_trail_of_every_demo_ticket() {
     run.success();
     let md = std::fs::read_to_string(out.join("refund-explanations.md")).expect("written");
     let jsonl = std::fs::read_to_string(out.join("refund-suggestions.jsonl")).expect("written");
+    (run, md, jsonl)
+}
+
+/// `--explain` on the demo tickets writes the trail of every ticket beside the suggestions:
+/// its lookups, each candidate charge with why it matched or not, each rule in order and
+/// the one that decided (recorded while deciding: the last rule step is the output's rule).
+#[test]
+fn explain_writes_the_trail_of_every_demo_ticket() {
+    let (_, md, jsonl) = explain_demo_batch(&Tieout::demo());
     let sections: Vec<&str> = md.split("\n## ").skip(1).collect();
     let rows = parse_jsonl(&jsonl);
     assert_eq!(sections.len(), rows.len());
@@ -657,6 +664,13 @@ fn explain_writes_the_trail_of_every_demo_ticket() {
             );
         }
     }
+    // The demo makes no request: each trail says which data it was decided over.
+    assert_eq!(
+        md.matches("Stripe requests:\n\n- none: decided over the bundled demo account")
+            .count(),
+        rows.len(),
+        "{md}"
+    );
     assert_golden("suggest/demo/refund-explanations.md", &md);
     // One ticket: the trail on stderr, the JSON on stdout as before.
     let one = Tieout::demo().run(&[
@@ -674,4 +688,71 @@ fn explain_writes_the_trail_of_every_demo_ticket() {
         one.stderr
     );
     assert!(one.stdout.starts_with("{\"ticket_id\""), "{}", one.stdout);
+}
+
+/// Live through the fake Stripe, `--explain` names the requests each ticket made: the
+/// endpoint and query, the count returned and the Request-Id the fake answered with (an
+/// answer an earlier ticket fetched is named as reused); the key is nowhere in it.
+#[test]
+fn explain_names_the_stripe_requests_each_ticket_made_and_never_the_key() {
+    let fake = start_fake(FakeConfig::default());
+    let (run, md, _) = explain_demo_batch(&Tieout::against(&fake));
+    let sections: Vec<&str> = md.split("\n## ").skip(1).collect();
+    assert!(!sections.is_empty());
+    for section in &sections {
+        let stripe = section
+            .split("\n\nLookups:")
+            .next()
+            .expect("a Stripe requests part");
+        assert!(
+            stripe.contains("Stripe requests:\n\n- GET /v1/customers?email="),
+            "{section}"
+        );
+        // Every request made for the ticket carries the fake's Request-Id, or says it
+        // reused an earlier ticket's answer.
+        for line in stripe.lines().filter(|l| l.starts_with("- GET ")) {
+            assert!(
+                line.contains("(Request-Id req_fake_") || line.ends_with("answer reused)"),
+                "{line}"
+            );
+            assert!(line.contains(" returned"), "{line}");
+        }
+    }
+    // A ticket whose customer was found lists its charges and subscriptions too.
+    assert!(md.contains("- GET /v1/charges?customer=cus_"), "{md}");
+    assert!(md.contains("- GET /v1/subscriptions?customer=cus_"), "{md}");
+    assert!(
+        md.contains("- GET /v1/customers/search?query=email:'"),
+        "{md}"
+    );
+    // The requests the fake logged are the ones named (each fresh Request-Id once).
+    let logged = fake.requests().len();
+    let named = md.matches("(Request-Id req_fake_").count();
+    assert_eq!(named, logged, "{md}");
+    // The demo's trails as a live run writes them (the Request-Ids, numbered in the order
+    // the fake received concurrent requests, made stable).
+    assert_golden(
+        "suggest/fake/refund-explanations.md",
+        &stable_request_ids(&md),
+    );
+    for secret in [TEST_KEY, "Bearer", "Authorization"] {
+        assert!(!md.contains(secret), "{secret} in the trail");
+        assert!(!run.stderr.contains(TEST_KEY) && !run.stdout.contains(TEST_KEY));
+    }
+}
+
+/// `req_fake_<n>` as `req_fake_N`: the fake numbers requests as they arrive, and a wave's
+/// requests run concurrently.
+fn stable_request_ids(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("req_fake_") {
+        let (head, tail) = rest.split_at(at + "req_fake_".len());
+        out.push_str(head);
+        let digits = tail.chars().take_while(char::is_ascii_digit).count();
+        out.push('N');
+        rest = &tail[digits..];
+    }
+    out.push_str(rest);
+    out
 }

@@ -3,8 +3,11 @@
 //! ticket in full: the customer's message, the matched charge, its refunds and disputes,
 //! the subscription period, the rule that applied and the reason.
 //!
-//! Keys: `enter` opens the ticket's evidence (every id the suggestion relied on) and
-//! `enter` again opens one evidence object with all its fields; `Y` (copy row) copies the
+//! Keys: `enter` opens the ticket's trail ([`trail_screen`]: the Stripe requests, what
+//! matching found, each candidate charge and each rule up to the deciding one, the lines
+//! `suggest --explain` writes), `enter` there its evidence (every id the suggestion
+//! relied on, with Dashboard addresses for the account read, a connected account's
+//! included) and `enter` again one evidence object with all its fields; `Y` (copy row) copies the
 //! suggestion ready to paste into a reply or an internal note: recommendation and amount,
 //! the reason, and the evidence ids; `a` (approve_refund) on an approve/partial suggestion
 //! opens the frozen refund preview ([`approval`]): typing `yes` then Enter sends it through
@@ -41,9 +44,11 @@ use crate::tui::workspace::{self, Workspace};
 
 mod detail;
 mod evidence;
+mod trail_screen;
 
 use detail::*;
 pub use evidence::{EvidenceRow, EvidenceScreen, evidence_row};
+pub use trail_screen::TrailScreen;
 
 /// Tickets x charges up to which the queue is decided on the UI task (well under a
 /// millisecond); above it the work runs as a background job.
@@ -63,6 +68,8 @@ pub struct RefundsPane {
     table: DataTable,
     rows: Arc<Vec<Assessment>>,
     data: Option<Arc<AccountData>>,
+    /// The connected account the data was read from (`--stripe-account`), if any.
+    connected: Option<String>,
     pending: Option<RequestId>,
     /// The refund preview / confirmation / outcome overlay, when open.
     approval: Option<ApprovalOverlay>,
@@ -90,6 +97,7 @@ impl RefundsPane {
             table: DataTable::new("Tickets", "No refund tickets loaded.", empty_source()),
             rows: Arc::new(Vec::new()),
             data: None,
+            connected: None,
             pending: None,
             approval: None,
             executed: BTreeMap::new(),
@@ -171,15 +179,23 @@ impl RefundsPane {
     }
 }
 
-/// Decides every ticket (the job the pane runs off the UI task).
+/// The facts of the account read, with the connected account it was read from (where
+/// its ids open in the Dashboard): what the pane decides and links over.
+pub fn facts<'a>(data: &'a AccountData, connected: Option<&'a str>) -> Facts<'a> {
+    Facts::of(data).connected(connected)
+}
+
+/// Decides every ticket (the job the pane runs off the UI task) of the account `data`,
+/// read from the connected account `connected` when there is one.
 pub fn assess_all(
     data: &AccountData,
+    connected: Option<&str>,
     tickets: &[workspace::Ticket],
     policy: &Policy,
     now: i64,
     tz: &TimeZone,
 ) -> Vec<Assessment> {
-    let facts = Facts::of(data);
+    let facts = facts(data, connected);
     tickets
         .iter()
         .map(|t| assess(t, &facts, policy, now, tz))
@@ -273,6 +289,7 @@ impl Pane for RefundsPane {
             cx.cancel(old);
         }
         self.data = Some(ws.data.clone());
+        self.connected = ws.connected.clone();
         // A preview not yet confirmed was built from the old data: review it again.
         if self
             .approval
@@ -289,15 +306,23 @@ impl Pane for RefundsPane {
         // is decided at once, anything larger off the UI task.
         let work = ws.tickets.len().saturating_mul(ws.data.charges.len() + 1);
         if work <= INLINE_WORK {
-            let rows = assess_all(&ws.data, &ws.tickets, &self.policy, now, &tz);
+            let rows = assess_all(
+                &ws.data,
+                ws.connected.as_deref(),
+                &ws.tickets,
+                &self.policy,
+                now,
+                &tz,
+            );
             self.show(rows, cx);
             return true;
         }
         let data = ws.data.clone();
+        let connected = ws.connected.clone();
         let tickets = ws.tickets.clone();
         let policy = self.policy.clone();
         let job = Job::new("deciding refund tickets", move |_cancel| {
-            assess_all(&data, &tickets, &policy, now, &tz)
+            assess_all(&data, connected.as_deref(), &tickets, &policy, now, &tz)
         });
         self.pending = Some(cx.compute(job));
         true
@@ -336,11 +361,8 @@ impl Pane for RefundsPane {
                 let (Some(a), Some(data)) = (self.selected(), &self.data) else {
                     return Handled::Yes;
                 };
-                if a.suggestion.evidence.is_empty() {
-                    cx.toast("no evidence: no customer");
-                } else {
-                    cx.push(Box::new(EvidenceScreen::new(a, data.clone(), cx.tz())));
-                }
+                let links = facts(data, self.connected.as_deref()).dashboard();
+                cx.push(Box::new(TrailScreen::new(a, data.clone(), links)));
                 Handled::Yes
             }
             Action::CopyRow => {

@@ -222,6 +222,7 @@ pub(super) fn on_loaded_rest(
         gaps: shown.gaps,
         history: shown.history,
         bank: shown.bank,
+        connected: shown.connected,
     };
     state.core.workspace = Some(ws.clone());
     state.rest = None;

@@ -54,6 +54,7 @@ mod failure;
 use failure::*;
 
 mod paging;
+pub use paging::Listed;
 
 /// Stripe's API base.
 pub const DEFAULT_API_BASE: &str = "https://api.stripe.com";
@@ -330,6 +331,16 @@ impl Client {
         path: &str,
         query: &[(String, String)],
     ) -> Result<T, StripeError> {
+        self.get_traced(path, query).await.map(|(value, _)| value)
+    }
+
+    /// [`Client::get`], with the answer's `Request-Id` (none for an answer replayed from
+    /// the journal, or when Stripe sent none).
+    pub async fn get_traced<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        query: &[(String, String)],
+    ) -> Result<(T, Option<String>), StripeError> {
         let url = self.url(path, query);
         let request = url.get(self.inner.base.len()..).unwrap_or(&url);
         if let Some(journal) = &self.journal
@@ -338,7 +349,7 @@ impl Client {
             // A damaged entry is read again from Stripe.
             if let Ok(value) = serde_json::from_slice::<T>(&body) {
                 self.inner.stats.replayed();
-                return Ok(value);
+                return Ok((value, None));
             }
         }
         let max = self.inner.max_attempts;
@@ -351,12 +362,12 @@ impl Client {
             let sent = std::time::Instant::now();
             let keep = self.journal.is_some();
             let fail = match self.attempt::<T>(&url, path, attempt, keep).await {
-                Ok((value, body)) => {
+                Ok((value, body, request_id)) => {
                     self.inner.limiter.succeeded(sent);
                     if let (Some(journal), Some(body)) = (&self.journal, body) {
                         journal.keep(request, &body);
                     }
-                    return Ok(value);
+                    return Ok((value, request_id));
                 }
                 Err(fail) => fail,
             };
@@ -402,7 +413,7 @@ impl Client {
         path: &str,
         attempt: u32,
         keep: bool,
-    ) -> Result<(T, Option<Vec<u8>>), Fail> {
+    ) -> Result<(T, Option<Vec<u8>>, Option<String>), Fail> {
         let response = self
             .inner
             .http
@@ -466,7 +477,7 @@ impl Client {
                 },
             }
         })?;
-        Ok((value, keep.then(|| body.to_vec())))
+        Ok((value, keep.then(|| body.to_vec()), request_id))
     }
 }
 

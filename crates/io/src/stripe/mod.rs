@@ -23,7 +23,7 @@ pub mod tls;
 #[cfg(test)]
 mod parse_tests;
 
-pub use client::{Client, ClientConfig, DEFAULT_API_BASE, DEFAULT_MAX_ATTEMPTS};
+pub use client::{Client, ClientConfig, DEFAULT_API_BASE, DEFAULT_MAX_ATTEMPTS, Listed};
 pub use error::StripeError;
 pub use limiter::RateConfig;
 pub use stats::RequestStats;

@@ -45,9 +45,16 @@ pub(super) fn fields_of<T: Serialize>(row: &T) -> Vec<(String, String)> {
     }
 }
 
-/// Finds an evidence id in the account and describes it.
-pub fn evidence_row(id: &str, data: &AccountData, tz: &TimeZone) -> EvidenceRow {
-    let url = DashboardLinks::new(data.meta.mode, None).url(id);
+/// Finds an evidence id in the account and describes it; `links` says where it opens in
+/// the Dashboard (the account's mode and connected account, as the suggestion's
+/// `evidence_urls`: one rule, `Facts::dashboard`).
+pub fn evidence_row(
+    id: &str,
+    data: &AccountData,
+    links: &DashboardLinks,
+    tz: &TimeZone,
+) -> EvidenceRow {
+    let url = links.url(id);
     let row = |kind, summary: String, fields| EvidenceRow {
         kind,
         id: id.to_string(),
@@ -158,12 +165,17 @@ pub struct EvidenceScreen {
 }
 
 impl EvidenceScreen {
-    pub fn new(a: &Assessment, data: Arc<AccountData>, tz: &TimeZone) -> Self {
+    pub fn new(
+        a: &Assessment,
+        data: Arc<AccountData>,
+        links: &DashboardLinks,
+        tz: &TimeZone,
+    ) -> Self {
         let rows: Vec<EvidenceRow> = a
             .suggestion
             .evidence
             .iter()
-            .map(|id| evidence_row(id, &data, tz))
+            .map(|id| evidence_row(id, &data, links, tz))
             .collect();
         let title = format!(
             "{} evidence",

@@ -93,6 +93,7 @@ fn the_pane_agrees_with_the_suggest_command() {
     let ws = workspace();
     let got: Vec<String> = assess_all(
         &ws.data,
+        None,
         &ws.tickets,
         &Policy::default_policy(),
         crate::tui::sample::NOW,
@@ -180,6 +181,12 @@ fn enter_drills_into_the_evidence_and_then_one_object() {
     for _ in 0..11 {
         h.action(Action::Down);
     }
+    // Enter: the ticket's trail; enter there: its evidence.
+    h.action(Action::Open);
+    assert_eq!(
+        h.state.focused().map(|p| p.title()),
+        Some("T-12 trail".into())
+    );
     h.action(Action::Open);
     let ev = h
         .state
@@ -201,16 +208,154 @@ fn enter_drills_into_the_evidence_and_then_one_object() {
     assert!(h.frame().contains("invoice in_SgKim"));
     h.action(Action::Back);
     h.action(Action::Back);
+    h.action(Action::Back);
     assert_eq!(h.state.focused().map(|p| p.title()), Some("Refunds".into()));
 }
 
 #[test]
-fn a_ticket_without_evidence_says_so_instead_of_drilling() {
+fn a_ticket_without_evidence_shows_its_trail_and_says_so_instead_of_drilling() {
     let mut h = harness(workspace(), (80, 24));
     h.action(Action::Open);
-    assert_eq!(h.state.focused().map(|p| p.title()), Some("Refunds".into()));
+    let trail = h.state.focused().map(|p| p.title()).unwrap_or_default();
+    assert!(trail.ends_with(" trail"), "{trail}");
+    h.action(Action::Open);
+    assert_eq!(h.state.focused().map(|p| p.title()), Some(trail));
     let frame = h.frame();
     assert!(frame.contains("no evidence: no customer"), "{frame}");
+    assert!(
+        frame.contains("no-customer: applies, and decides"),
+        "{frame}"
+    );
+}
+
+/// The demo's tickets as the workbench shows them (`tieout demo`).
+fn demo_workspace() -> Workspace {
+    let data = crate::source::demo::load_demo().expect("demo");
+    let tickets = parse_tickets_csv(crate::source::demo::demo_tickets_csv()).expect("demo tickets");
+    Workspace::new(data, tickets)
+}
+
+/// The frame's text inside the screen's border, lines trimmed, joined by spaces (a
+/// wrapped line joins up again).
+fn screen_text(frame: &str) -> String {
+    frame
+        .lines()
+        .filter_map(|l| l.strip_prefix('│'))
+        .map(|l| l.trim_end_matches('│').trim())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Enter on a demo ticket shows the lines `suggest --explain` writes for it (the one
+/// renderer, `trail::section`), wrapped; the moving keys scroll it; esc goes back.
+#[test]
+fn enter_on_a_demo_ticket_shows_its_explain_trail_and_scrolls() {
+    for size in SIZES {
+        let mut h = harness(demo_workspace(), size);
+        // T-1003: charged twice for one order, two candidate charges.
+        h.action(Action::Down);
+        h.action(Action::Down);
+        let a = h
+            .state
+            .focused()
+            .and_then(|p| p.table())
+            .and_then(|t| t.selected_row())
+            .expect("a ticket");
+        assert_eq!(a, 2);
+        h.action(Action::Open);
+        assert_eq!(
+            h.state.focused().map(|p| p.title()),
+            Some("T-1003 trail".into())
+        );
+        let frame = h.frame();
+        insta::assert_snapshot!(name("trail_demo", size), frame);
+        if size == (120, 40) {
+            // All of it fits: every line of the Markdown section is on the screen.
+            let data = crate::source::demo::load_demo().expect("demo");
+            let tickets =
+                parse_tickets_csv(crate::source::demo::demo_tickets_csv()).expect("demo tickets");
+            let facts = Facts::of(&data);
+            let policy = Policy::default_policy();
+            let a = assess(
+                &tickets[2],
+                &facts,
+                &policy,
+                crate::tui::sample::NOW,
+                &TimeZone::UTC,
+            );
+            let text = screen_text(&frame);
+            for line in crate::domain::refunds::trail::section(&a.trail) {
+                assert!(text.contains(line.trim()), "{line:?} not in {frame}");
+            }
+        }
+    }
+    // At 80x24 the trail is longer than the screen: down and end scroll it, home back.
+    let mut h = harness(demo_workspace(), (80, 24));
+    h.action(Action::Down);
+    h.action(Action::Down);
+    h.action(Action::Open);
+    let top = h.frame();
+    assert!(!top.contains("Decided by: ambiguous-charge"), "{top}");
+    h.action(Action::Bottom);
+    let bottom = h.frame();
+    assert!(bottom.contains("Decided by: ambiguous-charge"), "{bottom}");
+    assert!(!bottom.contains("Stripe requests:"), "{bottom}");
+    h.action(Action::Down);
+    assert_eq!(
+        h.frame(),
+        bottom,
+        "the end does not scroll past the last line"
+    );
+    h.action(Action::Top);
+    assert_eq!(h.frame(), top);
+    h.action(Action::Down);
+    assert_ne!(h.frame(), top);
+    h.action(Action::Back);
+    assert_eq!(h.state.focused().map(|p| p.title()), Some("Refunds".into()));
+}
+
+/// Read through Connect (`--stripe-account`), the pane's Dashboard addresses are the
+/// connected account's, as the command's `evidence_urls` are: the screen's `u`/`o` and
+/// the suggestions use the one rule.
+#[test]
+fn a_connected_account_s_evidence_opens_under_that_account() {
+    let ws = workspace().with_connected(Some("acct_1Connected".into()));
+    let h = copy_and_open_t12_charge(ws.clone());
+    let url = "https://dashboard.stripe.com/acct_1Connected/test/payments/ch_SgK1".to_string();
+    let asked: Vec<&String> = h
+        .log
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Copy(t) | Effect::OpenUrl(t) => Some(t),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(asked, [&url, &url]);
+    // The same addresses as the suggestion's evidence_urls (what the JSON and CSV carry).
+    let rows = assess_all(
+        &ws.data,
+        ws.connected.as_deref(),
+        &ws.tickets,
+        &Policy::default_policy(),
+        crate::tui::sample::NOW,
+        &TimeZone::UTC,
+    );
+    assert!(
+        rows[11].suggestion.evidence_urls.contains(&url),
+        "{:?}",
+        rows[11].suggestion
+    );
+    let links = facts(&ws.data, Some("acct_1Connected")).dashboard();
+    for (id, want) in rows[11]
+        .suggestion
+        .evidence
+        .iter()
+        .filter_map(|id| links.url(id).map(|u| (id, u)))
+    {
+        let row = evidence_row(id, &ws.data, &links, &TimeZone::UTC);
+        assert_eq!(row.url.as_deref(), Some(want.as_str()));
+        assert!(rows[11].suggestion.evidence_urls.contains(&want));
+    }
 }
 
 #[test]
@@ -235,18 +380,25 @@ fn copy_row_copies_the_suggestion_ready_to_paste() {
     );
 }
 
-/// Evidence opens in the Dashboard: `copy_url` and `open_url` on the evidence screen only
-/// ask the runtime (a copy, an open), with the test-mode address of the selected id.
-#[test]
-fn evidence_is_copied_and_opened_as_its_dashboard_address() {
-    let mut h = harness(workspace(), (80, 24));
+/// T-12's trail, its evidence, its charge: `copy_url` then `open_url` there.
+fn copy_and_open_t12_charge(ws: Workspace) -> Harness {
+    let mut h = harness(ws, (80, 24));
     for _ in 0..11 {
         h.action(Action::Down);
     }
     h.action(Action::Open);
+    h.action(Action::Open);
     h.action(Action::Down);
     h.action(Action::CopyUrl);
     h.action(Action::OpenUrl);
+    h
+}
+
+/// Evidence opens in the Dashboard: `copy_url` and `open_url` on the evidence screen only
+/// ask the runtime (a copy, an open), with the test-mode address of the selected id.
+#[test]
+fn evidence_is_copied_and_opened_as_its_dashboard_address() {
+    let h = copy_and_open_t12_charge(workspace());
     let asked: Vec<(&str, &String)> = h
         .log
         .iter()

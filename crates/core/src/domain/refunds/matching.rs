@@ -8,7 +8,7 @@ use crate::model::rows::{
     ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, RefundRow, SubscriptionRow,
 };
 use crate::model::status::ChargeStatus;
-use crate::model::{AccountData, Mode};
+use crate::model::{AccountData, Mode, Origin};
 use crate::money::parse_major;
 
 use super::Ticket;
@@ -32,6 +32,10 @@ pub struct Facts<'a> {
     /// the evidence opens in the Dashboard.
     pub mode: Mode,
     pub connected: Option<&'a str>,
+    /// Where the rows came from and when they were read (the trail says it when no
+    /// request was made for the ticket alone).
+    pub origin: Origin,
+    pub fetched_at: i64,
 }
 
 impl<'a> Facts<'a> {
@@ -45,6 +49,8 @@ impl<'a> Facts<'a> {
             invoice_payments: &data.invoice_payments,
             mode: data.meta.mode,
             connected: None,
+            origin: data.meta.origin,
+            fetched_at: data.meta.fetched_at,
         }
     }
 

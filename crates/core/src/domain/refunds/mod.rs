@@ -134,6 +134,7 @@ pub fn assess(
     suggestion.evidence_urls = facts.dashboard().urls(&suggestion.evidence);
     let trail = trail::Trail {
         ticket_id: suggestion.ticket_id.clone(),
+        stripe: trail::StripeRequests::from_snapshot(facts.origin, facts.fetched_at),
         lookups: trail::lookups(ticket, &matched),
         candidates: matched.candidates.clone(),
         rules,

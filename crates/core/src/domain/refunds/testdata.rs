@@ -158,6 +158,8 @@ impl World {
             invoice_payments: &self.invoice_payments,
             mode: crate::model::Mode::Test,
             connected: None,
+            origin: crate::model::Origin::Demo,
+            fetched_at: 0,
         }
     }
 }

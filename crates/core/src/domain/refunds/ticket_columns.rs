@@ -100,6 +100,10 @@ const ALIASES: &[Alias] = &[
     alias(Field::TicketId, "Ticket ID", "Freshdesk, Gorgias"),
     alias(Field::Message, "description_text", "Freshdesk API"),
     // Help Scout's conversation export: Conversation ID, Customer email, Subject, Preview.
+    // The conversation fields of its Mailbox API reports (`id`, `number`, `subject`,
+    // `status`, `preview`, `customerName`, `customerEmail`) are the same names once
+    // normalised ([`norm`]), so a CSV built from the API resolves too; the header spelling
+    // of the web app's own CSV download is not in the documentation we could read.
     alias(
         Field::TicketId,
         "Conversation ID",
@@ -107,7 +111,8 @@ const ALIASES: &[Alias] = &[
     ),
     alias(Field::Email, "Customer email", "Help Scout, Gorgias"),
     alias(Field::Message, "Preview", "Help Scout"),
-    // Gorgias' ticket export: Ticket id, Customer email, Subject, First message.
+    // Gorgias' ticket export: Ticket id, Customer email, Subject, First message. Its API's
+    // ticket object (`id`, `customer.email`, `subject`) normalises to the same names.
     alias(Field::Message, "First message", "Gorgias"),
     // Intercom's conversation export: conversation_id, message_author_email,
     // message_body, source.subject.
@@ -419,6 +424,38 @@ mod tests {
         assert_eq!(l.column(Field::TicketId), Some(3));
         assert_eq!(l.column(Field::Message), Some(4));
         assert_eq!(l.column(Field::OrderId), None);
+    }
+
+    /// The conversation and ticket fields Help Scout's Mailbox API reports and Gorgias'
+    /// ticket object document resolve through the built-in headers as they are named
+    /// there.
+    #[test]
+    fn help_scout_and_gorgias_api_field_names_resolve() {
+        let l = resolve(
+            &h(&[
+                "id",
+                "number",
+                "subject",
+                "status",
+                "preview",
+                "customerName",
+                "customerEmail",
+            ]),
+            &ColumnMap::default(),
+        )
+        .expect("help scout");
+        assert_eq!(l.column(Field::TicketId), Some(0));
+        assert_eq!(l.column(Field::Subject), Some(2));
+        assert_eq!(l.column(Field::Message), Some(4));
+        assert_eq!(l.column(Field::Email), Some(6));
+        let l = resolve(
+            &h(&["id", "status", "channel", "customer.email", "subject"]),
+            &ColumnMap::default(),
+        )
+        .expect("gorgias");
+        assert_eq!(l.column(Field::TicketId), Some(0));
+        assert_eq!(l.column(Field::Email), Some(3));
+        assert_eq!(l.column(Field::Subject), Some(4));
     }
 
     #[test]

@@ -85,7 +85,58 @@ impl<T> Cursor<T> for NextPage {
     }
 }
 
+/// What a whole listing returned: every item, and the `Request-Id` of each page that had
+/// one (for a trail of the requests made; never a header or key beyond that id).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listed<T> {
+    pub items: Vec<T>,
+    pub request_ids: Vec<String>,
+}
+
+/// One page: its items, the cursor of the next page (None: the last), its Request-Id.
+type Page<T> = (Vec<T>, Option<String>, Option<String>);
+
 impl Client {
+    /// The query every page of a paged endpoint is sent with (`limit=100` unless the
+    /// caller set a `limit`, the cursor taken out) and the first page's cursor (a caller's
+    /// own).
+    fn paging_query<T, C: Cursor<T>>(
+        query: &[(String, String)],
+    ) -> (Vec<(String, String)>, Option<String>) {
+        let mut base_query = query.to_vec();
+        if query::get(&base_query, "limit").is_none() {
+            query::set(&mut base_query, "limit", PAGE_LIMIT);
+        }
+        let first = query::get(&base_query, C::PARAM).map(str::to_string);
+        base_query.retain(|(k, _)| k != C::PARAM);
+        (base_query, first)
+    }
+
+    /// The page of `path` at `cursor` (None: the first).
+    async fn page<T, C>(
+        &self,
+        path: &str,
+        base_query: &[(String, String)],
+        cursor: Option<&str>,
+    ) -> Result<Page<T>, StripeError>
+    where
+        T: DeserializeOwned,
+        C: Cursor<T>,
+    {
+        let mut q = base_query.to_vec();
+        if let Some(c) = cursor {
+            q.push((C::PARAM.to_string(), c.to_string()));
+        }
+        let client = if C::CHAINED_IN_FOREGROUND && cursor.is_some() {
+            self.foreground()
+        } else {
+            self.clone()
+        };
+        let (page, request_id) = client.get_traced::<List<T>>(path, &q).await?;
+        let next = C::next(path, cursor, &page)?;
+        Ok((page.data, next, request_id))
+    }
+
     /// Every item of a paged endpoint, page by page (`limit=100` unless the caller set a
     /// `limit`, the cursor `C` while there is a next page), as a stream. A caller's own
     /// initial cursor is the first page's. An error ends the stream after it is yielded.
@@ -106,12 +157,7 @@ impl Client {
             /// None: no more pages. Some(cursor): fetch the page at `cursor`.
             next: Option<Option<String>>,
         }
-        let mut base_query = query.to_vec();
-        if query::get(&base_query, "limit").is_none() {
-            query::set(&mut base_query, "limit", PAGE_LIMIT);
-        }
-        let first = query::get(&base_query, C::PARAM).map(str::to_string);
-        base_query.retain(|(k, _)| k != C::PARAM);
+        let (base_query, first) = Self::paging_query::<T, C>(query);
         let state = State {
             client: self.clone(),
             path: path.to_string(),
@@ -125,28 +171,72 @@ impl Client {
                     return Some((Ok(item), st));
                 }
                 let cursor = st.next.take()?;
-                let mut q = st.query.clone();
-                if let Some(c) = &cursor {
-                    q.push((C::PARAM.to_string(), c.clone()));
-                }
-                let client = if C::CHAINED_IN_FOREGROUND && cursor.is_some() {
-                    st.client.foreground()
-                } else {
-                    st.client.clone()
-                };
-                match client.get::<List<T>>(&st.path, &q).await {
-                    Ok(page) => {
-                        match C::next(&st.path, cursor.as_deref(), &page) {
-                            Ok(next) => st.next = next.map(Some),
-                            Err(e) => return Some((Err(e), st)),
-                        }
-                        st.buffer = page.data.into();
+                match st
+                    .client
+                    .page::<T, C>(&st.path, &st.query, cursor.as_deref())
+                    .await
+                {
+                    Ok((items, next, _)) => {
+                        st.next = next.map(Some);
+                        st.buffer = items.into();
                     }
                     Err(e) => return Some((Err(e), st)),
                 }
             }
         })
         .boxed()
+    }
+
+    /// Every page of a paged endpoint, collected with each page's Request-Id.
+    async fn all_pages<T, C>(
+        &self,
+        path: &str,
+        query: &[(String, String)],
+    ) -> Result<Listed<T>, StripeError>
+    where
+        T: DeserializeOwned,
+        C: Cursor<T>,
+    {
+        let (base_query, mut cursor) = Self::paging_query::<T, C>(query);
+        let mut out = Listed {
+            items: Vec::new(),
+            request_ids: Vec::new(),
+        };
+        loop {
+            let (items, next, request_id) = self
+                .page::<T, C>(path, &base_query, cursor.as_deref())
+                .await?;
+            out.items.extend(items);
+            out.request_ids.extend(request_id);
+            match next {
+                Some(n) => cursor = Some(n),
+                None => return Ok(out),
+            }
+        }
+    }
+
+    /// [`Client::list_all`], with the Request-Id of each page.
+    pub async fn list_all_traced<T>(
+        &self,
+        path: &str,
+        query: &[(String, String)],
+    ) -> Result<Listed<T>, StripeError>
+    where
+        T: DeserializeOwned + HasId,
+    {
+        self.all_pages::<T, StartingAfter>(path, query).await
+    }
+
+    /// [`Client::search_all`], with the Request-Id of each page.
+    pub async fn search_all_traced<T>(
+        &self,
+        path: &str,
+        query: &[(String, String)],
+    ) -> Result<Listed<T>, StripeError>
+    where
+        T: DeserializeOwned,
+    {
+        self.all_pages::<T, NextPage>(path, query).await
     }
 
     /// Every item of a list endpoint, page by page (`limit=100`, `starting_after`, while
