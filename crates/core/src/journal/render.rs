@@ -161,9 +161,10 @@ fn header_lines(j: &Journal, comment: &str) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{comment} tieout journal of the payouts arriving in {}, {} style.",
+        "{comment} tieout journal of {}, {} style: the payouts arriving in the month, and the lines created by its end that later payouts pay out (accrued, reversed on {}).",
         j.month,
-        j.style.as_str()
+        j.style.as_str(),
+        j.next_day
     );
     let _ = writeln!(
         s,
@@ -177,6 +178,46 @@ fn header_lines(j: &Journal, comment: &str) -> String {
             item.currency,
             item.payout,
             item.reason
+        );
+    }
+    s.push_str(&month_end_lines(j, comment));
+    s
+}
+
+/// What the clearing account holds at the month's end, per currency, where the figure
+/// comes from and what it cannot know.
+pub fn month_end_lines(j: &Journal, comment: &str) -> String {
+    let mut s = String::new();
+    for (c, a) in &j.clearing {
+        let at_end = j.clearing_at_end.get(c).copied().unwrap_or(0);
+        let unpaid = j.not_paid_out.get(c).copied().unwrap_or(0);
+        let out = j.unitemised_out.get(c).copied().unwrap_or(0);
+        let less = if out == 0 {
+            String::new()
+        } else {
+            format!(
+                ", less {} {c} paid out by payouts of the month whose lines are not booked",
+                format_major(out, *c)
+            )
+        };
+        let _ = writeln!(
+            s,
+            "{comment} {a} at the end of {} (asserted): {} {c} = {} {c} not yet paid out to the bank{less}.",
+            j.month,
+            format_major(at_end, *c),
+            format_major(unpaid, *c),
+        );
+    }
+    if !j.clearing.is_empty() {
+        let _ = writeln!(
+            s,
+            "{comment} Not yet paid out: the net of the {} line{} created by {} that {} later payout{} in the data pay{} out, accrued here (a payout on its way counts until it arrives). Lines no payout in the data pays out yet are not in it (a payout not made or still being reconciled, one arriving after the data's window, a manual or instant payout, which Stripe never itemises): make the journal again once they are paid out.",
+            j.not_paid_out_lines,
+            if j.not_paid_out_lines == 1 { "" } else { "s" },
+            j.last_day,
+            j.accrued_payouts,
+            if j.accrued_payouts == 1 { "" } else { "s" },
+            if j.accrued_payouts == 1 { "s" } else { "" },
         );
     }
     s
