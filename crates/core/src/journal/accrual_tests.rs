@@ -181,7 +181,7 @@ fn lines_are_booked_in_their_month_accrued_when_paid_out_later_and_reversed_next
     assert!(
         oct.entries[0]
             .narration
-            .contains("created before 2026-10 (the 2026-09 journal accrues them)"),
+            .contains("created before 2026-10 (the 2026-09 journal accrues it)"),
         "{}",
         oct.entries[0].narration
     );

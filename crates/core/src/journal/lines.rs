@@ -151,7 +151,11 @@ pub(super) fn line_entries(
                 narration = format!("accrued: {narration}, paid out on {arrival}");
             }
             Booking::Booked if early => {
-                narration.push_str(&format!(" (the {} journal accrues them)", cut.month.prev()));
+                let them = if n == 1 { "it" } else { "them" };
+                narration.push_str(&format!(
+                    " (the {} journal accrues {them})",
+                    cut.month.prev()
+                ));
             }
             Booking::Booked => {}
         }

@@ -247,11 +247,7 @@ fn rules(j: &Journal) -> String {
          nets to zero; a payout Stripe cannot itemise stays in clearing, flagged, for its \
          activity to be booked by hand.\n\nAt the month's end the clearing account holds \
          what Stripe had not yet paid out to the bank, asserted in the beancount and hledger \
-         files: {}. That is the net of the {} line{} created by {} that {} later payout{} in \
-         the data pay{} out (a payout on its way counts until it arrives). It cannot include \
-         lines that no payout in the data pays out yet (a payout not made or still being \
-         reconciled, one arriving after the data's window, a manual or instant payout, which \
-         Stripe never itemises): make the journal again once they are paid out.",
+         files: {}. {}",
         j.next_day,
         if clearing.is_empty() {
             "none used this month".to_string()
@@ -263,12 +259,7 @@ fn rules(j: &Journal) -> String {
         } else {
             at_end.join(", ")
         },
-        j.not_paid_out_lines,
-        if j.not_paid_out_lines == 1 { "" } else { "s" },
-        j.last_day,
-        j.accrued_payouts,
-        if j.accrued_payouts == 1 { "" } else { "s" },
-        if j.accrued_payouts == 1 { "s" } else { "" },
+        crate::journal::render::not_paid_out_note(j),
     )
 }
 
