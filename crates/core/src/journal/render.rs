@@ -202,7 +202,7 @@ pub fn not_paid_out_note(j: &Journal) -> String {
         )
     };
     format!(
-        "{from} Lines no payout in the data pays out yet are not in it (a payout not made or still being reconciled, one arriving after the data's window, a manual or instant payout, which Stripe never itemises): make the journal again once they are paid out."
+        "{from} Lines no payout in the data pays out yet are not in it (a payout not made or still being reconciled, one arriving after the data's window, a manual or instant payout, which Stripe never itemises): make the journal again once they are paid out. In a ledger of several months, a payout Stripe could not itemise keeps its amount out of clearing until its activity is booked by hand; the later months' assertions hold once it is."
     )
 }
 
