@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use jiff::tz::TimeZone;
 
-use crate::domain::tieout::tie_out_month;
+use crate::domain::tieout::{tie_out_after, tie_out_month};
 use crate::failure::{FailKind, Failure};
 use crate::model::AccountData;
 use crate::time::Month;
@@ -24,7 +24,9 @@ pub fn month_files(
     formats: &[Format],
 ) -> Result<(Journal, Vec<File>), Failure> {
     let tieout = tie_out_month(&data.payouts, &data.balance_transactions, month, tz);
-    let journal = build(&tieout, map, style, tz).map_err(|e| Failure::usage(e.to_string()))?;
+    let later = tie_out_after(&data.payouts, &data.balance_transactions, month, tz);
+    let journal =
+        build(&tieout, &later, map, style, tz).map_err(|e| Failure::usage(e.to_string()))?;
     let mut files = Vec::new();
     for f in formats {
         files.extend(render(&journal, map, *f).map_err(|e| Failure::usage(e.to_string()))?);

@@ -72,7 +72,8 @@ impl Need {
             Need::Refunds | Need::All => SyncOptions::for_months(now, tz, DEFAULT_MONTHS),
             Need::Close(m) => {
                 let mut o = SyncOptions::for_months(now, tz, DEFAULT_MONTHS);
-                o.window = m.range(tz);
+                // And the next month's payouts: the journal accrues the lines they pay out.
+                o.window = (m.range(tz).0, m.next().range(tz).1);
                 o.charges_since = o.charges_since.min(o.window.0);
                 o
             }
@@ -224,6 +225,18 @@ pub fn load_month_with_margin(
     }
     let mut opts = Need::Month(month).options(ctx.now, &ctx.tz);
     opts.window = (opts.window.0 - margin, opts.window.1 + margin);
+    read_fresh(ctx, &opts)
+}
+
+/// The month's payouts and those arriving in the next month: the journal of the month
+/// accrues the lines the later payouts pay out. A fresh read widens its window to the next
+/// month's end; the demo and the cache hold the payouts they hold.
+pub fn load_month_and_next(ctx: &ReadRequest, month: Month) -> Result<AccountData, Failure> {
+    if ctx.demo || ctx.cached {
+        return load(ctx, Need::Month(month));
+    }
+    let mut opts = Need::Month(month).options(ctx.now, &ctx.tz);
+    opts.window.1 = month.next().range(&ctx.tz).1;
     read_fresh(ctx, &opts)
 }
 

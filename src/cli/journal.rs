@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use super::{CmdResult, Ctx, Failure, JournalArgs};
 use crate::app::accounts::MapSource;
-use crate::app::load::{Need, load};
+use crate::app::load::load_month_and_next;
 use crate::money::format_major;
 use crate::source::AccountData;
 use crate::time::Month;
@@ -36,7 +36,7 @@ pub fn run(ctx: &Ctx, args: &JournalArgs) -> CmdResult {
         Failure::usage(format!("--style '{}': use daily or per-payout", args.style))
     })?;
     let map = read_map(args.accounts.as_deref())?;
-    let data = load(&ctx.request(), Need::Month(month))?;
+    let data = load_month_and_next(&ctx.request(), month)?;
     let dir = args.out.clone().unwrap_or_else(|| PathBuf::from("."));
     run_on(ctx, month, &data, &map, style, &formats, &dir, args.force)
 }
@@ -86,9 +86,20 @@ pub fn summary(j: &Journal, zone: &str) -> String {
         j.style.as_str(),
     );
     for (c, v) in &j.clearing_at_end {
+        let unpaid = j.not_paid_out.get(c).copied().unwrap_or(0);
+        let out = j.unitemised_out.get(c).copied().unwrap_or(0);
         s.push_str(&format!(
-            "\n  {c}: clearing at the end of the month {}",
-            format_major(*v, *c)
+            "\n  {c}: clearing at the end of the month {} = {} not yet paid out{}",
+            format_major(*v, *c),
+            format_major(unpaid, *c),
+            if out == 0 {
+                String::new()
+            } else {
+                format!(
+                    " less {} of payouts whose lines are not booked",
+                    format_major(out, *c)
+                )
+            }
         ));
     }
     for item in &j.suspense {
@@ -162,6 +173,7 @@ mod tests {
         let map = AccountMap::default_map().expect("map");
         let j = build(
             &sample_month(),
+            &[],
             &map,
             Style::Daily,
             &jiff::tz::TimeZone::UTC,

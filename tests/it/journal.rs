@@ -120,7 +120,7 @@ fn bean_check_and_hledger_check_accept_the_demo_journals() {
 }
 
 #[test]
-fn clearing_nets_to_zero_over_each_itemised_payout_of_the_demo() {
+fn clearing_nets_to_zero_over_each_itemised_payout_of_the_demo_and_holds_what_was_not_paid_out() {
     let data = tieout::source::demo::load_demo().expect("demo");
     let map = AccountMap::parse(DEFAULT_MAP).expect("map");
     for month in MONTHS {
@@ -132,8 +132,49 @@ fn clearing_nets_to_zero_over_each_itemised_payout_of_the_demo() {
             m,
             &tz,
         );
-        let j = build(&t, &map, Style::Daily, &tz).expect("journal");
+        let later = tieout::domain::tieout::tie_out_after(
+            &data.payouts,
+            &data.balance_transactions,
+            m,
+            &tz,
+        );
+        let j = build(&t, &later, &map, Style::Daily, &tz).expect("journal");
         assert!(j.ties_out(), "{month} ties out");
+        // The month-end balance is what Stripe had not paid out: the net of the lines
+        // created by the month's end that a later reconciled payout pays out, summed here
+        // from the rows, less the month's payouts Stripe could not itemise.
+        let (_, end) = m.range(&tz);
+        let mut unpaid: BTreeMap<_, i64> = BTreeMap::new();
+        for p in data.payouts.iter().filter(|p| {
+            p.arrival_date >= end
+                && p.automatic
+                && p.method != "instant"
+                && p.reconciliation_status
+                    == tieout_core::model::status::ReconciliationStatus::Completed
+        }) {
+            for l in data.balance_transactions.iter().filter(|l| {
+                l.payout.as_deref() == Some(p.id.as_str())
+                    && l.created < end
+                    && p.balance_transaction.as_deref() != Some(l.id.as_str())
+            }) {
+                *unpaid.entry(l.currency).or_insert(0) += l.net;
+            }
+        }
+        for (c, v) in &j.clearing_at_end {
+            let out: i64 = t
+                .payouts
+                .iter()
+                .filter(|p| p.itemisation.is_none() && p.currency() == *c)
+                .map(|p| p.payout.amount)
+                .sum();
+            assert_eq!(*v, unpaid.get(c).copied().unwrap_or(0) - out, "{month} {c}");
+        }
+        if month == "2026-10" {
+            assert!(
+                unpaid.values().any(|v| *v != 0),
+                "October's end has lines November pays out"
+            );
+        }
         let mut by: BTreeMap<&str, i64> = BTreeMap::new();
         for e in &j.entries {
             assert!(e.balances(), "{e:?}");
@@ -150,6 +191,11 @@ fn clearing_nets_to_zero_over_each_itemised_payout_of_the_demo() {
             } else {
                 assert_eq!(sum, -p.payout.amount, "{month} {}", p.payout.id);
             }
+        }
+        // A later payout's accrual and its reversal cancel in clearing.
+        for q in &later {
+            let sum = by.get(q.payout.id.as_str()).copied().unwrap_or(0);
+            assert_eq!(sum, 0, "{month} accrual of {}", q.payout.id);
         }
     }
 }

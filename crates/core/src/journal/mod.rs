@@ -4,14 +4,18 @@
 //! See ARCHITECTURE.md at the repository's root.
 
 pub mod accounts;
+mod accrual;
+mod lines;
 pub mod model;
 pub mod render;
 
+#[cfg(test)]
+mod accrual_tests;
 #[cfg(test)]
 mod roundtrip_tests;
 #[cfg(test)]
 mod tests;
 
 pub use accounts::{AccountMap, DEFAULT_MAP, MAP_FILE, MapError, Unmapped};
-pub use model::{Entry, Journal, JournalError, Posting, Style, SuspenseItem, build};
+pub use model::{Entry, EntryKind, Journal, JournalError, Posting, Style, SuspenseItem, build};
 pub use render::{Format, RenderError, XERO_MAX_LINES, render};

@@ -1,25 +1,30 @@
 //! The journal of a month: entries with postings in minor units per currency, built from
 //! the month's tie-out (the payouts arriving in the month and the lines Stripe listed for
-//! them).
+//! them) and the later payouts the data holds (for the month-end accrual).
 //!
-//! `daily`: each payout's lines grouped per day (their `created`, in the zone) and
-//! category into the clearing account (amount to the category's account, fee to the fee
-//! account), then the payout, dated its `arrival_date`, from clearing to the bank. Over a
-//! payout's entries the clearing account nets to zero in every currency; what does not tie
-//! out goes to the suspense account and is reported. `per-payout`: the same entries of a
-//! payout folded into one, dated `arrival_date`, equal to the deposit. Every entry names
-//! its payout; every entry balances per currency; no amount is ever converted.
+//! `daily`: each payout's lines grouped per day (their `created`, in the zone; a line
+//! created before the month on its first day, see [`super::lines`]) and category into the
+//! clearing account (amount to the category's account, fee to the fee account), then the
+//! payout, dated its `arrival_date`, from clearing to the bank. The lines created by the
+//! month's end that a later payout pays out are accrued the same way and reversed on the
+//! next month's first day ([`super::accrual`]), so the clearing account's balance at month
+//! end is what Stripe had not yet paid out. Over a payout's entries the clearing account
+//! nets to zero in every currency; what does not tie out goes to the suspense account and
+//! is reported. `per-payout`: the same entries of a payout folded into one, dated
+//! `arrival_date`, equal to the deposit (an accrual folded into one on the month's last
+//! day). Every entry names its payout; every entry balances per currency; no amount is
+//! ever converted.
 
 use std::collections::BTreeMap;
 
 use jiff::tz::TimeZone;
 
 use super::accounts::{AccountMap, Unmapped};
-use crate::domain::tieout::category::{category_str, compare};
+use super::accrual::{accrue, not_paid_out};
+use super::lines::{Booking, MonthCut, book_suspense, line_entries, post};
 use crate::domain::tieout::{MonthTieOut, PayoutTieOut, Verdict};
-use crate::model::rows::BalanceTxnRow;
 use crate::model::status::PayoutStatus;
-use crate::money::{Currency, format_major};
+use crate::money::Currency;
 use crate::time::{Month, date_in};
 
 /// How entries are cut.
@@ -57,6 +62,19 @@ pub struct Posting {
     pub amount: i64,
 }
 
+/// What an entry books.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EntryKind {
+    /// Lines of a payout arriving in the month, into clearing.
+    Lines,
+    /// A payout from clearing to the bank (in `per-payout` style, with its lines).
+    Payout,
+    /// Lines created by the month's end that a later payout pays out, into clearing.
+    Accrual,
+    /// The next month's first day: a later payout's accrual taken back out.
+    Reversal,
+}
+
 /// One journal entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
@@ -64,6 +82,9 @@ pub struct Entry {
     pub date: String,
     /// The payout the entry belongs to.
     pub payout: String,
+    pub kind: EntryKind,
+    /// The ids of the balance transactions it books or accrues.
+    pub lines: Vec<String>,
     /// What the entry is, in words (no payout id: renderers add it).
     pub narration: String,
     /// Why a person must look at it, when they must.
@@ -110,10 +131,23 @@ pub struct Journal {
     pub suspense: Vec<SuspenseItem>,
     /// The clearing account's name per currency it is used in.
     pub clearing: BTreeMap<Currency, String>,
-    /// The clearing balance at the end of the month per currency (what this journal leaves
-    /// in it: the payouts Stripe could not itemise).
+    /// The clearing balance at the end of the month per currency, summed from the entries
+    /// dated in the month: what the assertions say. It is `not_paid_out` less
+    /// `unitemised_out`.
     pub clearing_at_end: BTreeMap<Currency, i64>,
-    /// The first day after the month (`YYYY-MM-DD`), where beancount asserts balances.
+    /// From the data: the net of the lines created by the month's end that payouts arriving
+    /// after it pay out (the later payouts the data holds, itemised), per currency.
+    pub not_paid_out: BTreeMap<Currency, i64>,
+    /// How many lines `not_paid_out` sums, and how many later payouts they are in.
+    pub not_paid_out_lines: usize,
+    pub accrued_payouts: usize,
+    /// The amounts of the month's payouts Stripe could not itemise (or is still
+    /// reconciling), per currency: each left clearing with no lines booked for it.
+    pub unitemised_out: BTreeMap<Currency, i64>,
+    /// The month's first day (`YYYY-MM-DD`).
+    pub first_day: String,
+    /// The first day after the month (`YYYY-MM-DD`), where beancount asserts balances and
+    /// the accruals are reversed.
     pub next_day: String,
     /// The month's last day.
     pub last_day: String,
@@ -158,48 +192,58 @@ pub enum JournalError {
     Unmapped(#[from] Unmapped),
 }
 
-/// Adds `amount` to the posting of `account`/`currency`, keeping first-seen order.
-fn post(postings: &mut Vec<Posting>, account: &str, currency: Currency, amount: i64) {
-    if let Some(p) = postings
-        .iter_mut()
-        .find(|p| p.account == account && p.currency == currency)
-    {
-        p.amount = p.amount.saturating_add(amount);
-    } else {
-        postings.push(Posting {
-            account: account.to_string(),
-            currency,
-            amount,
-        });
-    }
-}
-
-/// Builds the month's journal from its tie-out.
+/// Builds the month's journal from its tie-out and `later`, the payouts arriving after the
+/// month that the data holds (see [`crate::domain::tieout::tie_out_after`]): the lines they
+/// pay out that were created by the month's end are accrued.
 pub fn build(
     t: &MonthTieOut,
+    later: &[PayoutTieOut],
     map: &AccountMap,
     style: Style,
     tz: &TimeZone,
 ) -> Result<Journal, JournalError> {
+    let (start, end) = t.month.range(tz);
+    let mut cut = MonthCut {
+        map,
+        tz,
+        month: t.month,
+        first_day: date_in(start, tz),
+        last_day: date_in(end - 1, tz),
+        next_day: date_in(end, tz),
+        clearing: BTreeMap::new(),
+    };
     let mut entries: Vec<(usize, Entry)> = Vec::new();
     let mut suspense = Vec::new();
-    let mut clearing_names = BTreeMap::new();
+    let mut unitemised_out: BTreeMap<Currency, i64> = BTreeMap::new();
     for (order, p) in t.payouts.iter().enumerate() {
-        let mut own = payout_entries(p, map, tz, &mut suspense, &mut clearing_names)?;
+        let mut own = payout_entries(p, &mut cut, &mut suspense)?;
         if style == Style::PerPayout {
-            own = vec![fold(own, p, tz)];
+            own = vec![fold_payout(own, p, tz)];
         }
         // A payout whose postings all cancel (a zero payout of nothing) books nothing.
         own.retain(|e| !e.postings.is_empty());
+        if p.itemisation.is_none() {
+            *unitemised_out.entry(p.currency()).or_insert(0) += p.payout.amount;
+        }
         entries.extend(own.into_iter().map(|e| (order, e)));
+    }
+    let mut accrued_payouts = 0usize;
+    for (i, q) in later.iter().enumerate() {
+        let own = accrue(q, end, style, &mut cut)?;
+        accrued_payouts += usize::from(!own.is_empty());
+        entries.extend(own.into_iter().map(|e| (t.payouts.len() + i, e)));
     }
     // By date, then payout order, then as built (stable).
     entries.sort_by(|a, b| a.1.date.cmp(&b.1.date).then(a.0.cmp(&b.0)));
     let entries: Vec<Entry> = entries.into_iter().map(|(_, e)| e).collect();
 
-    let (_, end) = t.month.range(tz);
-    let next_day = date_in(end, tz);
-    let last_day = date_in(end - 1, tz);
+    let MonthCut {
+        first_day,
+        last_day,
+        next_day,
+        clearing: clearing_names,
+        ..
+    } = cut;
     let mut clearing_at_end = BTreeMap::new();
     for (cur, name) in &clearing_names {
         let sum: i64 = entries
@@ -211,6 +255,7 @@ pub fn build(
             .sum();
         clearing_at_end.insert(*cur, sum);
     }
+    let (not_paid_out, not_paid_out_lines) = not_paid_out(later, end);
     Ok(Journal {
         month: t.month,
         style,
@@ -218,6 +263,11 @@ pub fn build(
         suspense,
         clearing: clearing_names,
         clearing_at_end,
+        not_paid_out,
+        not_paid_out_lines,
+        accrued_payouts,
+        unitemised_out,
+        first_day,
         next_day,
         last_day,
     })
@@ -226,92 +276,25 @@ pub fn build(
 /// The daily entries of one payout: its lines per day and category, then the payout.
 fn payout_entries(
     p: &PayoutTieOut,
-    map: &AccountMap,
-    tz: &TimeZone,
+    cut: &mut MonthCut<'_>,
     suspense: &mut Vec<SuspenseItem>,
-    clearing_names: &mut BTreeMap<Currency, String>,
 ) -> Result<Vec<Entry>, JournalError> {
     let po = &p.payout;
     let cur = po.currency;
-    let mut out = Vec::new();
+    let map = cut.map;
     // Clearing per currency over this payout's line entries.
     let mut cleared: BTreeMap<Currency, i64> = BTreeMap::new();
-    if let Some(it) = &p.itemisation {
-        // (date, category order, category, currency) -> lines
-        let mut groups: BTreeMap<(String, String, Currency), Vec<&BalanceTxnRow>> = BTreeMap::new();
-        for l in &it.lines {
-            groups
-                .entry((
-                    date_in(l.created, tz),
-                    category_str(l).to_string(),
-                    l.currency,
-                ))
-                .or_default()
-                .push(l);
+    let mut out = match &p.itemisation {
+        Some(it) => {
+            let lines: Vec<_> = it.lines.iter().collect();
+            line_entries(p, &lines, Booking::Booked, cut, suspense, &mut cleared)?
         }
-        let mut keys: Vec<_> = groups.keys().cloned().collect();
-        keys.sort_by(|a, b| {
-            a.0.cmp(&b.0)
-                .then_with(|| compare(&a.1, &b.1))
-                .then(a.2.cmp(&b.2))
-        });
-        for key in keys {
-            let Some(lines) = groups.get(&key) else {
-                continue;
-            };
-            let (date, cat, c) = key;
-            let clearing = map.clearing(c)?;
-            clearing_names.entry(c).or_insert_with(|| clearing.clone());
-            let mut postings = Vec::new();
-            let mut fees = Fees::default();
-            let (mut net, mut fee, mut amount) = (0i64, 0i64, 0i64);
-            for l in lines {
-                let acct = map.line_account(&l.kind, &cat, c)?;
-                post(&mut postings, &acct, c, -l.amount);
-                amount = amount.saturating_add(l.amount);
-                fee = fee.saturating_add(l.fee);
-                net = net.saturating_add(l.net);
-                fees.split(l, &cat, map)?;
-            }
-            postings.append(&mut fees.postings);
-            post(&mut postings, &clearing, c, net);
-            let off = amount - fee - net;
-            let why = || format!("{cat} lines of {date} whose net is not amount minus fee");
-            book_suspense(&mut postings, suspense, map, &po.id, c, off, why)?;
-            postings.retain(|p| p.amount != 0);
-            *cleared.entry(c).or_insert(0) += net;
-            if postings.is_empty() {
-                continue;
-            }
-            let n = lines.len();
-            let mut narration = format!("{cat}: {n} line{}", if n == 1 { "" } else { "s" });
-            if c != cur {
-                narration.push_str(&format!(" in {c}, not the payout's currency"));
-            }
-            let mut notes: Vec<String> = Vec::new();
-            if map.needs_review(&cat) {
-                notes.push(format!(
-                    "{cat}: Stripe fees billed apart may carry tax; split them by hand"
-                ));
-            }
-            notes.extend(fees.notes());
-            let review = (!notes.is_empty()).then(|| notes.join("; "));
-            out.push(Entry {
-                date,
-                payout: po.id.clone(),
-                narration,
-                review,
-                postings,
-            });
-        }
-    }
+        None => Vec::new(),
+    };
 
     // The payout itself, from clearing to the bank (or, when it failed or was canceled,
     // to the returned-payouts account, where its funds come back from).
-    let clearing = map.clearing(cur)?;
-    clearing_names
-        .entry(cur)
-        .or_insert_with(|| clearing.clone());
+    let clearing = cut.clearing(cur)?;
     let failed = matches!(po.status, PayoutStatus::Failed | PayoutStatus::Canceled);
     let target = if failed {
         map.line_account("payout_failure", "payout_reversal", cur)?
@@ -362,8 +345,10 @@ fn payout_entries(
     };
     if !postings.is_empty() {
         out.push(Entry {
-            date: date_in(po.arrival_date, tz),
+            date: date_in(po.arrival_date, cut.tz),
             payout: po.id.clone(),
+            kind: EntryKind::Payout,
+            lines: Vec::new(),
             narration: what,
             review,
             postings,
@@ -372,108 +357,21 @@ fn payout_entries(
     Ok(out)
 }
 
-/// The fee postings of one day-and-category group, split by Stripe's `fee_details`, and
-/// what about them needs a person.
-#[derive(Default)]
-struct Fees {
-    postings: Vec<Posting>,
-    /// Parts of a review kind (tax): kind -> (lines, amount).
-    flagged: BTreeMap<String, (usize, i64)>,
-    /// Fee left over by details that do not add up to it: (lines, amount).
-    unitemised: (usize, i64),
-    currency: Option<Currency>,
-}
-
-impl Fees {
-    /// Books line `l`'s fee: each `fee_details` part to its kind's account; without
-    /// details, the whole fee to the category's fee account. A part of a review kind
-    /// (tax), or details that do not add up to the fee (the rest goes to the category's
-    /// fee account), flag the entry: the split is a person's, never a guess.
-    fn split(&mut self, l: &BalanceTxnRow, cat: &str, map: &AccountMap) -> Result<(), Unmapped> {
-        let c = l.currency;
-        self.currency = Some(c);
-        let mut rest = l.fee;
-        for d in l.fee_details.iter().filter(|d| d.currency == c) {
-            post(
-                &mut self.postings,
-                &map.fee_kind_account(&d.kind, cat, c)?,
-                c,
-                d.amount,
-            );
-            rest = rest.saturating_sub(d.amount);
-            if map.fee_kind_needs_review(&d.kind) {
-                let f = self.flagged.entry(d.kind.clone()).or_insert((0, 0));
-                f.0 += 1;
-                f.1 = f.1.saturating_add(d.amount);
-            }
-        }
-        if rest != 0 {
-            post(&mut self.postings, &map.fee_account(cat, c)?, c, rest);
-            if !l.fee_details.is_empty() {
-                self.unitemised.0 += 1;
-                self.unitemised.1 = self.unitemised.1.saturating_add(rest);
-            }
-        }
-        Ok(())
-    }
-
-    /// Why a person must look at these fees, if they must.
-    fn notes(&self) -> Vec<String> {
-        let Some(c) = self.currency else {
-            return Vec::new();
-        };
-        let lines = |n: usize| format!("{n} line{}", if n == 1 { "" } else { "s" });
-        let mut v: Vec<String> = self
-            .flagged
-            .iter()
-            .map(|(kind, (n, amount))| {
-                format!(
-                    "Stripe fees carry {kind} ({} {c} on {}): check the tax split",
-                    format_major(*amount, c),
-                    lines(*n)
-                )
-            })
-            .collect();
-        let (n, amount) = self.unitemised;
-        if n > 0 {
-            v.push(format!(
-                "fee_details leave {} {c} of the fees of {} unitemised: split it by hand",
-                format_major(amount, c),
-                lines(n)
-            ));
-        }
-        v
-    }
-}
-
-/// Books `off` (when not zero) to the suspense account and records why.
-fn book_suspense(
-    postings: &mut Vec<Posting>,
-    suspense: &mut Vec<SuspenseItem>,
-    map: &AccountMap,
-    payout: &str,
-    currency: Currency,
-    off: i64,
-    why: impl FnOnce() -> String,
-) -> Result<(), JournalError> {
-    if off != 0 {
-        post(postings, &map.suspense(currency)?, currency, off);
-        suspense.push(SuspenseItem {
-            payout: payout.to_string(),
-            currency,
-            amount: off,
-            reason: why(),
-        });
-    }
-    Ok(())
-}
-
-/// One payout's entries as one, dated its arrival: clearing postings that cancel drop out.
-fn fold(entries: Vec<Entry>, p: &PayoutTieOut, tz: &TimeZone) -> Entry {
-    let po = &p.payout;
+/// Entries folded into one on `date`: postings that cancel (clearing, over an itemised
+/// payout's entries) drop out; the posting `first` (currency, amount) leads.
+pub(super) fn fold(
+    entries: Vec<Entry>,
+    date: &str,
+    narration: String,
+    first: Option<(Currency, i64)>,
+) -> Entry {
     let mut postings = Vec::new();
     let mut review: Option<String> = None;
-    let mut lines = 0usize;
+    let mut lines = Vec::new();
+    let payout = entries
+        .first()
+        .map(|e| e.payout.clone())
+        .unwrap_or_default();
     for e in &entries {
         for ps in &e.postings {
             post(&mut postings, &ps.account, ps.currency, ps.amount);
@@ -481,31 +379,45 @@ fn fold(entries: Vec<Entry>, p: &PayoutTieOut, tz: &TimeZone) -> Entry {
         if review.is_none() {
             review.clone_from(&e.review);
         }
-        lines += 1;
+        lines.extend(e.lines.iter().cloned());
     }
-    // Clearing postings cancel over an itemised payout's entries.
     let mut keep: Vec<Posting> = postings.into_iter().filter(|p| p.amount != 0).collect();
-    // The deposit first, then as met.
-    if let Some(i) = keep
-        .iter()
-        .position(|ps| ps.currency == po.currency && ps.amount == po.amount)
-    {
+    if let Some(i) = first.and_then(|(c, a)| {
+        keep.iter()
+            .position(|ps| ps.currency == c && ps.amount == a)
+    }) {
         let d = keep.remove(i);
         keep.insert(0, d);
     }
-    let n = entries.len().saturating_sub(1);
     Entry {
-        date: date_in(po.arrival_date, tz),
-        payout: po.id.clone(),
-        narration: if p.itemisation.is_some() {
-            format!(
-                "payout summary: {n} day-and-category group{}",
-                if n == 1 { "" } else { "s" }
-            )
-        } else {
-            "payout to the bank".to_string()
-        },
-        review: review.filter(|_| lines > 0),
+        date: date.to_string(),
+        payout,
+        kind: EntryKind::Payout,
+        lines,
+        narration,
+        review,
         postings: keep,
     }
+}
+
+/// One payout's entries as one, dated its arrival, the deposit first.
+fn fold_payout(entries: Vec<Entry>, p: &PayoutTieOut, tz: &TimeZone) -> Entry {
+    let po = &p.payout;
+    let n = entries.len().saturating_sub(1);
+    let narration = if p.itemisation.is_some() {
+        format!(
+            "payout summary: {n} day-and-category group{}",
+            if n == 1 { "" } else { "s" }
+        )
+    } else {
+        "payout to the bank".to_string()
+    };
+    let mut e = fold(
+        entries,
+        &date_in(po.arrival_date, tz),
+        narration,
+        Some((po.currency, po.amount)),
+    );
+    e.payout.clone_from(&po.id);
+    e
 }

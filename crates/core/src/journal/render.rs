@@ -157,13 +157,14 @@ fn per_currency(
     Ok(out)
 }
 
-fn header_lines(j: &Journal, comment: &str) -> String {
+fn header_lines(j: &Journal, comment: &str, asserted: bool) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{comment} tieout journal of the payouts arriving in {}, {} style.",
+        "{comment} tieout journal of {}, {} style: the payouts arriving in the month, and the lines created by its end that later payouts pay out (accrued, reversed on {}).",
         j.month,
-        j.style.as_str()
+        j.style.as_str(),
+        j.next_day
     );
     let _ = writeln!(
         s,
@@ -178,6 +179,60 @@ fn header_lines(j: &Journal, comment: &str) -> String {
             item.payout,
             item.reason
         );
+    }
+    s.push_str(&month_end_lines(j, comment, asserted));
+    s
+}
+
+/// Where the month's "not yet paid out" comes from and what it cannot know, in words.
+pub fn not_paid_out_note(j: &Journal) -> String {
+    let (n, k) = (j.not_paid_out_lines, j.accrued_payouts);
+    let from = if k == 0 {
+        format!(
+            "Not yet paid out: no payout in the data arriving after {} pays out a line created by then, so nothing is accrued.",
+            j.last_day
+        )
+    } else {
+        format!(
+            "Not yet paid out: the net of the {n} line{} created by {} that {k} later payout{} in the data pay{} out, accrued here (a payout on its way counts until it arrives).",
+            if n == 1 { "" } else { "s" },
+            j.last_day,
+            if k == 1 { "" } else { "s" },
+            if k == 1 { "s" } else { "" },
+        )
+    };
+    format!(
+        "{from} Lines no payout in the data pays out yet are not in it (a payout not made or still being reconciled, one arriving after the data's window, a manual or instant payout, which Stripe never itemises): make the journal again once they are paid out. In a ledger of several months, a payout Stripe could not itemise keeps its amount out of clearing until its activity is booked by hand; the later months' assertions hold once it is."
+    )
+}
+
+/// What the clearing account holds at the month's end, per currency, where the figure
+/// comes from and what it cannot know.
+pub fn month_end_lines(j: &Journal, comment: &str, asserted: bool) -> String {
+    let mut s = String::new();
+    for (c, a) in &j.clearing {
+        let at_end = j.clearing_at_end.get(c).copied().unwrap_or(0);
+        let unpaid = j.not_paid_out.get(c).copied().unwrap_or(0);
+        let out = j.unitemised_out.get(c).copied().unwrap_or(0);
+        let less = if out == 0 {
+            String::new()
+        } else {
+            format!(
+                ", less {} {c} paid out by payouts of the month whose lines are not booked",
+                format_major(out, *c)
+            )
+        };
+        let _ = writeln!(
+            s,
+            "{comment} {a} at the end of {}{}: {} {c} = {} {c} not yet paid out to the bank{less}.",
+            j.month,
+            if asserted { " (asserted)" } else { "" },
+            format_major(at_end, *c),
+            format_major(unpaid, *c),
+        );
+    }
+    if !j.clearing.is_empty() {
+        let _ = writeln!(s, "{comment} {}", not_paid_out_note(j));
     }
     s
 }
@@ -213,7 +268,7 @@ fn beancount(j: &Journal) -> Result<String, RenderError> {
         return Err(RenderError::Beancount(bad));
     }
     let w = width(j);
-    let mut s = header_lines(j, ";;");
+    let mut s = header_lines(j, ";;", true);
     s.push('\n');
     let open = j
         .entries
@@ -299,7 +354,7 @@ fn plain_entry(s: &mut String, e: &Entry, w: usize, ledger: bool) {
 /// with the clearing account's balance assertions.
 fn plain(j: &Journal, ledger: bool) -> String {
     let w = width(j);
-    let mut s = header_lines(j, ";");
+    let mut s = header_lines(j, ";", !ledger);
     s.push('\n');
     for a in j.accounts() {
         let _ = writeln!(s, "account {a}");

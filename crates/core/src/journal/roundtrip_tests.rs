@@ -236,7 +236,9 @@ fn check_all_formats(spec: &[PayoutSpec], style: Style) {
     let (payouts, txns) = rows(spec);
     let t = tie_out_month(&payouts, &txns, month("2026-10"), &TimeZone::UTC);
     let m = map();
-    let j = build(&t, &m, style, &TimeZone::UTC).expect("journal");
+    let later =
+        crate::domain::tieout::tie_out_after(&payouts, &txns, month("2026-10"), &TimeZone::UTC);
+    let j = build(&t, &later, &m, style, &TimeZone::UTC).expect("journal");
     let all = mine(&j, None);
 
     for f in [Format::Hledger, Format::Ledger] {

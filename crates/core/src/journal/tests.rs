@@ -30,7 +30,7 @@ fn clearing_by_payout(j: &Journal) -> BTreeMap<(String, Currency), i64> {
 #[test]
 fn the_sample_month_books_its_difference_to_suspense() {
     let t = sample_month();
-    let j = build(&t, &map(), Style::Daily, &TimeZone::UTC).expect("journal");
+    let j = build(&t, &[], &map(), Style::Daily, &TimeZone::UTC).expect("journal");
     assert!(j.entries.iter().all(Entry::balances));
     assert!(!j.ties_out());
     let short: Vec<_> = j
@@ -62,7 +62,7 @@ fn the_sample_month_books_its_difference_to_suspense() {
 #[test]
 fn per_payout_entries_equal_the_deposit() {
     let t = sample_month();
-    let j = build(&t, &map(), Style::PerPayout, &TimeZone::UTC).expect("journal");
+    let j = build(&t, &[], &map(), Style::PerPayout, &TimeZone::UTC).expect("journal");
     let m = map();
     assert_eq!(j.entries.len(), t.payouts.len());
     for e in &j.entries {
@@ -87,7 +87,7 @@ fn an_unmapped_category_stops_the_journal_naming_it() {
     p.currency = Currency::USD;
     let txns = vec![own(&p), line("txn_top", "po_t", "topup", "topup", 1000, 0)];
     let t = tie_out_month(&[p], &txns, month("2026-10"), &TimeZone::UTC);
-    let e = build(&t, &map(), Style::Daily, &TimeZone::UTC).expect_err("topup unmapped");
+    let e = build(&t, &[], &map(), Style::Daily, &TimeZone::UTC).expect_err("topup unmapped");
     assert!(e.to_string().contains("'topup'"), "{e}");
 }
 
@@ -105,7 +105,7 @@ fn fees_of_billing_are_flagged_and_dispute_fees_go_apart() {
         line("txn_s", "po_f", "stripe_fee", "fee", -250, 0),
     ];
     let t = tie_out_month(&[p], &txns, month("2026-10"), &TimeZone::UTC);
-    let j = build(&t, &map(), Style::Daily, &TimeZone::UTC).expect("journal");
+    let j = build(&t, &[], &map(), Style::Daily, &TimeZone::UTC).expect("journal");
     assert!(j.ties_out());
     let fee = j
         .entries
@@ -132,7 +132,7 @@ fn every_format_renders_the_sample_month() {
     let (payouts, txns) = sample_rows();
     let t = tie_out_month(&payouts, &txns, month("2026-10"), &TimeZone::UTC);
     let m = map();
-    let j = build(&t, &m, Style::Daily, &TimeZone::UTC).expect("journal");
+    let j = build(&t, &[], &m, Style::Daily, &TimeZone::UTC).expect("journal");
     for f in Format::ALL {
         let files = render(&j, &m, f).expect("render");
         assert!(!files.is_empty(), "{f:?}");
@@ -150,7 +150,7 @@ fn a_bad_beancount_name_or_a_missing_xero_code_is_named() {
         &DEFAULT_MAP.replace("charge = \"Income:Sales\"", "charge = \"Sales income\""),
     )
     .expect("map");
-    let j = build(&sample_month(), &m, Style::Daily, &TimeZone::UTC).expect("journal");
+    let j = build(&sample_month(), &[], &m, Style::Daily, &TimeZone::UTC).expect("journal");
     let e = render(&j, &m, Format::Beancount).expect_err("bad name");
     assert!(e.to_string().contains("'Sales income'"), "{e}");
     let e = render(&j, &m, Format::XeroJournal).expect_err("no code");
@@ -170,7 +170,7 @@ fn xero_files_hold_at_most_300_lines_and_never_cut_an_entry() {
     }
     let t = tie_out_month(&payouts, &txns, month("2026-10"), &TimeZone::UTC);
     let m = map();
-    let j = build(&t, &m, Style::Daily, &TimeZone::UTC).expect("journal");
+    let j = build(&t, &[], &m, Style::Daily, &TimeZone::UTC).expect("journal");
     let files = render(&j, &m, Format::XeroJournal).expect("render");
     assert!(files.len() > 1, "{}", files.len());
     let mut total = 0;
@@ -237,7 +237,7 @@ fn fee_details_split_the_fee_per_kind_and_tax_is_flagged_not_guessed() {
             detail("tax", 50),
         ],
     );
-    let j = build(&t, &map(), Style::Daily, &TimeZone::UTC).expect("journal");
+    let j = build(&t, &[], &map(), Style::Daily, &TimeZone::UTC).expect("journal");
     assert!(j.ties_out());
     let e = charge_entry(&j);
     assert!(e.balances(), "{e:?}");
@@ -255,8 +255,8 @@ fn fee_details_split_the_fee_per_kind_and_tax_is_flagged_not_guessed() {
 fn stripe_fee_parts_alone_post_as_the_whole_fee_did_and_are_not_flagged() {
     let with = month_with_fee(300, vec![detail("stripe_fee", 300)]);
     let without = month_with_fee(300, Vec::new());
-    let a = build(&with, &map(), Style::Daily, &TimeZone::UTC).expect("journal");
-    let b = build(&without, &map(), Style::Daily, &TimeZone::UTC).expect("journal");
+    let a = build(&with, &[], &map(), Style::Daily, &TimeZone::UTC).expect("journal");
+    let b = build(&without, &[], &map(), Style::Daily, &TimeZone::UTC).expect("journal");
     assert_eq!(a.entries, b.entries);
     assert!(charge_entry(&a).review.is_none());
 }
@@ -264,7 +264,7 @@ fn stripe_fee_parts_alone_post_as_the_whole_fee_did_and_are_not_flagged() {
 #[test]
 fn details_that_do_not_add_up_leave_the_rest_on_the_fee_account_flagged() {
     let t = month_with_fee(300, vec![detail("stripe_fee", 200)]);
-    let j = build(&t, &map(), Style::Daily, &TimeZone::UTC).expect("journal");
+    let j = build(&t, &[], &map(), Style::Daily, &TimeZone::UTC).expect("journal");
     let e = charge_entry(&j);
     assert!(e.balances());
     assert_eq!(amount_of(e, "Expenses:Stripe:ProcessingFees"), 300);
@@ -277,7 +277,7 @@ fn details_that_do_not_add_up_leave_the_rest_on_the_fee_account_flagged() {
 #[test]
 fn an_unmapped_fee_kind_stops_the_journal_naming_it() {
     let t = month_with_fee(300, vec![detail("brand_new_fee", 300)]);
-    let e = build(&t, &map(), Style::Daily, &TimeZone::UTC).expect_err("unmapped kind");
+    let e = build(&t, &[], &map(), Style::Daily, &TimeZone::UTC).expect_err("unmapped kind");
     assert_eq!(
         e.to_string(),
         "Stripe fee kind 'brand_new_fee' (USD, in fee_details) is not in the account map: add `brand_new_fee = \"...\"` under [fee_kinds]"
@@ -340,7 +340,7 @@ prop_compose! {
 
 prop_compose! {
     pub(super) fn a_payout()(cur in 0usize..3, lines in prop::collection::vec(a_line(), 0..8),
-                  arrival in 0i64..31, kind in 0u8..10, off in prop::bool::weighted(0.1))
+                  arrival in 0i64..45, kind in 0u8..10, off in prop::bool::weighted(0.1))
                   -> (usize, Vec<(usize, i64, i64, i64, bool)>, i64, u8, bool) {
         (cur, lines, arrival, kind, off)
     }
@@ -423,41 +423,149 @@ fn parsed_postings(text: &str) -> Vec<(String, String, String, String)> {
     out
 }
 
+/// Independently of the journal: per currency, the net of the balance transactions created
+/// before `end` that an itemisable payout (automatic, not instant, reconciled) arriving at
+/// or after `end` pays out, without the payout's own transaction.
+pub(super) fn unpaid_at(
+    payouts: &[PayoutRow],
+    txns: &[BalanceTxnRow],
+    end: i64,
+) -> BTreeMap<Currency, i64> {
+    let mut out = BTreeMap::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for p in payouts.iter().filter(|p| {
+        p.arrival_date >= end
+            && p.automatic
+            && p.method != "instant"
+            && p.reconciliation_status == ReconciliationStatus::Completed
+    }) {
+        for t in txns
+            .iter()
+            .filter(|t| t.payout.as_deref() == Some(p.id.as_str()))
+        {
+            let own = t.kind == "payout" && p.balance_transaction.as_deref() == Some(t.id.as_str());
+            if !own && t.created < end && seen.insert(t.id.clone()) {
+                *out.entry(t.currency).or_insert(0) += t.net;
+            }
+        }
+    }
+    out
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 96, .. ProptestConfig::default() })]
 
+    /// Over the journals of September to November of generated payouts (arriving 1 October
+    /// to 14 November, lines up to eleven days older): every entry balances per currency;
+    /// in each journal the clearing account nets to zero over each itemised payout's
+    /// entries (its accrual and reversal included); a payout Stripe did not itemise
+    /// leaves its amount; the month-end balance is what an independent sum says Stripe had
+    /// not paid out, less those amounts; accruals are all reversed; and the three journals
+    /// together book every line of an itemised payout exactly once, and hold, at each
+    /// month's end, that month's balance not paid out.
     #[test]
     fn generated_months_balance_and_clear(spec in prop::collection::vec(a_payout(), 0..10),
                                           per_payout in any::<bool>()) {
         let (payouts, txns) = rows(&spec);
-        let t = tie_out_month(&payouts, &txns, month("2026-10"), &TimeZone::UTC);
         let style = if per_payout { Style::PerPayout } else { Style::Daily };
         let m = map();
-        let j = build(&t, &m, style, &TimeZone::UTC).expect("journal");
-        for e in &j.entries {
-            prop_assert!(e.balances(), "{e:?}");
-            prop_assert!(t.find(&e.payout).is_some());
+        let tz = TimeZone::UTC;
+        let mut booked: BTreeMap<String, usize> = BTreeMap::new();
+        let mut combined: Vec<Entry> = Vec::new();
+        let mut expected_combined: Vec<(String, BTreeMap<Currency, i64>)> = Vec::new();
+        let mut unitemised_so_far: BTreeMap<Currency, i64> = BTreeMap::new();
+        let mut all_clearing = BTreeMap::new();
+        for mo in ["2026-09", "2026-10", "2026-11"] {
+            let t = tie_out_month(&payouts, &txns, month(mo), &tz);
+            let later = crate::domain::tieout::tie_out_after(&payouts, &txns, month(mo), &tz);
+            let j = build(&t, &later, &m, style, &tz).expect("journal");
+            let known = |id: &str| t.find(id).or_else(|| later.iter().find(|q| q.payout.id == id));
+            for e in &j.entries {
+                prop_assert!(e.balances(), "{e:?}");
+                prop_assert!(known(&e.payout).is_some());
+                prop_assert!(e.date >= j.first_day && e.date <= j.next_day, "{e:?}");
+            }
+            // Clearing nets to zero over each itemised payout's entries; a payout Stripe did
+            // not itemise leaves its amount in clearing.
+            let by = clearing_by_payout(&j);
+            let mut unitemised: BTreeMap<Currency, i64> = BTreeMap::new();
+            for (po, c) in by.keys() {
+                let sum = by[&(po.clone(), *c)];
+                let p = known(po).expect("known");
+                if p.itemisation.is_some() {
+                    prop_assert_eq!(sum, 0, "{} {}", mo, po);
+                } else {
+                    prop_assert!(t.find(po).is_some(), "only the month's payouts leave clearing");
+                    prop_assert_eq!(sum, -p.payout.amount);
+                }
+            }
+            for p in t.payouts.iter().filter(|p| p.itemisation.is_none()) {
+                *unitemised.entry(p.currency()).or_insert(0) += p.payout.amount;
+                *unitemised_so_far.entry(p.currency()).or_insert(0) += p.payout.amount;
+            }
+            // The month-end balance: not paid out (computed apart), less the unitemised.
+            let (_, end) = month(mo).range(&tz);
+            let unpaid = unpaid_at(&payouts, &txns, end);
+            let nonzero = |mut v: BTreeMap<Currency, i64>| { v.retain(|_, x| *x != 0); v };
+            prop_assert_eq!(nonzero(j.not_paid_out.clone()), nonzero(unpaid.clone()));
+            for (c, v) in &j.clearing_at_end {
+                let want = unpaid.get(c).copied().unwrap_or(0) - unitemised.get(c).copied().unwrap_or(0);
+                prop_assert_eq!(*v, want, "{} {}", mo, c);
+            }
+            for (c, v) in unpaid.iter().filter(|(_, v)| **v != 0) {
+                let want = v - unitemised.get(c).copied().unwrap_or(0);
+                prop_assert_eq!(j.clearing_at_end.get(c).copied(), Some(want));
+            }
+            let mut want_combined = unpaid.clone();
+            for (c, v) in &unitemised_so_far {
+                *want_combined.entry(*c).or_insert(0) -= v;
+            }
+            expected_combined.push((j.next_day.clone(), want_combined));
+            // Accruals are reversed within the journal: per payout and account, zero.
+            let mut acc: BTreeMap<(String, String, Currency), i64> = BTreeMap::new();
+            for e in j.entries.iter().filter(|e| matches!(e.kind, EntryKind::Accrual | EntryKind::Reversal)) {
+                prop_assert!(later.iter().any(|q| q.payout.id == e.payout));
+                for p in &e.postings {
+                    *acc.entry((e.payout.clone(), p.account.clone(), p.currency)).or_insert(0) += p.amount;
+                }
+            }
+            prop_assert!(acc.values().all(|v| *v == 0), "{acc:?}");
+            // Suspense is exactly the month's differences and broken lines.
+            prop_assert_eq!(j.ties_out(), t.ties_out());
+            for e in j.entries.iter().filter(|e| matches!(e.kind, EntryKind::Lines | EntryKind::Payout)) {
+                for id in &e.lines {
+                    *booked.entry(id.clone()).or_insert(0) += 1;
+                }
+            }
+            all_clearing.extend(j.clearing.clone());
+            combined.extend(j.entries);
         }
-        // Clearing nets to zero over each itemised payout's entries; a payout Stripe did not
-        // itemise leaves its amount in clearing, and that is what the month-end balance says.
-        let by = clearing_by_payout(&j);
-        let mut expected_end: BTreeMap<Currency, i64> = BTreeMap::new();
-        for p in &t.payouts {
-            let sum: i64 = by.iter().filter(|((po, _), _)| po == &p.payout.id).map(|(_, v)| *v).sum();
-            if p.itemisation.is_some() {
-                prop_assert_eq!(sum, 0, "{}", p.payout.id);
-            } else {
-                prop_assert_eq!(sum, -p.payout.amount);
-                *expected_end.entry(p.currency()).or_insert(0) -= p.payout.amount;
+        // Together: each line of an itemised payout (all arrive in October or November)
+        // booked once, nothing else booked.
+        let mut want: BTreeMap<String, usize> = BTreeMap::new();
+        for p in &payouts {
+            let t = tie_out_month(&payouts, &txns, crate::time::Month::of(p.arrival_date, &tz), &tz);
+            if let Some(it) = t.find(&p.id).and_then(|p| p.itemisation.as_ref()) {
+                for l in &it.lines {
+                    want.insert(l.id.clone(), 1);
+                }
             }
         }
-        for (c, v) in &j.clearing_at_end {
-            prop_assert_eq!(*v, expected_end.get(c).copied().unwrap_or(0));
+        prop_assert_eq!(booked, want);
+        // Together, at each month's end, the clearing account holds what was not paid out
+        // (less the unitemised payouts so far): the journals agree with one another.
+        for (next_day, want) in expected_combined {
+            for (c, a) in &all_clearing {
+                let sum: i64 = combined.iter().filter(|e| e.date < next_day).flat_map(|e| &e.postings)
+                    .filter(|p| p.currency == *c && &p.account == a).map(|p| p.amount).sum();
+                prop_assert_eq!(sum, want.get(c).copied().unwrap_or(0), "{} {}", next_day, c);
+            }
         }
-        // Suspense is exactly the differences and broken lines.
-        prop_assert_eq!(j.ties_out(), t.ties_out());
 
-        // Beancount round trip: the same postings, in minor units.
+        // Beancount round trip of October's journal: the same postings, in minor units.
+        let t = tie_out_month(&payouts, &txns, month("2026-10"), &tz);
+        let later = crate::domain::tieout::tie_out_after(&payouts, &txns, month("2026-10"), &tz);
+        let j = build(&t, &later, &m, style, &tz).expect("journal");
         let files = render(&j, &m, Format::Beancount).expect("beancount");
         let text = String::from_utf8(files[0].1.clone()).expect("utf8");
         let parsed = parsed_postings(&text);

@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use jiff::tz::TimeZone;
 
 use super::packet::PacketError;
-use crate::domain::tieout::MonthTieOut;
+use crate::domain::tieout::{MonthTieOut, PayoutTieOut};
 use crate::journal::{AccountMap, Format, Journal, build, render};
 use crate::money::format_major;
 
@@ -26,6 +26,7 @@ pub struct PacketJournal {
 /// Builds the journal files of the month's tie-out for the packet.
 pub fn packet_journal(
     tieout: &MonthTieOut,
+    later: &[PayoutTieOut],
     map: &AccountMap,
     tz: &TimeZone,
 ) -> Result<PacketJournal, PacketError> {
@@ -49,7 +50,7 @@ pub fn packet_journal(
             summary: "journal: left out ([close] journal = [] in the account map)".to_string(),
         });
     }
-    let journal = build(tieout, map, style, tz).map_err(|e| refuse(e.to_string()))?;
+    let journal = build(tieout, later, map, style, tz).map_err(|e| refuse(e.to_string()))?;
     let mut files = Vec::new();
     for f in &formats {
         files.extend(render(&journal, map, *f).map_err(|e| refuse(e.to_string()))?);
@@ -149,11 +150,13 @@ fn what(name: &str, formats: &[Format]) -> String {
     };
     if name.ends_with(".beancount") {
         "The beancount journal: every currency, each entry linked to its payout (`^po_...`), \
-         the clearing account's balance asserted the day after the month. `bean-check` reads it."
+         the clearing account's balance (what Stripe had not yet paid out) asserted the day \
+         after the month. `bean-check` reads it."
             .to_string()
     } else if name.ends_with(".hledger.journal") {
         "The hledger journal (payout as the code and a `payout:` tag), with the clearing \
-         account's balance assertion at the month's end. `hledger check` reads it."
+         account's balance assertion (what Stripe had not yet paid out) at the month's end. \
+         `hledger check` reads it."
             .to_string()
     } else if name.ends_with(".ledger") {
         "The ledger-cli journal, the payout as each entry's code and a `Payout:` note.".to_string()
@@ -210,16 +213,53 @@ fn rules(j: &Journal) -> String {
             "one entry per payout, dated its arrival, equal to the deposit"
         }
     };
+    let at_end: Vec<String> = j
+        .clearing
+        .iter()
+        .map(|(c, a)| {
+            let v = |m: &std::collections::BTreeMap<crate::money::Currency, i64>| {
+                format_major(m.get(c).copied().unwrap_or(0), *c)
+            };
+            let out = j.unitemised_out.get(c).copied().unwrap_or(0);
+            format!(
+                "`{a}` {} {c} ({} {c} not yet paid out{})",
+                v(&j.clearing_at_end),
+                v(&j.not_paid_out),
+                if out == 0 {
+                    String::new()
+                } else {
+                    format!(
+                        ", less {} {c} of the month's payouts whose lines Stripe could not \
+                         itemise",
+                        format_major(out, *c)
+                    )
+                }
+            )
+        })
+        .collect();
     format!(
-        "Entries: {cut}. Clearing account: {}. Every entry balances in each currency to the \
-         cent, no amount is converted, and over each itemised payout's entries the clearing \
-         account nets to zero; a payout Stripe cannot itemise stays in clearing, flagged, for \
-         its activity to be booked by hand.",
+        "Entries: {cut}. The lines created by the month's end that a later payout pays out \
+         are accrued the same way, and each payout's accrual is reversed on {}: the journal \
+         of the month the payout arrives in books them with it (a line created before this \
+         month is booked on its first day), so consecutive months' journals book every line \
+         once. Clearing account: {}. Every entry balances in each currency to the cent, no \
+         amount is converted, and over each itemised payout's entries the clearing account \
+         nets to zero; a payout Stripe cannot itemise stays in clearing, flagged, for its \
+         activity to be booked by hand.\n\nAt the month's end the clearing account holds \
+         what Stripe had not yet paid out to the bank, asserted in the beancount and hledger \
+         files: {}. {}",
+        j.next_day,
         if clearing.is_empty() {
             "none used this month".to_string()
         } else {
             clearing.join(", ")
-        }
+        },
+        if at_end.is_empty() {
+            "nothing".to_string()
+        } else {
+            at_end.join(", ")
+        },
+        crate::journal::render::not_paid_out_note(j),
     )
 }
 
@@ -232,7 +272,7 @@ mod tests {
     #[test]
     fn a_month_that_does_not_tie_out_gets_its_journal_and_the_readme_says_so() {
         let map = AccountMap::default_map().expect("map");
-        let j = packet_journal(&sample_month(), &map, &TimeZone::UTC).expect("journal");
+        let j = packet_journal(&sample_month(), &[], &map, &TimeZone::UTC).expect("journal");
         let names: Vec<&str> = j.files.iter().map(|(n, _)| n.as_str()).collect();
         assert!(names.contains(&"journal-2026-10.beancount"), "{names:?}");
         assert!(
@@ -262,7 +302,7 @@ mod tests {
             &DEFAULT_MAP.replace("journal = [\"beancount\", \"qbo-journal\"]", "journal = []"),
         )
         .expect("map");
-        let j = packet_journal(&sample_month(), &none, &TimeZone::UTC).expect("journal");
+        let j = packet_journal(&sample_month(), &[], &none, &TimeZone::UTC).expect("journal");
         assert!(j.files.is_empty());
         assert!(j.readme.contains("left out of this packet"), "{}", j.readme);
 
@@ -270,7 +310,7 @@ mod tests {
             &DEFAULT_MAP.replace("charge = \"Income:Sales\"", "charge = \"Sales income\""),
         )
         .expect("map");
-        let e = packet_journal(&sample_month(), &bad, &TimeZone::UTC)
+        let e = packet_journal(&sample_month(), &[], &bad, &TimeZone::UTC)
             .err()
             .expect("beancount refuses the name")
             .to_string();

@@ -17,7 +17,7 @@ use super::packet::{self, Manifest, PacketError, Step};
 use super::reconciliation::{self, ReportHeader};
 use super::{dunning as dunning_report, month_lines};
 use crate::domain::dunning;
-use crate::domain::tieout::tie_out_month;
+use crate::domain::tieout::{tie_out_after, tie_out_month};
 use crate::journal::AccountMap;
 use crate::model::AccountData;
 use crate::report::Formats;
@@ -145,7 +145,8 @@ pub fn build_with(
         bank: bank.as_ref(),
     };
     progress(Step::Building(format!("the journal of {month}")));
-    let journal = packet_journal(&tieout, accounts, tz)?;
+    let later = tie_out_after(&data.payouts, &data.balance_transactions, month, tz);
+    let journal = packet_journal(&tieout, &later, accounts, tz)?;
     for (name, bytes) in journal.files {
         files.insert(name, bytes);
     }

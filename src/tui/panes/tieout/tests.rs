@@ -537,7 +537,20 @@ fn the_journal_key_writes_the_months_journal_and_keeps_a_changed_file() {
         "2026-10".parse().expect("month"),
         &TimeZone::UTC,
     );
-    let j = build(&t, &map, map.close_style().expect("style"), &TimeZone::UTC).expect("journal");
+    let later = crate::domain::tieout::tie_out_after(
+        &account().payouts,
+        &account().balance_transactions,
+        "2026-10".parse().expect("month"),
+        &TimeZone::UTC,
+    );
+    let j = build(
+        &t,
+        &later,
+        &map,
+        map.close_style().expect("style"),
+        &TimeZone::UTC,
+    )
+    .expect("journal");
     let mut expected = Vec::new();
     for f in map.close_formats().expect("formats") {
         expected.extend(render(&j, &map, f).expect("render"));

@@ -18,7 +18,9 @@ pub mod testdata;
 #[cfg(test)]
 mod tests;
 
-pub use month::{Counts, CurrencyTotals, EMPTY_MONTH, MonthTieOut, tie_out_month, tie_out_months};
+pub use month::{
+    Counts, CurrencyTotals, EMPTY_MONTH, MonthTieOut, tie_out_after, tie_out_month, tie_out_months,
+};
 pub use payout::{
     CategorySubtotal, INSTANT_REASON, Itemisation, MANUAL_REASON, PayoutKind, PayoutTieOut,
     Problem, REVERSAL_REASON, Verdict, status_label,

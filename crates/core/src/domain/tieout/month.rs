@@ -145,10 +145,39 @@ pub fn tie_out_months(
     months: &[Month],
     tz: &TimeZone,
 ) -> Vec<MonthTieOut> {
-    let chosen: Vec<Vec<&PayoutRow>> = months
+    let ranges: Vec<(i64, i64)> = months.iter().map(|m| m.range(tz)).collect();
+    months
         .iter()
-        .map(|m| {
-            let (start, end) = m.range(tz);
+        .zip(tie_out_ranges(payouts, txns, &ranges))
+        .map(|(month, results)| month_of(*month, tz, results))
+        .collect()
+}
+
+/// The payouts arriving at or after the end of `month` (in `tz`), tied out, in order of
+/// arrival: the later payouts the month's journal accrues the lines of (those created by
+/// the month's end that they pay out).
+pub fn tie_out_after(
+    payouts: &[PayoutRow],
+    txns: &[BalanceTxnRow],
+    month: Month,
+    tz: &TimeZone,
+) -> Vec<PayoutTieOut> {
+    let (_, end) = month.range(tz);
+    tie_out_ranges(payouts, txns, &[(end, i64::MAX)])
+        .pop()
+        .unwrap_or_default()
+}
+
+/// The payouts arriving in each `[start, end)` range, tied out: one list per range, each in
+/// order of arrival, then id.
+fn tie_out_ranges(
+    payouts: &[PayoutRow],
+    txns: &[BalanceTxnRow],
+    ranges: &[(i64, i64)],
+) -> Vec<Vec<PayoutTieOut>> {
+    let chosen: Vec<Vec<&PayoutRow>> = ranges
+        .iter()
+        .map(|&(start, end)| {
             let mut chosen: Vec<&PayoutRow> = payouts
                 .iter()
                 .filter(|p| p.arrival_date >= start && p.arrival_date < end)
@@ -181,11 +210,10 @@ pub fn tie_out_months(
     }
 
     let related = Related::new(chosen.iter().flatten().copied(), txns);
-    months
-        .iter()
-        .zip(chosen)
-        .map(|(month, chosen)| {
-            let results: Vec<PayoutTieOut> = chosen
+    chosen
+        .into_iter()
+        .map(|chosen| {
+            chosen
                 .into_iter()
                 .map(|p| {
                     let listed = by_payout
@@ -194,8 +222,7 @@ pub fn tie_out_months(
                         .unwrap_or(&[]);
                     tie_out_with(p, listed, &related)
                 })
-                .collect();
-            month_of(*month, tz, results)
+                .collect()
         })
         .collect()
 }
