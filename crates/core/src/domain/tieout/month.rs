@@ -86,20 +86,39 @@ impl CurrencyTotals {
 }
 
 /// The tie-out of one month.
+///
+/// Its payouts' lines borrow the balance transactions tied out (`'a`);
+/// [`MonthTieOut::into_owned`] copies them when the result must outlive those rows.
 #[derive(Debug, Clone, PartialEq)]
-pub struct MonthTieOut {
+pub struct MonthTieOut<'a> {
     pub month: Month,
     /// `[start, end)` of the month in the time zone, unix seconds.
     pub start: i64,
     pub end: i64,
     /// In order of arrival, then id.
-    pub payouts: Vec<PayoutTieOut>,
+    pub payouts: Vec<PayoutTieOut<'a>>,
     pub counts: Counts,
     /// One entry per currency, alphabetical.
     pub totals: Vec<CurrencyTotals>,
 }
 
-impl MonthTieOut {
+impl<'a> MonthTieOut<'a> {
+    /// The same tie-out owning its lines (a pane keeps it across frames).
+    pub fn into_owned(self) -> MonthTieOut<'static> {
+        MonthTieOut {
+            month: self.month,
+            start: self.start,
+            end: self.end,
+            payouts: self
+                .payouts
+                .into_iter()
+                .map(PayoutTieOut::into_owned)
+                .collect(),
+            counts: self.counts,
+            totals: self.totals,
+        }
+    }
+
     pub fn is_empty(&self) -> bool {
         self.payouts.is_empty()
     }
@@ -111,13 +130,13 @@ impl MonthTieOut {
     }
 
     /// The payouts that do not tie out.
-    pub fn differences(&self) -> impl Iterator<Item = &PayoutTieOut> {
+    pub fn differences(&self) -> impl Iterator<Item = &PayoutTieOut<'a>> {
         self.payouts
             .iter()
             .filter(|p| p.verdict == Verdict::Difference)
     }
 
-    pub fn find(&self, payout_id: &str) -> Option<&PayoutTieOut> {
+    pub fn find(&self, payout_id: &str) -> Option<&PayoutTieOut<'a>> {
         self.payouts.iter().find(|p| p.payout.id == payout_id)
     }
 }
@@ -126,12 +145,12 @@ impl MonthTieOut {
 ///
 /// `txns` are the balance transactions at hand; each payout's lines are those whose
 /// `payout` field names it (the listing that returned them).
-pub fn tie_out_month(
+pub fn tie_out_month<'a>(
     payouts: &[PayoutRow],
-    txns: &[BalanceTxnRow],
+    txns: &'a [BalanceTxnRow],
     month: Month,
     tz: &TimeZone,
-) -> MonthTieOut {
+) -> MonthTieOut<'a> {
     tie_out_months(payouts, txns, &[month], tz)
         .pop()
         .unwrap_or_else(|| month_of(month, tz, Vec::new()))
@@ -139,12 +158,12 @@ pub fn tie_out_month(
 
 /// [`tie_out_month`] for several months at once (e.g. every month of a cache), reading
 /// the transactions once rather than once per month. One result per month, in order.
-pub fn tie_out_months(
+pub fn tie_out_months<'a>(
     payouts: &[PayoutRow],
-    txns: &[BalanceTxnRow],
+    txns: &'a [BalanceTxnRow],
     months: &[Month],
     tz: &TimeZone,
-) -> Vec<MonthTieOut> {
+) -> Vec<MonthTieOut<'a>> {
     let chosen: Vec<Vec<&PayoutRow>> = months
         .iter()
         .map(|m| {
@@ -164,7 +183,7 @@ pub fn tie_out_months(
         .collect();
 
     // Only the chosen payouts' listings are gathered (one pass, hashed).
-    let mut by_payout: HashMap<&str, Vec<&BalanceTxnRow>> = chosen
+    let mut by_payout: HashMap<&str, Vec<&'a BalanceTxnRow>> = chosen
         .iter()
         .flatten()
         .map(|p| (p.id.as_str(), Vec::new()))
@@ -185,7 +204,7 @@ pub fn tie_out_months(
         .iter()
         .zip(chosen)
         .map(|(month, chosen)| {
-            let results: Vec<PayoutTieOut> = chosen
+            let results: Vec<PayoutTieOut<'a>> = chosen
                 .into_iter()
                 .map(|p| {
                     let listed = by_payout
@@ -201,7 +220,7 @@ pub fn tie_out_months(
 }
 
 /// A month's tie-out from its payouts' results: counts and per-currency totals.
-fn month_of(month: Month, tz: &TimeZone, results: Vec<PayoutTieOut>) -> MonthTieOut {
+fn month_of<'a>(month: Month, tz: &TimeZone, results: Vec<PayoutTieOut<'a>>) -> MonthTieOut<'a> {
     let (start, end) = month.range(tz);
     let mut counts = Counts::default();
     let mut totals: BTreeMap<Currency, CurrencyTotals> = BTreeMap::new();

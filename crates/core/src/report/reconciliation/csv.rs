@@ -79,7 +79,7 @@ pub fn columns<'a>() -> [Column<PaidLine<'a>>; 12] {
 
 /// The lines of `tieout`'s payouts: payouts in arrival order, each payout's lines
 /// oldest first.
-fn paid_lines(tieout: &MonthTieOut) -> impl Iterator<Item = PaidLine<'_>> {
+fn paid_lines<'s>(tieout: &'s MonthTieOut<'_>) -> impl Iterator<Item = PaidLine<'s>> {
     tieout.payouts.iter().flat_map(|p| {
         p.itemisation.iter().flat_map(move |it| {
             it.lines.iter().map(move |line| PaidLine {
