@@ -95,6 +95,12 @@ pub fn csv(tieout: &MonthTieOut) -> Vec<u8> {
     columns::csv(&columns(), paid_lines(tieout))
 }
 
+/// The same bytes as [`csv`], written into `w` as they are made (a file: every month's
+/// reconciliation is hundreds of megabytes); `w` comes back flushed.
+pub fn csv_to<W: std::io::Write>(tieout: &MonthTieOut, w: W) -> Result<W, ::csv::Error> {
+    columns::csv_to(&columns(), paid_lines(tieout), w)
+}
+
 /// Descriptions stay on one row: line breaks become spaces.
 fn one_line(text: &str) -> String {
     text.split(['\r', '\n'])
