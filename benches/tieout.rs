@@ -11,11 +11,10 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use jiff::tz::TimeZone;
 use rayon::prelude::*;
 use tieout::app::load::Need;
-use tieout::cli::Formats;
 use tieout::domain::dunning;
 use tieout::domain::tieout::tie_out_months;
-use tieout::files::write_atomic;
-use tieout::report::reconciliation::{ReportHeader, render};
+use tieout::files::{write_atomic, write_atomic_with};
+use tieout::report::reconciliation::{CSV_FILE, MD_FILE, ReportHeader, csv_to, markdown};
 use tieout::source::AccountData;
 use tieout::time::Month;
 
@@ -36,15 +35,11 @@ fn months(data: &AccountData) -> Vec<Month> {
 }
 
 /// Ties out every month and writes each month's CSV and Markdown into `dir` (what
-/// `tieout reconcile --month M` writes, for every month at once).
+/// `tieout reconcile --month M` writes, for every month at once). The lines are borrowed
+/// from `data`, and each CSV is streamed into its file rather than built in memory.
 fn tie_out_all(data: &AccountData, dir: &std::path::Path) -> usize {
     let tz = TimeZone::UTC;
     let header = ReportHeader::from_meta(&data.meta, "UTC");
-    let formats = Formats {
-        md: true,
-        csv: true,
-        json: false,
-    };
     let all = tie_out_months(
         &data.payouts,
         &data.balance_transactions,
@@ -54,10 +49,13 @@ fn tie_out_all(data: &AccountData, dir: &std::path::Path) -> usize {
     // Months render and write in parallel (each write is fsynced: the disk waits overlap).
     all.par_iter()
         .map(|t| {
-            for (name, bytes) in render(t, &header, formats) {
-                let path = dir.join(format!("{}-{name}", t.month));
-                write_atomic(&path, &bytes, true).expect("write");
-            }
+            let csv = dir.join(format!("{}-{CSV_FILE}", t.month));
+            write_atomic_with(&csv, true, |w| {
+                csv_to(t, w).map(drop).map_err(std::io::Error::other)
+            })
+            .expect("write");
+            let md = dir.join(format!("{}-{MD_FILE}", t.month));
+            write_atomic(&md, markdown(t, &header).as_bytes(), true).expect("write");
             t.payouts.len()
         })
         .sum()

@@ -3,7 +3,7 @@
 //! silently lost; rewriting identical bytes is allowed (re-running is harmless).
 
 use std::fs;
-use std::io::Write;
+use std::io::{BufRead, BufReader, BufWriter, ErrorKind, Write};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, thiserror::Error)]
@@ -64,13 +64,55 @@ pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<bool, Writ
             return Err(WriteError::Exists(path.to_path_buf()));
         }
     }
+    replace(path, |w| w.write_all(bytes))
+}
+
+/// [`write_atomic`] for content made as it is written (a CSV of a million lines is never
+/// held in memory): `render` writes the bytes into the writer it is given. It may be
+/// called twice, first to compare with an existing file (stopping at the first byte that
+/// differs), then to write, so it must write the same bytes each time. The same rules:
+/// `Ok(false)` when the file already held exactly these bytes, a different file is
+/// replaced only with `force`.
+pub fn write_atomic_with<F>(path: &Path, force: bool, render: F) -> Result<bool, WriteError>
+where
+    F: Fn(&mut dyn Write) -> std::io::Result<()>,
+{
+    if let Ok(existing) = fs::File::open(path) {
+        let mut cmp = SameAs {
+            existing: BufReader::with_capacity(1 << 16, existing),
+            scratch: Vec::new(),
+            differs: false,
+        };
+        let rendered = render(&mut cmp);
+        if !cmp.differs {
+            rendered.map_err(io_err(path))?;
+            if cmp.at_end().map_err(io_err(path))? {
+                return Ok(false);
+            }
+        }
+        if !force {
+            return Err(WriteError::Exists(path.to_path_buf()));
+        }
+    }
+    replace(path, |w| render(w))
+}
+
+/// Writes into a temp file beside `path` (buffered), fsyncs it and renames it over `path`.
+fn replace(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<bool, WriteError> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
     fs::create_dir_all(&dir).map_err(io_err(&dir))?;
     let mut tmp = export_builder().tempfile_in(&dir).map_err(io_err(&dir))?;
-    tmp.write_all(bytes).map_err(io_err(path))?;
+    {
+        let mut out = BufWriter::with_capacity(1 << 20, &mut tmp);
+        write(&mut out).map_err(io_err(path))?;
+        out.flush().map_err(io_err(path))?;
+    }
     tmp.as_file().sync_all().map_err(io_err(path))?;
     tmp.persist(path).map_err(|e| WriteError::Io {
         path: path.to_path_buf(),
@@ -81,6 +123,41 @@ pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<bool, Writ
         let _ = d.sync_all();
     }
     Ok(true)
+}
+
+/// A writer that compares what it is given with an existing file's bytes, failing at the
+/// first difference (there is no need to render the rest).
+struct SameAs<R: BufRead> {
+    existing: R,
+    scratch: Vec<u8>,
+    differs: bool,
+}
+
+impl<R: BufRead> SameAs<R> {
+    /// Whether the existing file has no bytes left (else the new content is a prefix).
+    fn at_end(&mut self) -> std::io::Result<bool> {
+        Ok(self.existing.fill_buf()?.is_empty())
+    }
+}
+
+impl<R: BufRead> Write for SameAs<R> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.scratch.resize(buf.len(), 0);
+        let same = match self.existing.read_exact(&mut self.scratch) {
+            Ok(()) => self.scratch == buf,
+            Err(e) if e.kind() == ErrorKind::UnexpectedEof => false,
+            Err(e) => return Err(e),
+        };
+        if !same {
+            self.differs = true;
+            return Err(std::io::Error::other("the content differs from the file's"));
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -100,6 +177,44 @@ mod tests {
         assert_eq!(fs::read(&p).expect("read"), b"one");
         assert!(write_atomic(&p, b"two", true).expect("forced"));
         assert_eq!(fs::read(&p).expect("read"), b"two");
+    }
+
+    #[test]
+    fn a_streamed_write_follows_the_same_rules_and_stops_comparing_at_a_difference() {
+        use std::cell::Cell;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let p = dir.path().join("a.csv");
+        let calls = Cell::new(0);
+        // Written in pieces, as a CSV writer's buffer flushes.
+        let pieces = |parts: &'static [&'static [u8]]| {
+            let calls = &calls;
+            move |w: &mut dyn Write| {
+                calls.set(calls.get() + 1);
+                parts.iter().try_for_each(|b| w.write_all(b))
+            }
+        };
+        assert!(write_atomic_with(&p, false, pieces(&[b"one", b",two"])).expect("first"));
+        assert_eq!(fs::read(&p).expect("read"), b"one,two");
+        calls.set(0);
+        assert!(!write_atomic_with(&p, false, pieces(&[b"one,", b"two"])).expect("same"));
+        assert_eq!(calls.get(), 1, "the same bytes are compared, not written");
+        for other in [&[b"one"][..], &[b"one,two", b"!"][..], &[b"ONE,two"][..]] {
+            assert!(matches!(
+                write_atomic_with(&p, false, pieces(other)),
+                Err(WriteError::Exists(_))
+            ));
+            assert_eq!(fs::read(&p).expect("read"), b"one,two");
+        }
+        calls.set(0);
+        assert!(write_atomic_with(&p, true, pieces(&[b"ONE"])).expect("forced"));
+        assert_eq!(calls.get(), 2, "compared, then written");
+        assert_eq!(fs::read(&p).expect("read"), b"ONE");
+        let failing = |_: &mut dyn Write| Err(std::io::Error::other("render failed"));
+        assert!(matches!(
+            write_atomic_with(&dir.path().join("b.csv"), false, failing),
+            Err(WriteError::Io { .. })
+        ));
+        assert!(!dir.path().join("b.csv").exists());
     }
 
     #[cfg(unix)]

@@ -204,12 +204,15 @@ fn detail(kind: &str, amount: i64) -> crate::model::rows::FeeDetailRow {
 }
 
 /// One payout of one charge whose fee carries `details`.
-fn month_with_fee(fee: i64, details: Vec<crate::model::rows::FeeDetailRow>) -> MonthTieOut {
+fn month_with_fee(
+    fee: i64,
+    details: Vec<crate::model::rows::FeeDetailRow>,
+) -> MonthTieOut<'static> {
     let p = payout("po_fd", 10_000 - fee, "2026-10-05T00:00:00Z");
     let mut l = line("txn_fd", "po_fd", "charge", "charge", 10_000, fee);
     l.fee_details = details;
     let txns = [own(&p), l];
-    tie_out_month(&[p], &txns, month("2026-10"), &TimeZone::UTC)
+    tie_out_month(&[p], &txns, month("2026-10"), &TimeZone::UTC).into_owned()
 }
 
 fn charge_entry(j: &Journal) -> &Entry {

@@ -8,9 +8,9 @@ use std::borrow::{Borrow, Cow};
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use crate::report::csv_out::CsvDoc;
+use crate::report::csv_out::CsvOut;
 
-/// A row's CSV cell (text; [`CsvDoc`] makes it spreadsheet-safe).
+/// A row's CSV cell (text; [`CsvOut`] makes it spreadsheet-safe).
 pub type CsvCell<R> = fn(&R) -> Cow<'_, str>;
 /// A row's JSON value.
 pub type JsonCell<R> = fn(&R) -> Json<'_>;
@@ -65,13 +65,23 @@ pub fn csv_header<R>(columns: &[Column<R>]) -> Vec<&'static str> {
 
 /// A CSV document: the header, then one line per row.
 pub fn csv<R, B: Borrow<R>>(columns: &[Column<R>], rows: impl IntoIterator<Item = B>) -> Vec<u8> {
+    // Writing to a Vec cannot fail.
+    csv_to(columns, rows, Vec::new()).unwrap_or_default()
+}
+
+/// [`csv`] written into `w` as it goes (the same bytes), handing `w` back flushed.
+pub fn csv_to<R, B: Borrow<R>, W: std::io::Write>(
+    columns: &[Column<R>],
+    rows: impl IntoIterator<Item = B>,
+    w: W,
+) -> Result<W, csv::Error> {
     let cells: Vec<CsvCell<R>> = columns.iter().filter_map(|c| c.csv).collect();
-    let mut doc = CsvDoc::new(&csv_header(columns));
+    let mut out = CsvOut::new(w, &csv_header(columns))?;
     for row in rows {
         let row = row.borrow();
-        doc.row(cells.iter().map(|cell| cell(row)));
+        out.row(cells.iter().map(|cell| cell(row)))?;
     }
-    doc.into_bytes()
+    out.finish()
 }
 
 /// A JSON value of one column.

@@ -28,17 +28,14 @@ fn is_plain_number(cell: &str) -> bool {
 
 /// Builds a CSV document in memory from a header and rows of cells.
 pub struct CsvDoc {
-    writer: csv::Writer<Vec<u8>>,
+    out: CsvOut<Vec<u8>>,
 }
 
 impl CsvDoc {
     pub fn new(header: &[&str]) -> Self {
-        let mut writer = csv::WriterBuilder::new()
-            .terminator(csv::Terminator::CRLF)
-            .from_writer(Vec::new());
         // Writing to a Vec cannot fail.
-        let _ = writer.write_record(header);
-        Self { writer }
+        let out = CsvOut::new(Vec::new(), header).unwrap_or_else(|_| CsvOut::empty(Vec::new()));
+        Self { out }
     }
 
     /// Appends one row; every cell is neutralised.
@@ -47,16 +44,54 @@ impl CsvDoc {
         I: IntoIterator<Item = S>,
         S: AsRef<str>,
     {
-        // Field by field, so a cell that needs no change is not copied (a million-line
-        // reconciliation is twelve million cells).
-        for c in cells {
-            let _ = self.writer.write_field(neutralise(c.as_ref()).as_bytes());
-        }
-        let _ = self.writer.write_record(None::<&[u8]>);
+        let _ = self.out.row(cells);
     }
 
     pub fn into_bytes(self) -> Vec<u8> {
-        self.writer.into_inner().unwrap_or_default()
+        self.out.finish().unwrap_or_default()
+    }
+}
+
+/// The same CSV written as it goes into any writer (a file: a million-line
+/// reconciliation is not held in memory first). The caller buffers the writer or not.
+pub struct CsvOut<W: std::io::Write> {
+    writer: csv::Writer<W>,
+}
+
+impl<W: std::io::Write> CsvOut<W> {
+    /// Starts the document with its header row.
+    pub fn new(w: W, header: &[&str]) -> Result<Self, csv::Error> {
+        let mut out = Self::empty(w);
+        out.writer.write_record(header)?;
+        Ok(out)
+    }
+
+    fn empty(w: W) -> Self {
+        let writer = csv::WriterBuilder::new()
+            .terminator(csv::Terminator::CRLF)
+            .from_writer(w);
+        Self { writer }
+    }
+
+    /// Appends one row; every cell is neutralised.
+    pub fn row<I, S>(&mut self, cells: I) -> Result<(), csv::Error>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        // Field by field, so a cell that needs no change is not copied (a million-line
+        // reconciliation is twelve million cells).
+        for c in cells {
+            self.writer.write_field(neutralise(c.as_ref()).as_bytes())?;
+        }
+        self.writer.write_record(None::<&[u8]>)
+    }
+
+    /// Flushes what is buffered and hands the writer back.
+    pub fn finish(self) -> Result<W, csv::Error> {
+        self.writer
+            .into_inner()
+            .map_err(|e| csv::Error::from(e.into_error()))
     }
 }
 

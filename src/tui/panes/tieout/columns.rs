@@ -13,7 +13,7 @@ use crate::tui::widgets::table::{Cell, ColumnDef, RowsSource, TableSource, col};
 /// A row of the table: the payout's tie-out and, with a statement, its bank match.
 #[derive(Debug, Clone)]
 pub struct TieRow {
-    pub p: PayoutTieOut,
+    pub p: PayoutTieOut<'static>,
     pub bank: Option<PayoutMatch>,
 }
 
@@ -53,7 +53,7 @@ pub(crate) fn bank_cell(s: BankStatus) -> Cell<'static> {
     Cell::Tag(format!("{mark} {}", s.as_str()).into(), bank_role(s))
 }
 
-fn status_cell(p: &PayoutTieOut) -> Cell<'_> {
+fn status_cell<'s>(p: &'s PayoutTieOut<'static>) -> Cell<'s> {
     use crate::stripe::models::PayoutStatus as S;
     let role = match p.payout.status {
         S::Paid => Role::Ok,
@@ -68,7 +68,7 @@ fn money_opt(v: Option<i64>, p: &PayoutTieOut) -> Cell<'static> {
 }
 
 /// The rows of `t`, each with its bank match from `bank` (the same order as `t.payouts`).
-pub fn rows(t: &MonthTieOut, bank: Option<&BankMatch>) -> Vec<TieRow> {
+pub fn rows(t: &MonthTieOut<'static>, bank: Option<&BankMatch>) -> Vec<TieRow> {
     let by_id: std::collections::HashMap<&str, &PayoutMatch> = bank
         .map(|m| {
             m.payouts
@@ -87,7 +87,7 @@ pub fn rows(t: &MonthTieOut, bank: Option<&BankMatch>) -> Vec<TieRow> {
 }
 
 /// The table: the Bank column only when a statement was matched.
-pub fn rows_source(t: &MonthTieOut, bank: Option<&BankMatch>) -> Arc<dyn TableSource> {
+pub fn rows_source(t: &MonthTieOut<'static>, bank: Option<&BankMatch>) -> Arc<dyn TableSource> {
     let mut defs: Vec<ColumnDef<TieRow>> = vec![
         col("Arrival", 11, |r: &TieRow| {
             Cell::Date(Some(r.p.payout.arrival_date))

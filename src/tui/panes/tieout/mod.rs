@@ -90,7 +90,7 @@ pub fn default_packet_dir(month: Month) -> String {
 pub struct TieOutPane {
     month: Option<Month>,
     data: Option<Arc<AccountData>>,
-    result: Option<Arc<MonthTieOut>>,
+    result: Option<Arc<MonthTieOut<'static>>>,
     pending: Option<RequestId>,
     table: DataTable,
     sync_limit: usize,
@@ -173,7 +173,7 @@ impl TieOutPane {
     }
 
     /// The tie-out on screen (once computed).
-    pub fn result(&self) -> Option<&MonthTieOut> {
+    pub fn result(&self) -> Option<&MonthTieOut<'static>> {
         self.result.as_deref()
     }
 
@@ -190,18 +190,18 @@ impl TieOutPane {
             .set_title(format!("Payouts arriving in {}", month.title()));
         if data.payouts.len() + data.balance_transactions.len() <= self.sync_limit {
             let t = tie_out_month(&data.payouts, &data.balance_transactions, month, &tz);
-            self.show(t, cx);
+            self.show(t.into_owned(), cx);
             return;
         }
         self.result = None;
         let job = Job::new(format!("tying out {month}"), move |_| {
-            tie_out_month(&data.payouts, &data.balance_transactions, month, &tz)
+            tie_out_month(&data.payouts, &data.balance_transactions, month, &tz).into_owned()
         });
         self.pending = Some(cx.compute(job));
     }
 
     /// Puts a computed tie-out on screen.
-    fn show(&mut self, t: MonthTieOut, cx: &mut Cx<'_>) {
+    fn show(&mut self, t: MonthTieOut<'static>, cx: &mut Cx<'_>) {
         let t = Arc::new(t);
         let empty = if t.is_empty() {
             gaps::empty_month(gaps::payouts(&self.gaps), &self.refresh_key)
@@ -222,7 +222,7 @@ impl TieOutPane {
     }
 
     /// Matches the month to the statements, if any: inline when small, else as a job.
-    fn match_bank(&mut self, t: &Arc<MonthTieOut>, cx: &mut Cx<'_>) {
+    fn match_bank(&mut self, t: &Arc<MonthTieOut<'static>>, cx: &mut Cx<'_>) {
         self.bank = None;
         if let Some(old) = self.bank_pending.take() {
             cx.cancel(old);
@@ -628,7 +628,7 @@ impl Pane for TieOutPane {
             return;
         }
         self.pending = None;
-        if let Ok(t) = output.downcast::<MonthTieOut>() {
+        if let Ok(t) = output.downcast::<MonthTieOut<'static>>() {
             self.show(*t, cx);
         }
     }

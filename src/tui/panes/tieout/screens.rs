@@ -50,13 +50,13 @@ struct CatRow {
 
 /// A payout: facts and notes above its lines grouped by category.
 pub struct PayoutScreen {
-    payout: PayoutTieOut,
+    payout: PayoutTieOut<'static>,
     data: Arc<AccountData>,
     table: DataTable,
 }
 
 impl PayoutScreen {
-    pub fn new(payout: PayoutTieOut, data: Arc<AccountData>) -> Self {
+    pub fn new(payout: PayoutTieOut<'static>, data: Arc<AccountData>) -> Self {
         let cur = payout.currency();
         let mut rows: Vec<CatRow> = Vec::new();
         let empty = match &payout.itemisation {
@@ -189,7 +189,7 @@ impl PayoutScreen {
         let chosen = cats.get(row).copied();
         let lines: Vec<BalanceTxnRow> = match chosen {
             Some(cat) => it.lines_in(cat).cloned().collect(),
-            None => it.lines.clone(),
+            None => it.lines.to_vec(),
         };
         let title = format!(
             "{} › {}",

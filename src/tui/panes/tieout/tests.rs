@@ -531,9 +531,10 @@ fn the_journal_key_writes_the_months_journal_and_keeps_a_changed_file() {
     insta::assert_snapshot!("tieout_journal_done_120x40", shown);
 
     let map = AccountMap::default_map().expect("map");
+    let data = account();
     let t = crate::domain::tieout::tie_out_month(
-        &account().payouts,
-        &account().balance_transactions,
+        &data.payouts,
+        &data.balance_transactions,
         "2026-10".parse().expect("month"),
         &TimeZone::UTC,
     );

@@ -9,6 +9,7 @@
 //! difference. Pure: rows in, a [`MonthTieOut`] out; the reports and the pane render it.
 
 pub mod category;
+pub mod lines;
 pub mod month;
 pub mod payout;
 
@@ -18,6 +19,7 @@ pub mod testdata;
 #[cfg(test)]
 mod tests;
 
+pub use lines::Lines;
 pub use month::{
     Counts, CurrencyTotals, EMPTY_MONTH, MonthTieOut, tie_out_after, tie_out_month, tie_out_months,
 };

@@ -86,20 +86,39 @@ impl CurrencyTotals {
 }
 
 /// The tie-out of one month.
+///
+/// Its payouts' lines borrow the balance transactions tied out (`'a`);
+/// [`MonthTieOut::into_owned`] copies them when the result must outlive those rows.
 #[derive(Debug, Clone, PartialEq)]
-pub struct MonthTieOut {
+pub struct MonthTieOut<'a> {
     pub month: Month,
     /// `[start, end)` of the month in the time zone, unix seconds.
     pub start: i64,
     pub end: i64,
     /// In order of arrival, then id.
-    pub payouts: Vec<PayoutTieOut>,
+    pub payouts: Vec<PayoutTieOut<'a>>,
     pub counts: Counts,
     /// One entry per currency, alphabetical.
     pub totals: Vec<CurrencyTotals>,
 }
 
-impl MonthTieOut {
+impl<'a> MonthTieOut<'a> {
+    /// The same tie-out owning its lines (a pane keeps it across frames).
+    pub fn into_owned(self) -> MonthTieOut<'static> {
+        MonthTieOut {
+            month: self.month,
+            start: self.start,
+            end: self.end,
+            payouts: self
+                .payouts
+                .into_iter()
+                .map(PayoutTieOut::into_owned)
+                .collect(),
+            counts: self.counts,
+            totals: self.totals,
+        }
+    }
+
     pub fn is_empty(&self) -> bool {
         self.payouts.is_empty()
     }
@@ -111,13 +130,13 @@ impl MonthTieOut {
     }
 
     /// The payouts that do not tie out.
-    pub fn differences(&self) -> impl Iterator<Item = &PayoutTieOut> {
+    pub fn differences(&self) -> impl Iterator<Item = &PayoutTieOut<'a>> {
         self.payouts
             .iter()
             .filter(|p| p.verdict == Verdict::Difference)
     }
 
-    pub fn find(&self, payout_id: &str) -> Option<&PayoutTieOut> {
+    pub fn find(&self, payout_id: &str) -> Option<&PayoutTieOut<'a>> {
         self.payouts.iter().find(|p| p.payout.id == payout_id)
     }
 }
@@ -126,12 +145,12 @@ impl MonthTieOut {
 ///
 /// `txns` are the balance transactions at hand; each payout's lines are those whose
 /// `payout` field names it (the listing that returned them).
-pub fn tie_out_month(
+pub fn tie_out_month<'a>(
     payouts: &[PayoutRow],
-    txns: &[BalanceTxnRow],
+    txns: &'a [BalanceTxnRow],
     month: Month,
     tz: &TimeZone,
-) -> MonthTieOut {
+) -> MonthTieOut<'a> {
     tie_out_months(payouts, txns, &[month], tz)
         .pop()
         .unwrap_or_else(|| month_of(month, tz, Vec::new()))
@@ -139,12 +158,12 @@ pub fn tie_out_month(
 
 /// [`tie_out_month`] for several months at once (e.g. every month of a cache), reading
 /// the transactions once rather than once per month. One result per month, in order.
-pub fn tie_out_months(
+pub fn tie_out_months<'a>(
     payouts: &[PayoutRow],
-    txns: &[BalanceTxnRow],
+    txns: &'a [BalanceTxnRow],
     months: &[Month],
     tz: &TimeZone,
-) -> Vec<MonthTieOut> {
+) -> Vec<MonthTieOut<'a>> {
     let ranges: Vec<(i64, i64)> = months.iter().map(|m| m.range(tz)).collect();
     months
         .iter()
@@ -156,12 +175,12 @@ pub fn tie_out_months(
 /// The payouts arriving at or after the end of `month` (in `tz`), tied out, in order of
 /// arrival: the later payouts the month's journal accrues the lines of (those created by
 /// the month's end that they pay out).
-pub fn tie_out_after(
+pub fn tie_out_after<'a>(
     payouts: &[PayoutRow],
-    txns: &[BalanceTxnRow],
+    txns: &'a [BalanceTxnRow],
     month: Month,
     tz: &TimeZone,
-) -> Vec<PayoutTieOut> {
+) -> Vec<PayoutTieOut<'a>> {
     let (_, end) = month.range(tz);
     tie_out_ranges(payouts, txns, &[(end, i64::MAX)])
         .pop()
@@ -170,11 +189,11 @@ pub fn tie_out_after(
 
 /// The payouts arriving in each `[start, end)` range, tied out: one list per range, each in
 /// order of arrival, then id.
-fn tie_out_ranges(
+fn tie_out_ranges<'a>(
     payouts: &[PayoutRow],
-    txns: &[BalanceTxnRow],
+    txns: &'a [BalanceTxnRow],
     ranges: &[(i64, i64)],
-) -> Vec<Vec<PayoutTieOut>> {
+) -> Vec<Vec<PayoutTieOut<'a>>> {
     let chosen: Vec<Vec<&PayoutRow>> = ranges
         .iter()
         .map(|&(start, end)| {
@@ -193,7 +212,7 @@ fn tie_out_ranges(
         .collect();
 
     // Only the chosen payouts' listings are gathered (one pass, hashed).
-    let mut by_payout: HashMap<&str, Vec<&BalanceTxnRow>> = chosen
+    let mut by_payout: HashMap<&str, Vec<&'a BalanceTxnRow>> = chosen
         .iter()
         .flatten()
         .map(|p| (p.id.as_str(), Vec::new()))
@@ -228,7 +247,7 @@ fn tie_out_ranges(
 }
 
 /// A month's tie-out from its payouts' results: counts and per-currency totals.
-fn month_of(month: Month, tz: &TimeZone, results: Vec<PayoutTieOut>) -> MonthTieOut {
+fn month_of<'a>(month: Month, tz: &TimeZone, results: Vec<PayoutTieOut<'a>>) -> MonthTieOut<'a> {
     let (start, end) = month.range(tz);
     let mut counts = Counts::default();
     let mut totals: BTreeMap<Currency, CurrencyTotals> = BTreeMap::new();

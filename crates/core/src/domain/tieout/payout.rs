@@ -2,11 +2,13 @@
 //! balance transactions its `?payout=` listing returned, minus its own `type=payout`
 //! transaction), the checks, the subtotals by category, and the notes a bookkeeper needs.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::Serialize;
 
 use super::category;
+use super::lines::Lines;
 use crate::model::rows::{BalanceTxnRow, PayoutRow};
 use crate::model::status::{PayoutStatus, ReconciliationStatus};
 use crate::money::{Currency, format_major};
@@ -175,13 +177,14 @@ impl Problem {
     }
 }
 
-/// The lines of an itemisable payout, the sums and the checks.
+/// The lines of an itemisable payout, the sums and the checks. The lines are borrowed
+/// from the balance transactions tied out (`'a`) until [`Itemisation::into_owned`].
 #[derive(Debug, Clone, PartialEq)]
-pub struct Itemisation {
+pub struct Itemisation<'a> {
     /// The balance transactions paid out, oldest first (not the payout's own one).
-    pub lines: Vec<BalanceTxnRow>,
+    pub lines: Lines<'a>,
     /// The payout's own `type=payout` transaction, when it was listed.
-    pub own: Option<BalanceTxnRow>,
+    pub own: Option<Cow<'a, BalanceTxnRow>>,
     /// Sum of the lines' `net` in the payout's currency.
     pub lines_net: i64,
     pub lines_gross: i64,
@@ -193,28 +196,53 @@ pub struct Itemisation {
     pub problems: Vec<Problem>,
 }
 
-impl Itemisation {
+impl Itemisation<'_> {
     /// The lines of one category, oldest first.
-    pub fn lines_in<'a>(&'a self, cat: &'a str) -> impl Iterator<Item = &'a BalanceTxnRow> + 'a {
+    pub fn lines_in<'s>(&'s self, cat: &'s str) -> impl Iterator<Item = &'s BalanceTxnRow> + 's {
         self.lines
             .iter()
-            .filter(move |l| category::category_of(l) == cat)
+            .filter(move |l| category::category_str(l) == cat)
+    }
+
+    /// The same itemisation owning its lines (copied once if borrowed).
+    pub fn into_owned(self) -> Itemisation<'static> {
+        Itemisation {
+            lines: self.lines.into_owned(),
+            own: self.own.map(|o| Cow::Owned(o.into_owned())),
+            lines_net: self.lines_net,
+            lines_gross: self.lines_gross,
+            lines_fee: self.lines_fee,
+            difference: self.difference,
+            by_category: self.by_category,
+            problems: self.problems,
+        }
     }
 }
 
 /// One payout, tied out (or said why it cannot be).
 #[derive(Debug, Clone, PartialEq)]
-pub struct PayoutTieOut {
+pub struct PayoutTieOut<'a> {
     pub payout: PayoutRow,
     pub kind: PayoutKind,
     pub verdict: Verdict,
     /// Present when the payout is automatic and Stripe finished reconciling it.
-    pub itemisation: Option<Itemisation>,
+    pub itemisation: Option<Itemisation<'a>>,
     /// Sentences for people: why not itemisable, in progress, failed, holds, problems.
     pub notes: Vec<String>,
 }
 
-impl PayoutTieOut {
+impl PayoutTieOut<'_> {
+    /// The same tie-out owning its lines, to outlive the rows it was computed from.
+    pub fn into_owned(self) -> PayoutTieOut<'static> {
+        PayoutTieOut {
+            payout: self.payout,
+            kind: self.kind,
+            verdict: self.verdict,
+            itemisation: self.itemisation.map(Itemisation::into_owned),
+            notes: self.notes,
+        }
+    }
+
     pub fn currency(&self) -> Currency {
         self.payout.currency
     }
@@ -252,11 +280,11 @@ fn money(minor: i64, currency: Currency) -> String {
 ///
 /// `listed` are the transactions whose `?payout=` listing was this payout's; `all` is
 /// every transaction known (to find a failure or reversal transaction by id or source).
-pub fn tie_out(
+pub fn tie_out<'a>(
     payout: &PayoutRow,
-    listed: &[&BalanceTxnRow],
+    listed: &[&'a BalanceTxnRow],
     all: &[BalanceTxnRow],
-) -> PayoutTieOut {
+) -> PayoutTieOut<'a> {
     tie_out_with(
         payout,
         listed,
@@ -306,11 +334,11 @@ impl<'a> Related<'a> {
 }
 
 /// [`tie_out`] with the related transactions found beforehand ([`Related`]).
-pub fn tie_out_with(
+pub fn tie_out_with<'a>(
     payout: &PayoutRow,
-    listed: &[&BalanceTxnRow],
+    listed: &[&'a BalanceTxnRow],
     related: &Related<'_>,
-) -> PayoutTieOut {
+) -> PayoutTieOut<'a> {
     let kind = PayoutKind::of(payout);
     let mut notes = Vec::new();
     let (verdict, itemisation) = match kind {
@@ -409,19 +437,19 @@ pub fn tie_out_with(
 }
 
 /// Splits the listing into the payout's own transaction and its lines, sums and checks.
-fn itemise(payout: &PayoutRow, listed: &[&BalanceTxnRow]) -> Itemisation {
+fn itemise<'a>(payout: &PayoutRow, listed: &[&'a BalanceTxnRow]) -> Itemisation<'a> {
     let is_own = |t: &BalanceTxnRow| {
         t.kind == "payout"
             && (t.source.as_deref() == Some(payout.id.as_str())
                 || payout.balance_transaction.as_deref() == Some(t.id.as_str()))
     };
-    let mut own: Option<BalanceTxnRow> = None;
-    let mut lines: Vec<BalanceTxnRow> = Vec::with_capacity(listed.len());
-    for t in listed {
+    let mut own: Option<&'a BalanceTxnRow> = None;
+    let mut lines: Vec<&'a BalanceTxnRow> = Vec::with_capacity(listed.len());
+    for &t in listed {
         if own.is_none() && is_own(t) {
-            own = Some((*t).clone());
+            own = Some(t);
         } else {
-            lines.push((*t).clone());
+            lines.push(t);
         }
     }
     lines.sort_by(|a, b| a.created.cmp(&b.created).then_with(|| a.id.cmp(&b.id)));
@@ -440,7 +468,7 @@ fn itemise(payout: &PayoutRow, listed: &[&BalanceTxnRow]) -> Itemisation {
     }
     let (mut net, mut gross, mut fee) = (0i64, 0i64, 0i64);
     let mut groups: BTreeMap<String, CategorySubtotal> = BTreeMap::new();
-    for l in &lines {
+    for &l in &lines {
         if l.amount.checked_sub(l.fee) != Some(l.net) {
             problems.push(Problem::LineArithmetic {
                 txn: l.id.clone(),
@@ -486,8 +514,8 @@ fn itemise(payout: &PayoutRow, listed: &[&BalanceTxnRow]) -> Itemisation {
     let mut by_category: Vec<CategorySubtotal> = groups.into_values().collect();
     by_category.sort_by(|a, b| category::compare(&a.reporting_category, &b.reporting_category));
     Itemisation {
-        lines,
-        own,
+        lines: Lines::Borrowed(lines),
+        own: own.map(Cow::Borrowed),
         lines_net: net,
         lines_gross: gross,
         lines_fee: fee,

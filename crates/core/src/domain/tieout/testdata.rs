@@ -83,9 +83,9 @@ pub fn own(p: &PayoutRow) -> BalanceTxnRow {
 /// with a refund, a dispute and a minimum-balance hold; a payout missing a line; a manual
 /// payout; one still being reconciled; a failed one; a tied JPY payout whose description
 /// looks like a formula.
-pub fn sample_month() -> super::MonthTieOut {
+pub fn sample_month() -> super::MonthTieOut<'static> {
     let (payouts, txns) = sample_rows();
-    super::tie_out_month(&payouts, &txns, month("2026-10"), &jiff::tz::TimeZone::UTC)
+    super::tie_out_month(&payouts, &txns, month("2026-10"), &jiff::tz::TimeZone::UTC).into_owned()
 }
 
 /// The rows behind [`sample_month`] (all arriving in October 2026, UTC).

@@ -10,7 +10,7 @@ use crate::model::status::{PayoutStatus, ReconciliationStatus};
 use crate::money::Currency;
 use crate::time::parse_tz;
 
-fn oct() -> MonthTieOut {
+fn oct() -> MonthTieOut<'static> {
     let p = payout("po_1", 9_000, "2026-10-05T00:00:00Z");
     let txns = vec![
         line("txn_a", "po_1", "charge", "charge", 10_000, 320),
@@ -18,7 +18,7 @@ fn oct() -> MonthTieOut {
         line("txn_c", "po_1", "stripe_fee", "fee", 320, 0),
         own(&p),
     ];
-    tie_out_month(&[p], &txns, month("2026-10"), &TimeZone::UTC)
+    tie_out_month(&[p], &txns, month("2026-10"), &TimeZone::UTC).into_owned()
 }
 
 #[test]
@@ -92,9 +92,10 @@ fn a_line_with_broken_arithmetic_is_named() {
     let p = payout("po_1", 9_680, "2026-10-05T00:00:00Z");
     let mut bad = line("txn_a", "po_1", "charge", "charge", 10_000, 320);
     bad.fee = 300; // net still 9_680: the sum ties, the line does not.
+    let txns = [bad, own(&p)];
     let m = tie_out_month(
         std::slice::from_ref(&p),
-        &[bad, own(&p)],
+        &txns,
         month("2026-10"),
         &TimeZone::UTC,
     );

@@ -79,7 +79,7 @@ pub fn columns<'a>() -> [Column<PaidLine<'a>>; 12] {
 
 /// The lines of `tieout`'s payouts: payouts in arrival order, each payout's lines
 /// oldest first.
-fn paid_lines(tieout: &MonthTieOut) -> impl Iterator<Item = PaidLine<'_>> {
+fn paid_lines<'s>(tieout: &'s MonthTieOut<'_>) -> impl Iterator<Item = PaidLine<'s>> {
     tieout.payouts.iter().flat_map(|p| {
         p.itemisation.iter().flat_map(move |it| {
             it.lines.iter().map(move |line| PaidLine {
@@ -93,6 +93,12 @@ fn paid_lines(tieout: &MonthTieOut) -> impl Iterator<Item = PaidLine<'_>> {
 /// The CSV bytes: payouts in arrival order, each payout's lines oldest first.
 pub fn csv(tieout: &MonthTieOut) -> Vec<u8> {
     columns::csv(&columns(), paid_lines(tieout))
+}
+
+/// The same bytes as [`csv`], written into `w` as they are made (a file: every month's
+/// reconciliation is hundreds of megabytes); `w` comes back flushed.
+pub fn csv_to<W: std::io::Write>(tieout: &MonthTieOut, w: W) -> Result<W, ::csv::Error> {
+    columns::csv_to(&columns(), paid_lines(tieout), w)
 }
 
 /// Descriptions stay on one row: line breaks become spaces.

@@ -12,7 +12,7 @@ use crate::domain::tieout::MonthTieOut;
 use crate::model::{Mode, Origin, SnapshotMeta};
 use crate::report::Formats;
 
-pub use csv::{PaidLine, columns as line_columns, csv};
+pub use csv::{PaidLine, columns as line_columns, csv, csv_to};
 pub use json::json;
 pub use markdown::markdown;
 
