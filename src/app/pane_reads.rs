@@ -41,6 +41,7 @@ fn row_of(r: Resource) -> (&'static str, &'static str) {
         Resource::Charges | Resource::Refunds => ("rak_charge_read", "Charges"),
         Resource::Disputes => ("rak_dispute_read", "Disputes"),
         Resource::Subscriptions => ("rak_subscription_read", "Subscriptions"),
+        Resource::PaymentMethods => ("rak_payment_method_read", "PaymentMethods"),
     }
 }
 
@@ -118,6 +119,7 @@ pub fn read(
         p.refunds = only.contains(&Resource::Refunds);
         p.disputes = only.contains(&Resource::Disputes);
         p.subscriptions = only.contains(&Resource::Subscriptions);
+        p.payment_methods = only.contains(&Resource::PaymentMethods);
     }
     // A retry of some resources is not a whole account: never saved as the cache.
     let cache_to_save = if only.is_some() { None } else { cache };

@@ -14,10 +14,11 @@ use crate::support::fake::start_fake;
 use crate::support::golden::{assert_golden, assert_golden_bytes};
 use tieout_testkit::fake_stripe::FakeConfig;
 
-const FILES: [&str; 3] = [
+const FILES: [&str; 4] = [
     "failed-payments.csv",
     "failed-payments.md",
     "failed-payments.json",
+    "expiring-cards.csv",
 ];
 
 /// `tieout --demo dunning <extra>` in a sealed environment; files land in its work dir.

@@ -63,6 +63,7 @@ fn fixture_rows(dir: &Path) -> AccountData {
         window_start: 0,
         window_end: 0,
         default_currency: None,
+        payment_methods: Default::default(),
     });
     d.payouts = read::<models::Payout>(dir, "payouts")
         .iter()

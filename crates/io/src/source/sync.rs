@@ -19,6 +19,16 @@
 //!   `GET /v1/invoice_payments?invoice=in_...` (all pages).
 //! - Customers, charges (`created[gte]` 13 months back, so a year of refund patterns is
 //!   visible), refunds, disputes and subscriptions (`status=all`): full lists.
+//! - The payment methods active subscriptions renew with (the expiring-cards check):
+//!   `GET /v1/subscriptions?status=active` with
+//!   `expand[]=data.default_payment_method` and
+//!   `expand[]=data.customer.invoice_settings.default_payment_method` (four levels, the
+//!   most Stripe allows), so the subscription's own default, its customer's invoice
+//!   default and their cards come in the list's own pages: `ceil(A/100)` requests for
+//!   `A` active subscriptions. A key without the permissions this needs (Stripe's 403
+//!   names one, usually `rak_payment_method_read`) does not fail the read: the
+//!   snapshot records the refusal ([`MethodsRead::Refused`]) and everything else is
+//!   read as before.
 //!
 //! # Using the rate budget to the full
 //!
@@ -80,7 +90,7 @@ use crate::source::cache::{Cache, CacheError, ProfilePointer, Saved};
 use crate::source::progress::{Part, Progress, SyncEvent};
 use crate::source::rows::{
     BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, InvoiceRow,
-    PaymentIntentRow, PayoutRow, RefundRow, SubscriptionRow,
+    PaymentIntentRow, PayoutRow, RefundRow, RenewalMethodRow, SubscriptionRow,
 };
 use crate::source::tables::{Snapshot, TableError};
 use crate::source::{AccountData, Origin, SnapshotMeta};
@@ -90,6 +100,7 @@ use crate::stripe::models::{
 };
 use crate::stripe::query::params;
 use crate::stripe::{Client, RequestStats, StripeError};
+use tieout_core::model::MethodsRead;
 use tieout_core::time::Month;
 
 mod invoices;
@@ -119,6 +130,8 @@ pub struct Parts {
     pub refunds: bool,
     pub disputes: bool,
     pub subscriptions: bool,
+    /// Active subscriptions with their payment methods (the expiring-cards check).
+    pub payment_methods: bool,
 }
 
 impl Parts {
@@ -131,6 +144,7 @@ impl Parts {
             refunds: true,
             disputes: true,
             subscriptions: true,
+            payment_methods: true,
         }
     }
 
@@ -143,6 +157,7 @@ impl Parts {
             refunds: false,
             disputes: false,
             subscriptions: false,
+            payment_methods: false,
         }
     }
 }
@@ -301,7 +316,15 @@ pub async fn fetch_each(
 ) -> (Fetched, Vec<(Resource, StripeError)>) {
     let parts = opts.parts;
     let charges_q = params([("created[gte]", opts.charges_since.to_string())]);
-    let (payouts, invoices, customers, charges, refunds, disputes, subscriptions) = futures::join!(
+    let cards_q = params([
+        ("status", "active"),
+        ("expand[]", "data.default_payment_method"),
+        (
+            "expand[]",
+            "data.customer.invoice_settings.default_payment_method",
+        ),
+    ]);
+    let (payouts, invoices, customers, charges, refunds, disputes, subscriptions, cards) = futures::join!(
         async {
             if parts.payouts {
                 fetch_payouts(client, opts, previous, progress)
@@ -350,6 +373,21 @@ pub async fn fetch_each(
                 progress
             )
         ),
+        async {
+            if parts.payment_methods {
+                list_with::<Subscription>(
+                    client,
+                    "/v1/subscriptions",
+                    cards_q,
+                    Part::RenewalMethods,
+                    progress,
+                )
+                .await
+                .map(Some)
+            } else {
+                Ok(None)
+            }
+        },
     );
     let mut failed: Vec<(Resource, StripeError)> = Vec::new();
     let payouts = keep(Resource::Payouts, payouts, &mut failed);
@@ -359,6 +397,7 @@ pub async fn fetch_each(
     let refunds = keep(Resource::Refunds, refunds, &mut failed);
     let disputes = keep(Resource::Disputes, disputes, &mut failed);
     let subscriptions = keep(Resource::Subscriptions, subscriptions, &mut failed);
+    let (cards, cards_read) = methods_read(cards, &mut failed);
 
     // A window is recorded only when the payouts in it were read.
     let window = if parts.payouts && payouts.is_some() {
@@ -376,6 +415,7 @@ pub async fn fetch_each(
         window_start: window.0,
         window_end: window.1,
         default_currency: account.default_currency,
+        payment_methods: cards_read,
     });
     let (mut reused_payouts, mut reused_lines) = (0, 0);
     if let Some(p) = payouts {
@@ -402,6 +442,7 @@ pub async fn fetch_each(
     data.refunds = refunds.iter().map(RefundRow::from).collect();
     data.disputes = disputes.iter().map(DisputeRow::from).collect();
     data.subscriptions = subscriptions.iter().map(SubscriptionRow::from).collect();
+    data.renewal_methods = cards.iter().map(RenewalMethodRow::from).collect();
     failed.sort_by_key(|(r, _)| *r);
     (
         Fetched {
@@ -411,6 +452,28 @@ pub async fn fetch_each(
         },
         failed,
     )
+}
+
+/// What the card read got, and what the snapshot says of it: a refusal (a 403 naming a
+/// permission) is recorded, not failed; another failure is noted like any resource's.
+fn methods_read(
+    read: Result<Option<Vec<Subscription>>, StripeError>,
+    failed: &mut Vec<(Resource, StripeError)>,
+) -> (Vec<Subscription>, MethodsRead) {
+    match read {
+        Ok(Some(subs)) => (subs, MethodsRead::Read),
+        Ok(None) => (Vec::new(), MethodsRead::NotRead),
+        Err(StripeError::MissingPermission { permission, .. }) => {
+            let permission = permission
+                .unwrap_or_else(|| tieout_core::report::expiring_cards::PERMISSION.to_string());
+            tracing::info!(%permission, "the key may not read subscriptions' payment methods");
+            (Vec::new(), MethodsRead::Refused { permission })
+        }
+        Err(e) => {
+            failed.push((Resource::PaymentMethods, e));
+            (Vec::new(), MethodsRead::NotRead)
+        }
+    }
 }
 
 /// What was read of a resource; nothing (its default, and the error noted) otherwise.
