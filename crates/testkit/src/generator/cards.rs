@@ -182,8 +182,10 @@ fn method_object(
         id,
         object: "payment_method",
         billing_details: o::BillingDetails {
+            address: None,
             email: customer.email.clone(),
             name: customer.name.clone(),
+            phone: None,
         },
         card,
         created,

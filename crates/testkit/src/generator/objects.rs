@@ -426,12 +426,6 @@ pub struct PaymentMethod {
     pub kind: &'static str,
 }
 
-#[derive(Debug, Clone, Serialize)]
-pub struct BillingDetails {
-    pub email: Option<String>,
-    pub name: Option<String>,
-}
-
 /// A card payment method's `card`.
 #[derive(Debug, Clone, Serialize)]
 pub struct PmCard {
