@@ -342,7 +342,14 @@ fn formats_and_overwrites() {
         .expect("dir")
         .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(names, BTreeSet::from(["failed-payments.csv".to_string()]));
+    assert_eq!(
+        names,
+        BTreeSet::from([
+            "expiring-cards.csv".to_string(),
+            "failed-payments.csv".to_string()
+        ]),
+        "csv: the worklist and the cards that will fail"
+    );
     // The same run again is harmless.
     dunning(&t, &["--format", "csv"]).success();
     // A different earlier file is not replaced without --force.

@@ -68,22 +68,69 @@ fn opt(s: &Option<String>) -> &str {
     s.as_deref().unwrap_or("")
 }
 
-/// The columns of `expiring-cards.csv`.
+/// The columns of `expiring-cards.csv` and the rows of `expiring_cards` in the JSON
+/// (which carries the amount in minor units).
 pub const COLUMNS: &[Column<ExpiringCard>] = &[
-    Column::csv("subscription_id", |r| r.subscription_id.as_str().into()),
-    Column::csv("customer_id", |r| opt(&r.customer_id).into()),
-    Column::csv("customer_email", |r| opt(&r.customer_email).into()),
-    Column::csv("customer_name", |r| opt(&r.customer_name).into()),
-    Column::csv("payment_method_id", |r| {
-        r.card.payment_method_id.as_str().into()
-    }),
-    Column::csv("payment_method_source", |r| r.source.as_str().into()),
-    Column::csv("brand", |r| opt(&r.card.brand).into()),
-    Column::csv("last4", |r| opt(&r.card.last4).into()),
-    Column::csv("exp_month", |r| r.card.exp_month.to_string().into()),
-    Column::csv("exp_year", |r| r.card.exp_year.to_string().into()),
-    Column::csv("renews_at_utc", |r| iso_utc(r.renews_at).into()),
-    Column::csv("currency", |r| r.currency.as_str().into()),
+    Column::both(
+        "subscription_id",
+        |r| r.subscription_id.as_str().into(),
+        |r| Json::Str(&r.subscription_id),
+    ),
+    Column::both(
+        "customer_id",
+        |r| opt(&r.customer_id).into(),
+        |r| Json::opt_str(r.customer_id.as_deref()),
+    ),
+    Column::both(
+        "customer_email",
+        |r| opt(&r.customer_email).into(),
+        |r| Json::opt_str(r.customer_email.as_deref()),
+    ),
+    Column::both(
+        "customer_name",
+        |r| opt(&r.customer_name).into(),
+        |r| Json::opt_str(r.customer_name.as_deref()),
+    ),
+    Column::both(
+        "payment_method_id",
+        |r| r.card.payment_method_id.as_str().into(),
+        |r| Json::Str(&r.card.payment_method_id),
+    ),
+    Column::both(
+        "payment_method_source",
+        |r| r.source.as_str().into(),
+        |r| Json::Str(r.source.as_str()),
+    ),
+    Column::both(
+        "brand",
+        |r| opt(&r.card.brand).into(),
+        |r| Json::opt_str(r.card.brand.as_deref()),
+    ),
+    Column::both(
+        "last4",
+        |r| opt(&r.card.last4).into(),
+        |r| Json::opt_str(r.card.last4.as_deref()),
+    ),
+    Column::both(
+        "exp_month",
+        |r| r.card.exp_month.to_string().into(),
+        |r| Json::Int(i64::from(r.card.exp_month)),
+    ),
+    Column::both(
+        "exp_year",
+        |r| r.card.exp_year.to_string().into(),
+        |r| Json::Int(i64::from(r.card.exp_year)),
+    ),
+    Column::both(
+        "renews_at_utc",
+        |r| iso_utc(r.renews_at).into(),
+        |r| Json::Text(iso_utc(r.renews_at)),
+    ),
+    Column::both(
+        "currency",
+        |r| r.currency.as_str().into(),
+        |r| Json::Str(r.currency.as_str()),
+    ),
     Column::both(
         "amount_at_risk",
         |r| {
@@ -263,6 +310,12 @@ mod tests {
         assert_eq!(json["missing_permission"], "rak_payment_method_read");
         let found_json = json_value(&found(), &order);
         assert_eq!(found_json["rows"][0]["amount_at_risk"], 2000);
+        assert_eq!(found_json["rows"][0]["subscription_id"], "sub_1");
+        assert_eq!(found_json["rows"][0]["exp_month"], 11);
+        assert_eq!(
+            found_json["rows"][0]["renews_at_utc"],
+            "2026-12-01T12:00:00Z"
+        );
         assert_eq!(found_json["at_risk_by_currency"][0]["amount"], 2000);
         let old = markdown_section(&ExpiringSection::NotRead, &order);
         assert!(old.contains("Run `tieout sync`"), "{old}");
