@@ -127,7 +127,7 @@ pub(super) fn view_line<'a>(section: &ExpiringSection, cx: &ViewCx<'_>) -> Line<
         )),
     }
     spans.push(Span::styled(
-        format!("  {} back to the invoices", key_hint(cx, Action::Facets)),
+        format!("  {} view: invoices or cards", key_hint(cx, Action::Facets)),
         theme.style(Role::Muted),
     ));
     Line::from(spans)
