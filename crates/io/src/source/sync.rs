@@ -19,16 +19,7 @@
 //!   `GET /v1/invoice_payments?invoice=in_...` (all pages).
 //! - Customers, charges (`created[gte]` 13 months back, so a year of refund patterns is
 //!   visible), refunds, disputes and subscriptions (`status=all`): full lists.
-//! - The payment methods active subscriptions renew with (the expiring-cards check):
-//!   `GET /v1/subscriptions?status=active` with
-//!   `expand[]=data.default_payment_method` and
-//!   `expand[]=data.customer.invoice_settings.default_payment_method` (four levels, the
-//!   most Stripe allows), so the subscription's own default, its customer's invoice
-//!   default and their cards come in the list's own pages: `ceil(A/100)` requests for
-//!   `A` active subscriptions. A key without the permissions this needs (Stripe's 403
-//!   names one, usually `rak_payment_method_read`) does not fail the read: the
-//!   snapshot records the refusal ([`MethodsRead::Refused`]) and everything else is
-//!   read as before.
+//! - Active subscriptions with their payment methods expanded, for the cards ([`cards`]).
 //!
 //! # Using the rate budget to the full
 //!
@@ -90,7 +81,7 @@ use crate::source::cache::{Cache, CacheError, ProfilePointer, Saved};
 use crate::source::progress::{Part, Progress, SyncEvent};
 use crate::source::rows::{
     BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, InvoiceRow,
-    PaymentIntentRow, PayoutRow, RefundRow, RenewalMethodRow, SubscriptionRow,
+    PaymentIntentRow, PayoutRow, RefundRow, SubscriptionRow,
 };
 use crate::source::tables::{Snapshot, TableError};
 use crate::source::{AccountData, Origin, SnapshotMeta};
@@ -100,9 +91,9 @@ use crate::stripe::models::{
 };
 use crate::stripe::query::params;
 use crate::stripe::{Client, RequestStats, StripeError};
-use tieout_core::model::MethodsRead;
 use tieout_core::time::Month;
 
+mod cards;
 mod invoices;
 pub mod journal;
 mod paced;
@@ -119,7 +110,7 @@ pub use payouts::{itemisable, settled};
 pub const CHARGE_MONTHS: u32 = 13;
 
 /// Which parts of the account to read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Parts {
     /// Payouts in the window and their lines.
     pub payouts: bool,
@@ -130,7 +121,6 @@ pub struct Parts {
     pub refunds: bool,
     pub disputes: bool,
     pub subscriptions: bool,
-    /// Active subscriptions with their payment methods (the expiring-cards check).
     pub payment_methods: bool,
 }
 
@@ -148,17 +138,9 @@ impl Parts {
         }
     }
 
+    /// Nothing (every part off).
     pub fn none() -> Self {
-        Self {
-            payouts: false,
-            invoices: false,
-            customers: false,
-            charges: false,
-            refunds: false,
-            disputes: false,
-            subscriptions: false,
-            payment_methods: false,
-        }
+        Self::default()
     }
 }
 
@@ -316,14 +298,6 @@ pub async fn fetch_each(
 ) -> (Fetched, Vec<(Resource, StripeError)>) {
     let parts = opts.parts;
     let charges_q = params([("created[gte]", opts.charges_since.to_string())]);
-    let cards_q = params([
-        ("status", "active"),
-        ("expand[]", "data.default_payment_method"),
-        (
-            "expand[]",
-            "data.customer.invoice_settings.default_payment_method",
-        ),
-    ]);
     let (payouts, invoices, customers, charges, refunds, disputes, subscriptions, cards) = futures::join!(
         async {
             if parts.payouts {
@@ -373,21 +347,7 @@ pub async fn fetch_each(
                 progress
             )
         ),
-        async {
-            if parts.payment_methods {
-                list_with::<Subscription>(
-                    client,
-                    "/v1/subscriptions",
-                    cards_q,
-                    Part::RenewalMethods,
-                    progress,
-                )
-                .await
-                .map(Some)
-            } else {
-                Ok(None)
-            }
-        },
+        cards::fetch(client, parts.payment_methods, progress),
     );
     let mut failed: Vec<(Resource, StripeError)> = Vec::new();
     let payouts = keep(Resource::Payouts, payouts, &mut failed);
@@ -397,7 +357,7 @@ pub async fn fetch_each(
     let refunds = keep(Resource::Refunds, refunds, &mut failed);
     let disputes = keep(Resource::Disputes, disputes, &mut failed);
     let subscriptions = keep(Resource::Subscriptions, subscriptions, &mut failed);
-    let (cards, cards_read) = methods_read(cards, &mut failed);
+    let (renewal_methods, cards_read) = cards::methods_read(cards, &mut failed);
 
     // A window is recorded only when the payouts in it were read.
     let window = if parts.payouts && payouts.is_some() {
@@ -442,7 +402,7 @@ pub async fn fetch_each(
     data.refunds = refunds.iter().map(RefundRow::from).collect();
     data.disputes = disputes.iter().map(DisputeRow::from).collect();
     data.subscriptions = subscriptions.iter().map(SubscriptionRow::from).collect();
-    data.renewal_methods = cards.iter().map(RenewalMethodRow::from).collect();
+    data.renewal_methods = renewal_methods;
     failed.sort_by_key(|(r, _)| *r);
     (
         Fetched {
@@ -452,28 +412,6 @@ pub async fn fetch_each(
         },
         failed,
     )
-}
-
-/// What the card read got, and what the snapshot says of it: a refusal (a 403 naming a
-/// permission) is recorded, not failed; another failure is noted like any resource's.
-fn methods_read(
-    read: Result<Option<Vec<Subscription>>, StripeError>,
-    failed: &mut Vec<(Resource, StripeError)>,
-) -> (Vec<Subscription>, MethodsRead) {
-    match read {
-        Ok(Some(subs)) => (subs, MethodsRead::Read),
-        Ok(None) => (Vec::new(), MethodsRead::NotRead),
-        Err(StripeError::MissingPermission { permission, .. }) => {
-            let permission = permission
-                .unwrap_or_else(|| tieout_core::report::expiring_cards::PERMISSION.to_string());
-            tracing::info!(%permission, "the key may not read subscriptions' payment methods");
-            (Vec::new(), MethodsRead::Refused { permission })
-        }
-        Err(e) => {
-            failed.push((Resource::PaymentMethods, e));
-            (Vec::new(), MethodsRead::NotRead)
-        }
-    }
 }
 
 /// What was read of a resource; nothing (its default, and the error noted) otherwise.
