@@ -386,7 +386,8 @@ fn the_payment_methods_agree_with_the_charges_and_the_scenarios() {
             assert!(by_id.contains_key(pm), "{} names {pm}", s(sub, "id"));
         }
     }
-    let charge = arr(&json("charges.json"))
+    let charges = json("charges.json");
+    let charge = arr(&charges)
         .iter()
         .find(|c| c["payment_method"].is_string() && s(c, "status") == "succeeded")
         .expect("a succeeded charge");
@@ -395,7 +396,8 @@ fn the_payment_methods_agree_with_the_charges_and_the_scenarios() {
     for k in ["brand", "last4", "exp_month", "exp_year"] {
         assert_eq!(pm["card"][k], card[k], "{k} of {}", s(pm, "id"));
     }
-    let scenario_subs = arr(&json("subscriptions.json"))
+    let subs = json("subscriptions.json");
+    let scenario_subs = arr(&subs)
         .iter()
         .filter(|s| s["latest_invoice"].is_null() && s["status"] == "active")
         .count();
