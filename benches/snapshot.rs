@@ -22,6 +22,7 @@ fn account() -> AccountData {
         window_start: 1_788_220_800,
         window_end: 1_796_083_200,
         default_currency: None,
+        payment_methods: Default::default(),
     });
     let currencies = [Currency::USD, Currency::EUR, Currency::JPY];
     d.balance_transactions = (0..LINES)

@@ -27,7 +27,8 @@ pub enum Need {
     /// The payouts arriving in the month (in `--tz`) and their lines; nothing else.
     Month(Month),
     /// Open and uncollectible invoices, their payments and failing payment intents (with
-    /// the failed charges).
+    /// the failed charges), and the payment methods active subscriptions renew with
+    /// (cards that will fail).
     Dunning,
     /// Customers, charges, refunds, disputes, subscriptions (and the rest: everything).
     Refunds,
@@ -52,6 +53,7 @@ impl Need {
                     | Table::Charges
                     | Table::Customers
                     | Table::Subscriptions
+                    | Table::RenewalMethods
             ),
             Need::Refunds | Need::All | Need::Close(_) => true,
         }
@@ -65,6 +67,7 @@ impl Need {
                 let mut o = SyncOptions::for_months(now, tz, DEFAULT_MONTHS);
                 o.parts = Parts {
                     invoices: true,
+                    payment_methods: true,
                     ..Parts::none()
                 };
                 o
@@ -330,6 +333,7 @@ mod tests {
             o.parts,
             Parts {
                 invoices: true,
+                payment_methods: true,
                 ..Parts::none()
             }
         );

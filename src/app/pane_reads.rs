@@ -44,6 +44,7 @@ fn row_of(r: Resource) -> (&'static str, &'static str) {
         Resource::Charges | Resource::Refunds => ("rak_charge_read", "Charges"),
         Resource::Disputes => ("rak_dispute_read", "Disputes"),
         Resource::Subscriptions => ("rak_subscription_read", "Subscriptions"),
+        Resource::PaymentMethods => ("rak_payment_method_read", "PaymentMethods"),
     }
 }
 
@@ -197,6 +198,10 @@ pub fn merge_again(shown: &AccountData, gaps: &[Gap], again: PaneData, retried: 
         if r == Resource::Payouts {
             data.meta.window_start = fresh.meta.window_start;
             data.meta.window_end = fresh.meta.window_end;
+        }
+        if r == Resource::PaymentMethods {
+            // Whether the cards were read (or refused) is the retry's answer now.
+            data.meta.payment_methods = fresh.meta.payment_methods.clone();
         }
     }
     let ids: std::collections::HashSet<String> =

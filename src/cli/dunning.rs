@@ -2,7 +2,9 @@
 //! few lines on stdout fit for a billing channel post, then the paths written. Every run
 //! keeps a record of its worklist (`app::run_history`); `--since` compares with an earlier
 //! one (failed-payments-changes.csv and a "Since …" section), `--summary FILE` writes the
-//! channel post to a file.
+//! channel post to a file. The cards of active subscriptions that expire before their
+//! renewal go to expiring-cards.csv and a section of failed-payments.md (or, when the key
+//! may not read payment methods, the section says so and the rest is unchanged).
 
 use std::path::{Path, PathBuf};
 
@@ -14,6 +16,7 @@ use crate::domain::dunning;
 use crate::domain::dunning::since::{Since, SinceOutcome};
 use crate::report::dunning as export;
 use crate::report::dunning_since;
+use crate::report::expiring_cards::{self, ExpiringSection};
 use crate::source::AccountData;
 
 /// How many decline codes the channel post names.
@@ -171,9 +174,17 @@ pub fn write(
     let dir = dir
         .map(Path::to_path_buf)
         .unwrap_or_else(|| PathBuf::from("."));
+    let expiring = ExpiringSection::of(data, w.now).map_err(|e| {
+        Failure::data(format!(
+            "could not total the amounts at risk of expiring cards: {e}; the account's amounts are out of range"
+        ))
+    })?;
+    if let Some(why) = expiring.not_checked() {
+        eprintln!("warning: cards that will fail before renewal: {why}");
+    }
     let extras = export::Extras {
         since,
-        expiring: None,
+        expiring: Some(&expiring),
     };
     let mut files: Vec<(&str, Vec<u8>)> = Vec::new();
     if formats.md {
@@ -190,6 +201,7 @@ pub fn write(
                 dunning_since::changes_csv(s),
             ));
         }
+        files.push((expiring_cards::CSV_NAME, expiring_cards::csv(&expiring)));
     }
     if formats.json {
         files.push((export::JSON_NAME, export::json_with(w, &data.meta, &extras)));

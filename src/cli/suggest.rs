@@ -295,6 +295,7 @@ mod live {
             window_start: 0,
             window_end: 0,
             default_currency: None,
+            payment_methods: Default::default(),
         };
         crate::stripe::blocking::block_on(async {
             let (data, reads) = fetch_tickets(client.clone(), tickets, meta)

@@ -24,6 +24,7 @@ pub fn meta(origin: Origin) -> SnapshotMeta {
         window_start: NOW - 90 * DAY,
         window_end: NOW,
         default_currency: None,
+        payment_methods: Default::default(),
     }
 }
 

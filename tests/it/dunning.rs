@@ -14,10 +14,11 @@ use crate::support::fake::start_fake;
 use crate::support::golden::{assert_golden, assert_golden_bytes};
 use tieout_testkit::fake_stripe::FakeConfig;
 
-const FILES: [&str; 3] = [
+const FILES: [&str; 4] = [
     "failed-payments.csv",
     "failed-payments.md",
     "failed-payments.json",
+    "expiring-cards.csv",
 ];
 
 /// `tieout --demo dunning <extra>` in a sealed environment; files land in its work dir.
@@ -341,7 +342,14 @@ fn formats_and_overwrites() {
         .expect("dir")
         .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(names, BTreeSet::from(["failed-payments.csv".to_string()]));
+    assert_eq!(
+        names,
+        BTreeSet::from([
+            "expiring-cards.csv".to_string(),
+            "failed-payments.csv".to_string()
+        ]),
+        "csv: the worklist and the cards that will fail"
+    );
     // The same run again is harmless.
     dunning(&t, &["--format", "csv"]).success();
     // A different earlier file is not replaced without --force.

@@ -275,6 +275,7 @@ fn meta(fetched_at: i64) -> SnapshotMeta {
         window_start: 1_788_220_800,
         window_end: 1_796_083_200,
         default_currency: None,
+        payment_methods: Default::default(),
     }
 }
 

@@ -10,6 +10,7 @@ mod close;
 mod congestion;
 mod dunning;
 mod dunning_since;
+mod expiring_cards;
 mod fake_stripe;
 mod floors;
 mod fuzz_json;

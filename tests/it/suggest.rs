@@ -49,6 +49,7 @@ fn fixture_account() -> AccountData {
         window_start: 0,
         window_end: 0,
         default_currency: None,
+        payment_methods: Default::default(),
     });
     data.customers = read_models::<models::Customer>("customers")
         .iter()

@@ -63,6 +63,7 @@ fn fixture_rows(dir: &Path) -> AccountData {
         window_start: 0,
         window_end: 0,
         default_currency: None,
+        payment_methods: Default::default(),
     });
     d.payouts = read::<models::Payout>(dir, "payouts")
         .iter()
@@ -185,6 +186,7 @@ fn expected(all: &AccountData, opts: &SyncOptions) -> AccountData {
     d.disputes = all.disputes.clone();
     d.customers = all.customers.clone();
     d.subscriptions = all.subscriptions.clone();
+    d.renewal_methods = all.renewal_methods.clone();
     d
 }
 
@@ -200,6 +202,8 @@ fn sorted(mut d: AccountData) -> AccountData {
     d.disputes.sort_by(|a, b| a.id.cmp(&b.id));
     d.customers.sort_by(|a, b| a.id.cmp(&b.id));
     d.subscriptions.sort_by(|a, b| a.id.cmp(&b.id));
+    d.renewal_methods
+        .sort_by(|a, b| a.subscription.cmp(&b.subscription));
     d
 }
 
@@ -222,6 +226,29 @@ fn assert_same_rows(got: &AccountData, want: &AccountData) {
     assert_eq!(got.disputes, want.disputes, "disputes");
     assert_eq!(got.customers, want.customers, "customers");
     assert_eq!(got.subscriptions, want.subscriptions, "subscriptions");
+    // The card read: one row per active subscription (the fixtures without
+    // payment_methods.json give rows without a method, which the files cannot hold).
+    let active = |d: &AccountData| -> Vec<String> {
+        let mut ids: Vec<String> = d
+            .subscriptions
+            .iter()
+            .filter(|s| s.status.as_str() == "active")
+            .map(|s| s.id.clone())
+            .collect();
+        ids.sort();
+        ids
+    };
+    let listed: Vec<String> = got
+        .renewal_methods
+        .iter()
+        .map(|r| r.subscription.clone())
+        .collect();
+    if !got.subscriptions.is_empty() {
+        assert_eq!(listed, active(&want), "renewal methods");
+    }
+    if !want.renewal_methods.is_empty() {
+        assert_eq!(got.renewal_methods, want.renewal_methods, "renewal methods");
+    }
 }
 
 fn lines_requests(log: &[LoggedRequest]) -> Vec<String> {
@@ -611,9 +638,15 @@ async fn fresh_reads_fetch_only_what_the_need_requires() {
         .expect("dunning");
     assert_eq!(
         paths(&fake.requests()),
-        ["/v1/account", "/v1/invoices", "/v1/payment_intents/{id}"]
-            .map(String::from)
-            .into()
+        [
+            "/v1/account",
+            "/v1/invoices",
+            "/v1/payment_intents/{id}",
+            // The cards: active subscriptions, their payment methods expanded.
+            "/v1/subscriptions",
+        ]
+        .map(String::from)
+        .into()
     );
     let want = expected(&all, &opts);
     let got = sorted(got.data);
@@ -621,6 +654,15 @@ async fn fresh_reads_fetch_only_what_the_need_requires() {
     assert_eq!(got.invoices, want.invoices);
     assert_eq!(got.payment_intents, want.payment_intents);
     assert_eq!(got.invoice_payments, want.invoice_payments);
+    // The cards: one row per active subscription of the fixtures.
+    assert_eq!(got.meta.payment_methods, tieout::model::MethodsRead::Read);
+    assert_eq!(
+        got.renewal_methods.len(),
+        all.subscriptions
+            .iter()
+            .filter(|s| s.status.as_str() == "active")
+            .count()
+    );
     // The failed charges behind the worklist come with their payment intents.
     let failed: BTreeSet<&str> = got
         .payment_intents
@@ -714,7 +756,8 @@ async fn the_demo_account_syncs_completely_through_faults() {
         )
         + pages(want.refunds.len())
         + pages(want.disputes.len())
-        + pages(want.subscriptions.len());
+        + pages(want.subscriptions.len())
+        + pages(want.renewal_methods.len());
     assert_eq!(
         (report.stats.requests - report.stats.retries) as usize,
         budget,
@@ -901,8 +944,12 @@ async fn a_paced_sync_under_a_rate_limit_stores_the_same_cache_with_no_needless_
     assert_eq!(lists("/v1/refunds", None), pages(d.refunds.len()));
     assert_eq!(lists("/v1/disputes", None), pages(d.disputes.len()));
     assert_eq!(
-        lists("/v1/subscriptions", None),
+        lists("/v1/subscriptions", Some("all")),
         pages(d.subscriptions.len())
+    );
+    assert_eq!(
+        lists("/v1/subscriptions", Some("active")),
+        pages(d.renewal_methods.len())
     );
     let charges_listed = all
         .charges

@@ -4,7 +4,8 @@
 //! filters the text), totals by currency and decline code in a side panel (a summary line
 //! when the terminal is narrow), and Enter opens the invoice: its payment attempts with
 //! each decline, the subscription it renews, what to do and what to tell the customer,
-//! and the hosted invoice URL (Enter or `y` copies the selected line's value).
+//! and the hosted invoice URL (Enter or `y` copies the selected line's value). The
+//! picker's "View" switches the table to the cards that will fail before renewal.
 //!
 //! The worklist itself is `domain::dunning` (the same computation as `tieout dunning`), run
 //! as a background job on every load.
@@ -19,6 +20,7 @@ use ratatui::widgets::{Block, Paragraph, Widget};
 use crate::domain::declines::Action as Todo;
 use crate::domain::dunning::{self, DeclineKey, DueBasis, Filter, WorkRow, Worklist};
 use crate::money::{Currency, Money, format_major_grouped};
+use crate::report::expiring_cards::ExpiringSection;
 use crate::tui::action::Action;
 use crate::tui::msg::{Job, JobOutput, RequestId};
 use crate::tui::pane::{Cx, Handled, Pane, Reads, ViewCx};
@@ -27,6 +29,7 @@ use crate::tui::widgets::table::{Cell, DataTable, RowsSource, TableSource, col};
 use crate::tui::widgets::text::fit;
 use crate::tui::workspace::Workspace;
 
+mod cards;
 mod columns;
 mod invoice;
 mod picker;
@@ -61,7 +64,13 @@ pub struct WorklistPane {
     since: Option<SinceView>,
     /// The facet "only new or changed rows".
     changed_only: bool,
+    /// The cards that will fail before renewal, from the last load.
+    cards: Option<Arc<ExpiringSection>>,
+    /// The table shows the cards instead of the invoices.
+    cards_view: bool,
 }
+
+const EMPTY_TEXT: &str = "No open invoice has a failed payment or is past due.";
 
 fn empty_source() -> Arc<dyn TableSource> {
     Arc::new(RowsSource::<()>::new(Vec::new(), Vec::new()))
@@ -84,11 +93,9 @@ impl WorklistPane {
             shown: Vec::new(),
             since: None,
             changed_only: false,
-            table: DataTable::new(
-                "Failed payments",
-                "No open invoice has a failed payment or is past due.",
-                empty_source(),
-            ),
+            cards: None,
+            cards_view: false,
+            table: DataTable::new("Failed payments", EMPTY_TEXT, empty_source()),
         }
     }
 
@@ -96,6 +103,14 @@ impl WorklistPane {
         let Some(w) = self.worklist.clone() else {
             return;
         };
+        if let Some(c) = self.cards.clone().filter(|_| self.cards_view) {
+            self.shown.clear();
+            self.table.set_title(cards::TITLE);
+            self.table.set_empty_text(cards::empty_text(&c));
+            self.table.set_source(Arc::new(cards::source(&c)), cx);
+            return;
+        }
+        self.table.set_empty_text(EMPTY_TEXT);
         self.shown = self.filter.apply(&w);
         if let Some(v) = self.since.as_ref().filter(|_| self.changed_only) {
             self.shown
@@ -160,6 +175,9 @@ impl WorklistPane {
     }
 
     fn selected(&self) -> Option<&WorkRow> {
+        if self.cards_view {
+            return None;
+        }
         let w = self.worklist.as_ref()?;
         let i = *self.shown.get(self.table.selected_row()?)?;
         w.rows.get(i)
@@ -185,10 +203,13 @@ impl WorklistPane {
                     match o.value {
                         Choice::AnyChange => self.changed_only = false,
                         Choice::Changed => self.changed_only = true,
+                        Choice::Invoices => self.cards_view = false,
+                        Choice::ExpiringCards => self.cards_view = true,
                         _ => o.value.apply(&mut self.filter),
                     }
                     p.filter = self.filter.clone();
                     p.changed_only = self.changed_only;
+                    p.cards_view = self.cards_view;
                     changed = true;
                 }
             }
@@ -197,6 +218,8 @@ impl WorklistPane {
                 p.filter = Filter::default();
                 self.changed_only = false;
                 p.changed_only = false;
+                self.cards_view = false;
+                p.cards_view = false;
                 changed = true;
             }
             Action::Back | Action::Facets => self.picker = None,
@@ -226,6 +249,7 @@ impl Pane for WorklistPane {
             partly: &[
                 (R::Customers, "customer names and emails"),
                 (R::Subscriptions, "the subscription each invoice renews"),
+                (R::PaymentMethods, "cards that will fail before renewal"),
             ],
         }
     }
@@ -240,8 +264,13 @@ impl Pane for WorklistPane {
         let baseline = since::baseline(&self.since);
         self.req = Some(cx.compute(Job::new("building the worklist", move |_| {
             let worklist = dunning::build(&data, now).map_err(|e| e.to_string())?;
+            let cards = ExpiringSection::of(&data, now).map_err(|e| e.to_string())?;
             let since = history.map(|h| h.compare_and_record(&data, &worklist, baseline.as_ref()));
-            Ok::<_, String>(Computed { worklist, since })
+            Ok::<_, String>(Computed {
+                worklist,
+                since,
+                cards,
+            })
         })));
         true
     }
@@ -253,8 +282,13 @@ impl Pane for WorklistPane {
         self.req = None;
         match output.downcast::<Result<Computed, String>>() {
             Ok(result) => match *result {
-                Ok(Computed { worklist: w, since }) => {
+                Ok(Computed {
+                    worklist: w,
+                    since,
+                    cards,
+                }) => {
                     self.since = since.map(SinceView::new);
+                    self.cards = Some(Arc::new(cards));
                     if self.since.as_ref().is_none_or(|v| v.changes().is_none()) {
                         self.changed_only = false;
                     }
@@ -295,15 +329,20 @@ impl Pane for WorklistPane {
                     if let Some(v) = &self.since {
                         p.options.extend(since::picker_options(v, w.rows.len()));
                     }
+                    if let Some(c) = self.cards.as_ref().filter(|c| cards::offered(c)) {
+                        p.options.extend(cards::picker_options(c, w.rows.len()));
+                    }
                     p.changed_only = self.changed_only;
+                    p.cards_view = self.cards_view;
                     self.picker = Some(p);
                 }
                 Handled::Yes
             }
             Action::ClearFilter => {
-                if !self.filter.is_empty() || self.changed_only {
+                if !self.filter.is_empty() || self.changed_only || self.cards_view {
                     self.filter = Filter::default();
                     self.changed_only = false;
+                    self.cards_view = false;
                     self.rebuild(cx);
                 }
                 // The shell clears the text filter too.
@@ -369,7 +408,10 @@ impl Pane for WorklistPane {
             ..main
         };
         let part = self.filtered_rows();
-        let mut line = if wide {
+        let cards = self.cards.clone().filter(|_| self.cards_view);
+        let mut line = if let Some(c) = &cards {
+            cards::view_line(c, cx)
+        } else if wide {
             facet_line(&self.filter, self.shown.len(), w.rows.len(), cx)
         } else {
             summary_line(&w, &self.filter, part.as_deref(), cx)
@@ -386,7 +428,10 @@ impl Pane for WorklistPane {
         }
         if let Some(side) = side {
             let side = self.render_since(side, buf, cx);
-            render_totals(&w, part.as_deref(), side, buf, cx);
+            match &cards {
+                Some(c) => cards::render_panel(c, &w, side, buf, cx),
+                None => render_totals(&w, part.as_deref(), side, buf, cx),
+            }
         }
     }
 
@@ -716,6 +761,122 @@ mod tests {
 
     /// Opens the picker, walks to the option whose line contains `label`, picks it and
     /// closes the picker. The picker opens with its cursor on the first option.
+    fn renewal(
+        sub: &str,
+        name: &str,
+        renews: i64,
+        amount: Option<i64>,
+        currency: Currency,
+        (brand, last4, month, year): (&str, &str, i64, i64),
+    ) -> crate::source::rows::RenewalMethodRow {
+        crate::source::rows::RenewalMethodRow {
+            subscription: sub.into(),
+            customer: Some(format!("cus_{sub}")),
+            customer_email: None,
+            customer_name: Some(name.into()),
+            status: SubscriptionStatus::Active,
+            cancel_at_period_end: false,
+            current_period_end: Some(renews),
+            currency,
+            amount,
+            method_source: Some("subscription_default".into()),
+            payment_method: Some(format!("pm_{sub}")),
+            method_type: Some("card".into()),
+            card_brand: Some(brand.into()),
+            card_last4: Some(last4.into()),
+            card_exp_month: Some(month),
+            card_exp_year: Some(year),
+        }
+    }
+
+    /// The demo-like account with a card read: two cards fail before renewal (one in
+    /// yen), one is good for years.
+    fn with_cards() -> AccountData {
+        let mut d = account();
+        d.meta.payment_methods = crate::model::MethodsRead::Read;
+        d.renewal_methods = vec![
+            renewal(
+                "sub_Expiring",
+                "Ada Lovelace",
+                NOW + 8 * DAY,
+                Some(9_800),
+                Currency::USD,
+                ("visa", "4242", 11, 2026),
+            ),
+            renewal(
+                "sub_YenCard",
+                "Sakura Kobayashi",
+                NOW + 35 * DAY,
+                Some(3_300),
+                Currency::JPY,
+                ("jcb", "0005", 12, 2026),
+            ),
+            renewal(
+                "sub_Fine",
+                "Grace Hopper",
+                NOW + 8 * DAY,
+                Some(1_900),
+                Currency::USD,
+                ("visa", "1881", 9, 2028),
+            ),
+        ];
+        d
+    }
+
+    #[test]
+    fn the_cards_view_lists_the_cards_that_will_fail_and_goes_back() {
+        for size in SIZES {
+            let mut h = harness(with_cards(), size);
+            choose(&mut h, "cards that will fail before renewal (2)");
+            let frame = h.frame();
+            assert!(
+                frame.contains("Cards that will fail before renewal"),
+                "{frame}"
+            );
+            assert!(
+                frame.contains("Ada Lovelace") && frame.contains("11/2026"),
+                "{frame}"
+            );
+            assert!(frame.contains("Sakura Kobayashi"), "{frame}");
+            assert!(
+                !frame.contains("Grace Hopper"),
+                "a card good for years: {frame}"
+            );
+            assert_eq!(table_total(&h), 2);
+            insta::assert_snapshot!(name("cards", size), frame);
+            choose(&mut h, "failed invoices");
+            assert_eq!(table_total(&h), 8, "back to the invoices");
+            assert!(h.frame().contains("Failed payments"));
+        }
+        // Clearing the facets also leaves the view.
+        let mut h = harness(with_cards(), (120, 40));
+        choose(&mut h, "cards that will fail before renewal");
+        h.keys("ctrl-l");
+        assert_eq!(table_total(&h), 8);
+    }
+
+    #[test]
+    fn without_the_permission_the_cards_view_says_what_to_add() {
+        let mut d = with_cards();
+        d.meta.payment_methods = crate::model::MethodsRead::Refused {
+            permission: "rak_payment_method_read".into(),
+        };
+        let mut h = harness(d, (120, 40));
+        choose(&mut h, "cards that will fail before renewal: not checked");
+        let frame = h.frame();
+        assert!(frame.contains("rak_payment_method_read"), "{frame}");
+        assert_eq!(table_total(&h), 0);
+        insta::assert_snapshot!("worklist_cards_refused_120x40", frame);
+    }
+
+    #[test]
+    fn a_cache_without_a_card_read_offers_no_cards_view() {
+        let mut h = harness(account(), (120, 40));
+        h.resize(120, 80);
+        h.keys("f");
+        assert!(!h.frame().contains("cards that will fail"), "{}", h.frame());
+    }
+
     fn choose(h: &mut Harness, label: &str) {
         let (w, hh) = (h.width, h.height);
         h.resize(w, 80);

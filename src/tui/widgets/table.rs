@@ -104,6 +104,10 @@ impl DataTable {
     pub fn set_title(&mut self, title: impl Into<String>) {
         self.title = title.into();
     }
+    /// What the table says when it has no rows.
+    pub fn set_empty_text(&mut self, text: impl Into<String>) {
+        self.empty_text = text.into();
+    }
 
     /// Replaces the rows (new data), keeping filter, sort and the selected row if it is
     /// still there.

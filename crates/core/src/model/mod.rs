@@ -13,7 +13,7 @@ use strum::IntoStaticStr;
 
 use rows::{
     BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, InvoiceRow,
-    PaymentIntentRow, PayoutRow, RefundRow, SubscriptionRow,
+    PaymentIntentRow, PayoutRow, RefundRow, RenewalMethodRow, SubscriptionRow,
 };
 
 /// Live or test mode, as the key (and every object's `livemode`) says.
@@ -68,6 +68,23 @@ pub struct SnapshotMeta {
     /// worklist shows it first.
     #[serde(default)]
     pub default_currency: Option<crate::money::Currency>,
+    /// Whether the payment methods active subscriptions renew with were read (the
+    /// expiring-cards check): an older cache has not read them.
+    #[serde(default)]
+    pub payment_methods: MethodsRead,
+}
+
+/// Whether a read looked at the payment methods subscriptions renew with.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "state")]
+pub enum MethodsRead {
+    /// Not read: a cache saved before tieout read them, or a read that did not ask.
+    #[default]
+    NotRead,
+    /// Read: the `renewal_methods` table holds every active subscription.
+    Read,
+    /// The key may not make the read: Stripe's 403 named `permission`.
+    Refused { permission: String },
 }
 
 /// Declares the account's tables once: for each, its [`Table`] variant, its name (the
@@ -152,6 +169,7 @@ tables! {
     Disputes => disputes: DisputeRow,
     Customers => customers: CustomerRow,
     Subscriptions => subscriptions: SubscriptionRow,
+    RenewalMethods => renewal_methods: RenewalMethodRow,
 }
 
 impl std::fmt::Display for Table {
@@ -180,6 +198,7 @@ mod tests {
                 "disputes",
                 "customers",
                 "subscriptions",
+                "renewal_methods",
             ]
         );
         for (i, t) in Table::ALL.into_iter().enumerate() {

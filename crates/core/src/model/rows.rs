@@ -256,3 +256,32 @@ pub struct SubscriptionRow {
     pub currency: Currency,
     pub unit_amount: Option<i64>,
 }
+
+/// One active subscription as the card check read it (`GET /v1/subscriptions?status=active`
+/// with its default payment method and its customer's invoice default expanded): when it
+/// renews, what the renewal charges, and the payment method the renewal is charged to
+/// (chosen by [`crate::domain::dunning::expiring::chosen`]), flattened.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RenewalMethodRow {
+    pub subscription: String,
+    pub customer: Option<String>,
+    pub customer_email: Option<String>,
+    pub customer_name: Option<String>,
+    pub status: SubscriptionStatus,
+    pub cancel_at_period_end: bool,
+    /// The next renewal: the earliest item-level `current_period_end` (2025+ API).
+    pub current_period_end: Option<i64>,
+    pub currency: Currency,
+    /// What the renewal charges: each item's unit amount times its quantity, summed
+    /// (`None` when an item's price has no unit amount, e.g. metered or tiered).
+    pub amount: Option<i64>,
+    /// `subscription_default` or `customer_invoice_default`; `None` when neither is set.
+    pub method_source: Option<String>,
+    pub payment_method: Option<String>,
+    /// Stripe's `type` of the payment method: `card`, `sepa_debit`, `us_bank_account`, ...
+    pub method_type: Option<String>,
+    pub card_brand: Option<String>,
+    pub card_last4: Option<String>,
+    pub card_exp_month: Option<i64>,
+    pub card_exp_year: Option<i64>,
+}

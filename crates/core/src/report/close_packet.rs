@@ -233,6 +233,7 @@ mod tests {
             window_start: 0,
             window_end: 0,
             default_currency: None,
+            payment_methods: Default::default(),
         });
         let (s, _) = "2026-09"
             .parse::<Month>()

@@ -146,6 +146,8 @@ struct JsonDoc<'a> {
     uncollectible: Vec<JsonAmountCount>,
     #[serde(skip_serializing_if = "Option::is_none")]
     changes: Option<serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expiring_cards: Option<serde_json::Value>,
 }
 
 #[derive(Serialize)]
@@ -210,6 +212,9 @@ pub fn json(w: &Worklist, meta: &SnapshotMeta) -> Vec<u8> {
 pub fn json_with(w: &Worklist, meta: &SnapshotMeta, extras: &Extras<'_>) -> Vec<u8> {
     let doc = JsonDoc {
         changes: extras.since.map(crate::report::dunning_since::json_value),
+        expiring_cards: extras
+            .expiring
+            .map(|e| crate::report::expiring_cards::json_value(e, &w.order)),
         source: JsonSource {
             account_id: &meta.account_id,
             account_name: meta.account_name.as_deref(),
@@ -464,7 +469,7 @@ pub fn markdown_with(w: &Worklist, meta: &SnapshotMeta, extras: &Extras<'_>) -> 
     }
     if let Some(e) = extras.expiring {
         o.push('\n');
-        o.push_str(crate::report::expiring_cards::markdown_section(e).trim_end());
+        o.push_str(crate::report::expiring_cards::markdown_section(e, &w.order).trim_end());
         o.push('\n');
     }
     o.into_bytes()
@@ -531,6 +536,7 @@ mod tests {
             window_start: 0,
             window_end: 0,
             default_currency: None,
+            payment_methods: Default::default(),
         }
     }
 

@@ -1,45 +1,136 @@
 //! Cards that will fail, as the dunning exports show them: `expiring-cards.csv` (money in
-//! major units) and the "Cards that will fail before renewal" section of
-//! `failed-payments.md`, or, when the key may not read payment methods, the section
-//! naming the permission that is missing.
+//! major units), the "Cards that will fail before renewal" section of
+//! `failed-payments.md` and the `expiring_cards` object of `failed-payments.json` (minor
+//! units), or, when the cards could not be read, the section saying why and what to do.
 
-use crate::domain::dunning::expiring::{ExpiringCard, ExpiringCards};
-use crate::money::{Money, format_major};
-use crate::report::columns::{self, Column, Json};
+use serde_json::{Value, json};
+
+use crate::domain::dunning::CurrencyOrder;
+use crate::domain::dunning::expiring::{ExpiringCard, ExpiringCards, expiring_cards};
+use crate::model::{AccountData, MethodsRead};
+use crate::money::{Money, MoneyError, format_major};
+use crate::report::columns::{self, Column, Json, JsonRow};
 use crate::time::iso_utc;
 
 pub const CSV_NAME: &str = "expiring-cards.csv";
+
+/// The permission the card read needs of a restricted key.
+pub const PERMISSION: &str = "rak_payment_method_read";
 
 /// What the run learned about cards.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ExpiringSection {
     Found(ExpiringCards),
-    /// The key may not read payment methods (Stripe's 403 named `permission`).
+    /// The key may not make the card read (Stripe's 403 named `permission`).
     Unreadable {
         permission: String,
     },
+    /// The data at hand has no card read (a cache saved before tieout made it).
+    NotRead,
+}
+
+impl ExpiringSection {
+    /// The section for `data` as of `now`.
+    pub fn of(data: &AccountData, now: i64) -> Result<Self, MoneyError> {
+        Ok(match &data.meta.payment_methods {
+            MethodsRead::Read => Self::Found(expiring_cards(&data.renewal_methods, now)?),
+            MethodsRead::Refused { permission } => Self::Unreadable {
+                permission: permission.clone(),
+            },
+            MethodsRead::NotRead => Self::NotRead,
+        })
+    }
+
+    /// Why the cards were not checked and what to do, when they were not.
+    pub fn not_checked(&self) -> Option<String> {
+        match self {
+            Self::Found(_) => None,
+            Self::Unreadable { permission } => Some(refused_text(permission)),
+            Self::NotRead => Some(
+                "Not checked: this data (a cache saved by an older tieout) has no read of the payment methods subscriptions renew with. Run `tieout sync`, or drop --cached, to check the cards.".to_string(),
+            ),
+        }
+    }
+}
+
+fn refused_text(permission: &str) -> String {
+    let row = if permission == PERMISSION {
+        " (Dashboard row \"PaymentMethods\")"
+    } else {
+        ""
+    };
+    format!(
+        "Not checked: the key may not read the payment methods of active subscriptions (Stripe answered 403: missing `{permission}`). Add Read on `{permission}`{row} to the restricted key in the Dashboard (`tieout login` lists every permission), run `tieout login` again, then run again. The rest of this report is complete."
+    )
 }
 
 fn opt(s: &Option<String>) -> &str {
     s.as_deref().unwrap_or("")
 }
 
-/// The columns of `expiring-cards.csv`.
+/// The columns of `expiring-cards.csv` and the rows of `expiring_cards` in the JSON
+/// (which carries the amount in minor units).
 pub const COLUMNS: &[Column<ExpiringCard>] = &[
-    Column::csv("subscription_id", |r| r.subscription_id.as_str().into()),
-    Column::csv("customer_id", |r| opt(&r.customer_id).into()),
-    Column::csv("customer_email", |r| opt(&r.customer_email).into()),
-    Column::csv("customer_name", |r| opt(&r.customer_name).into()),
-    Column::csv("payment_method_id", |r| {
-        r.card.payment_method_id.as_str().into()
-    }),
-    Column::csv("payment_method_source", |r| r.source.as_str().into()),
-    Column::csv("brand", |r| opt(&r.card.brand).into()),
-    Column::csv("last4", |r| opt(&r.card.last4).into()),
-    Column::csv("exp_month", |r| r.card.exp_month.to_string().into()),
-    Column::csv("exp_year", |r| r.card.exp_year.to_string().into()),
-    Column::csv("renews_at_utc", |r| iso_utc(r.renews_at).into()),
-    Column::csv("currency", |r| r.currency.as_str().into()),
+    Column::both(
+        "subscription_id",
+        |r| r.subscription_id.as_str().into(),
+        |r| Json::Str(&r.subscription_id),
+    ),
+    Column::both(
+        "customer_id",
+        |r| opt(&r.customer_id).into(),
+        |r| Json::opt_str(r.customer_id.as_deref()),
+    ),
+    Column::both(
+        "customer_email",
+        |r| opt(&r.customer_email).into(),
+        |r| Json::opt_str(r.customer_email.as_deref()),
+    ),
+    Column::both(
+        "customer_name",
+        |r| opt(&r.customer_name).into(),
+        |r| Json::opt_str(r.customer_name.as_deref()),
+    ),
+    Column::both(
+        "payment_method_id",
+        |r| r.card.payment_method_id.as_str().into(),
+        |r| Json::Str(&r.card.payment_method_id),
+    ),
+    Column::both(
+        "payment_method_source",
+        |r| r.source.as_str().into(),
+        |r| Json::Str(r.source.as_str()),
+    ),
+    Column::both(
+        "brand",
+        |r| opt(&r.card.brand).into(),
+        |r| Json::opt_str(r.card.brand.as_deref()),
+    ),
+    Column::both(
+        "last4",
+        |r| opt(&r.card.last4).into(),
+        |r| Json::opt_str(r.card.last4.as_deref()),
+    ),
+    Column::both(
+        "exp_month",
+        |r| r.card.exp_month.to_string().into(),
+        |r| Json::Int(i64::from(r.card.exp_month)),
+    ),
+    Column::both(
+        "exp_year",
+        |r| r.card.exp_year.to_string().into(),
+        |r| Json::Int(i64::from(r.card.exp_year)),
+    ),
+    Column::both(
+        "renews_at_utc",
+        |r| iso_utc(r.renews_at).into(),
+        |r| Json::Text(iso_utc(r.renews_at)),
+    ),
+    Column::both(
+        "currency",
+        |r| r.currency.as_str().into(),
+        |r| Json::Str(r.currency.as_str()),
+    ),
     Column::both(
         "amount_at_risk",
         |r| {
@@ -56,37 +147,70 @@ pub const COLUMNS: &[Column<ExpiringCard>] = &[
 pub fn csv(section: &ExpiringSection) -> Vec<u8> {
     let rows: &[ExpiringCard] = match section {
         ExpiringSection::Found(f) => &f.rows,
-        ExpiringSection::Unreadable { .. } => &[],
+        _ => &[],
     };
     columns::csv(COLUMNS, rows)
 }
 
-/// The Markdown section.
-pub fn markdown_section(section: &ExpiringSection) -> String {
+/// The `expiring_cards` object of `failed-payments.json`: whether the cards were
+/// checked (and why not), the rows (minor units) and the amount at risk per currency.
+pub fn json_value(section: &ExpiringSection, order: &CurrencyOrder) -> Value {
+    match section {
+        ExpiringSection::Found(f) => json!({
+            "checked": true,
+            "message": null,
+            "rows": f.rows.iter().map(|r| JsonRow::new(COLUMNS, r)).collect::<Vec<_>>(),
+            "at_risk_by_currency": order
+                .amounts(&f.at_risk)
+                .iter()
+                .map(|m| json!({"currency": m.currency.as_str(), "amount": m.minor}))
+                .collect::<Vec<_>>(),
+            "unknown_amount": f.unknown_amount,
+        }),
+        other => json!({
+            "checked": false,
+            "missing_permission": match other {
+                ExpiringSection::Unreadable { permission } => Some(permission.as_str()),
+                _ => None,
+            },
+            "message": other.not_checked(),
+            "rows": [],
+            "at_risk_by_currency": [],
+            "unknown_amount": 0,
+        }),
+    }
+}
+
+/// The amount at risk per currency in `order`, for one line: `20.00 USD, 9 JPY`.
+pub fn at_risk_line(f: &ExpiringCards, order: &CurrencyOrder) -> String {
+    order
+        .amounts(&f.at_risk)
+        .iter()
+        .map(Money::display)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The Markdown section; currencies in `order` (the worklist's).
+pub fn markdown_section(section: &ExpiringSection, order: &CurrencyOrder) -> String {
     let mut o = String::from("## Cards that will fail before renewal\n\n");
     let f = match section {
-        ExpiringSection::Unreadable { permission } => {
-            o.push_str(&format!(
-                "Not checked: the key may not read payment methods (Stripe answered 403 for `{permission}`). Add the Read permission \"Payment methods\" (`{permission}`) to the restricted key (`tieout login` lists every permission), then run again. The rest of this report is complete.\n\n"
-            ));
+        ExpiringSection::Found(f) => f,
+        other => {
+            o.push_str(&other.not_checked().unwrap_or_default());
+            o.push_str("\n\n");
             return o;
         }
-        ExpiringSection::Found(f) => f,
     };
     if f.rows.is_empty() {
         o.push_str("No active subscription's card expires before its next renewal.\n\n");
         return o;
     }
-    let total = f
-        .at_risk
-        .by_size_desc()
-        .iter()
-        .map(Money::display)
-        .collect::<Vec<_>>()
-        .join(", ");
+    let total = at_risk_line(f, order);
     o.push_str(&format!(
-        "{} active subscriptions renew after their card expires; at risk: {}{}. The card is the subscription's default payment method, else the customer's invoice default; the amount is the renewal's first item.\n\n",
+        "{} active {} renew after their card expires; at risk: {}{}. The card is the subscription's default payment method, else the customer's invoice default; a card works through the last day of its expiry month; the amount is the renewal's items at their unit prices, before tax and discounts.\n\n",
         f.rows.len(),
+        if f.rows.len() == 1 { "subscription" } else { "subscriptions" },
         if total.is_empty() { "nothing known".to_string() } else { total },
         if f.unknown_amount > 0 {
             format!(" ({} with an amount tieout cannot tell)", f.unknown_amount)
@@ -161,7 +285,9 @@ mod tests {
             text,
             "subscription_id,customer_id,customer_email,customer_name,payment_method_id,payment_method_source,brand,last4,exp_month,exp_year,renews_at_utc,currency,amount_at_risk\r\nsub_1,cus_1,ada@example.com,Ada | Co,pm_1,customer_invoice_default,visa,4242,11,2026,2026-12-01T12:00:00Z,usd,20.00\r\n"
         );
-        let md = markdown_section(&found());
+        let order = CurrencyOrder::default();
+        let md = markdown_section(&found(), &order);
+        assert!(md.contains("1 active subscription renew"), "{md}");
         assert!(md.contains("at risk: 20.00 USD."), "{md}");
         assert!(
             md.contains(
@@ -172,7 +298,27 @@ mod tests {
         let denied = ExpiringSection::Unreadable {
             permission: "rak_payment_method_read".into(),
         };
-        assert!(markdown_section(&denied).contains("`rak_payment_method_read`"));
+        let text = markdown_section(&denied, &order);
+        assert!(text.contains("missing `rak_payment_method_read`"), "{text}");
+        assert!(text.contains("\"PaymentMethods\""), "{text}");
+        assert!(
+            text.contains("The rest of this report is complete."),
+            "{text}"
+        );
+        let json = json_value(&denied, &order);
+        assert_eq!(json["checked"], false);
+        assert_eq!(json["missing_permission"], "rak_payment_method_read");
+        let found_json = json_value(&found(), &order);
+        assert_eq!(found_json["rows"][0]["amount_at_risk"], 2000);
+        assert_eq!(found_json["rows"][0]["subscription_id"], "sub_1");
+        assert_eq!(found_json["rows"][0]["exp_month"], 11);
+        assert_eq!(
+            found_json["rows"][0]["renews_at_utc"],
+            "2026-12-01T12:00:00Z"
+        );
+        assert_eq!(found_json["at_risk_by_currency"][0]["amount"], 2000);
+        let old = markdown_section(&ExpiringSection::NotRead, &order);
+        assert!(old.contains("Run `tieout sync`"), "{old}");
         assert_eq!(
             String::from_utf8(csv(&denied))
                 .expect("utf8")

@@ -1,4 +1,4 @@
-//! The tables a query reads: the snapshot's ten tables (with a `*_utc` datetime column
+//! The tables a query reads: the snapshot's eleven tables (with a `*_utc` datetime column
 //! beside each epoch-seconds column) and three views of the domain's results
 //! (`payout_tieout`, `payout_lines`, `worklist`), computed by the same code as the panes.
 
@@ -78,6 +78,9 @@ fn about(table: &str) -> &'static str {
         "payment_intents" => "one payment intent",
         "customers" => "one customer (email, name)",
         "subscriptions" => "one subscription (status, current_period_end)",
+        "renewal_methods" => {
+            "one active subscription's next renewal and the payment method it is charged to (card expiry)"
+        }
         "payout_tieout" => "view: one payout with the tie-out's verdict and difference",
         "payout_lines" => "view: one line of an itemised payout, with its payout and verdict",
         "worklist" => "view: one invoice of the dunning worklist, with its action",

@@ -103,7 +103,11 @@ pub struct Manifest {
     /// The account's default currency, when the key could read the account.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default_currency: Option<tieout_core::money::Currency>,
-    /// Rows per table.
+    /// Whether the payment methods subscriptions renew with were read (absent in a
+    /// cache written before tieout read them: not read).
+    #[serde(default)]
+    pub payment_methods: tieout_core::model::MethodsRead,
+    /// Rows per table (a table added later is absent from an older cache's manifest).
     pub row_counts: BTreeMap<String, usize>,
     /// The tieout version that wrote the cache.
     pub tieout_version: String,
@@ -127,6 +131,7 @@ impl Manifest {
             window_start_utc: tieout_core::time::iso_utc(m.window_start),
             window_end_utc: tieout_core::time::iso_utc(m.window_end),
             default_currency: m.default_currency,
+            payment_methods: m.payment_methods.clone(),
             row_counts: snapshot.row_counts(),
             tieout_version: env!("CARGO_PKG_VERSION").to_string(),
             generation,
@@ -145,6 +150,7 @@ impl Manifest {
             window_start: self.window_start,
             window_end: self.window_end,
             default_currency: self.default_currency,
+            payment_methods: self.payment_methods.clone(),
         }
     }
 
@@ -513,17 +519,18 @@ fn biggest_first(manifest: &Manifest) -> [Table; Table::COUNT] {
 }
 
 /// Reads one table of a generation, checking its row count against the manifest; a
-/// table not `wanted` is an empty frame without columns.
+/// table not `wanted`, or one the manifest does not list (a cache written before tieout
+/// had that table), is an empty frame without columns.
 fn read_table(
     manifest: &Manifest,
     gen_dir: &Path,
     table: Table,
     wanted: &(dyn Fn(Table) -> bool + Sync),
 ) -> Result<DataFrame, CacheError> {
-    if !wanted(table) {
+    let name = table.name();
+    if !wanted(table) || !manifest.row_counts.contains_key(name) {
         return Ok(DataFrame::empty());
     }
-    let name = table.name();
     let path = gen_dir.join(parquet_file(table));
     let file = File::open(&path).map_err(|e| CacheError::unreadable(&path, e))?;
     let df: DataFrame = ParquetReader::new(file)
@@ -640,6 +647,47 @@ mod tests {
             cache.load("acct_1TEST", Mode::Live),
             Err(CacheError::Missing { .. })
         ));
+    }
+
+    /// A cache written before tieout read payment methods: its manifest names neither
+    /// the card read nor the `renewal_methods` table, and it has no file for it.
+    #[test]
+    fn a_cache_from_before_the_card_read_still_loads() {
+        let root = tempfile::tempdir().expect("tmp");
+        let cache = Cache::at(root.path());
+        let snap = snapshot(5, 6);
+        assert_eq!(
+            snap.meta.payment_methods,
+            tieout_core::model::MethodsRead::Read
+        );
+        let saved = cache.save(&snap).expect("save");
+        let back = cache.load("acct_1TEST", Mode::Test).expect("load");
+        assert_eq!(
+            back.meta.payment_methods,
+            tieout_core::model::MethodsRead::Read
+        );
+        assert_eq!(back.to_data().expect("rows").renewal_methods.len(), 6);
+        let path = saved.dir.join(MANIFEST);
+        let mut json: serde_json::Value =
+            serde_json::from_slice(&fs::read(&path).expect("manifest")).expect("json");
+        let obj = json.as_object_mut().expect("object");
+        obj.remove("payment_methods");
+        obj["row_counts"]
+            .as_object_mut()
+            .expect("counts")
+            .remove("renewal_methods");
+        fs::write(&path, serde_json::to_vec(&json).expect("json")).expect("write");
+        fs::remove_file(saved.dir.join("gen-000001/renewal_methods.parquet")).expect("rm");
+        let old = cache
+            .load("acct_1TEST", Mode::Test)
+            .expect("an old cache loads");
+        assert_eq!(
+            old.meta.payment_methods,
+            tieout_core::model::MethodsRead::NotRead
+        );
+        let data = old.to_data().expect("rows");
+        assert!(data.renewal_methods.is_empty());
+        assert_eq!(data.invoices.len(), 6);
     }
 
     #[test]

@@ -18,7 +18,7 @@ use serde::{Deserialize, Deserializer};
 
 use super::rows::{
     ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, InvoiceRow, PaymentIntentRow, PayoutRow,
-    RefundRow, SubscriptionRow,
+    RefundRow, RenewalMethodRow, SubscriptionRow,
 };
 use super::{AccountData, Mode, Origin, SnapshotMeta};
 use crate::stripe::models;
@@ -50,6 +50,7 @@ demo_files!(
     "disputes.json",
     "customers.json",
     "subscriptions.json",
+    "payment_methods.json",
     "tickets.csv",
     "bank-usd.csv",
     "bank-eur.csv",
@@ -311,14 +312,26 @@ fn load(src: &Src) -> Result<AccountData, DemoError> {
     src.each("disputes.json", |d: models::Dispute| {
         disputes.push(DisputeRow::from(&d))
     })?;
+    let methods = payment_methods(src)?;
     let mut customers = Vec::new();
+    let mut wire_customers = HashMap::new();
     src.each("customers.json", |c: models::Customer| {
-        customers.push(CustomerRow::from(&c))
+        customers.push(CustomerRow::from(&c));
+        if methods.is_some() {
+            wire_customers.insert(c.id.clone(), c);
+        }
     })?;
     let mut subscriptions = Vec::new();
+    let mut renewal_methods = Vec::new();
     src.each("subscriptions.json", |s: models::Subscription| {
-        subscriptions.push(SubscriptionRow::from(&s))
+        subscriptions.push(SubscriptionRow::from(&s));
+        if let Some(pms) = &methods
+            && s.status == Some(tieout_core::model::status::SubscriptionStatus::Active)
+        {
+            renewal_methods.push(RenewalMethodRow::from(&expanded(s, &wire_customers, pms)));
+        }
     })?;
+    drop(wire_customers);
 
     let first_arrival = payouts
         .iter()
@@ -343,6 +356,11 @@ fn load(src: &Src) -> Result<AccountData, DemoError> {
             .default_currency
             .as_deref()
             .and_then(|c| tieout_core::money::Currency::parse(c).ok()),
+        payment_methods: if methods.is_some() {
+            tieout_core::model::MethodsRead::Read
+        } else {
+            tieout_core::model::MethodsRead::NotRead
+        },
     };
     Ok(AccountData {
         meta,
@@ -356,7 +374,53 @@ fn load(src: &Src) -> Result<AccountData, DemoError> {
         disputes,
         customers,
         subscriptions,
+        renewal_methods,
     })
+}
+
+/// `payment_methods.json` by id; `None` for a generated folder from before the generator
+/// wrote it (its cards are then not read).
+fn payment_methods(src: &Src) -> Result<Option<HashMap<String, models::PaymentMethod>>, DemoError> {
+    const FILE: &str = "payment_methods.json";
+    if let Src::Dir(dir) = src
+        && !dir.join(FILE).exists()
+    {
+        return Ok(None);
+    }
+    let mut by_id = HashMap::new();
+    src.each(FILE, |m: models::PaymentMethod| {
+        by_id.insert(m.id.clone(), m);
+    })?;
+    Ok(Some(by_id))
+}
+
+/// `s` as the card read lists it: its default payment method, its customer and the
+/// customer's invoice default expanded (what `expand[]=data.default_payment_method` and
+/// `expand[]=data.customer.invoice_settings.default_payment_method` return), so the demo
+/// goes through the same conversion as a live read.
+fn expanded(
+    mut s: models::Subscription,
+    customers: &HashMap<String, models::Customer>,
+    methods: &HashMap<String, models::PaymentMethod>,
+) -> models::Subscription {
+    let expand = |e: &mut Option<models::Expandable<models::PaymentMethod>>| {
+        if let Some(models::Expandable::Id(id)) = e
+            && let Some(m) = methods.get(id.as_str())
+        {
+            *e = Some(models::Expandable::Object(Box::new(m.clone())));
+        }
+    };
+    expand(&mut s.default_payment_method);
+    if let Some(models::Expandable::Id(id)) = &s.customer
+        && let Some(c) = customers.get(id.as_str())
+    {
+        let mut c = c.clone();
+        if let Some(settings) = c.invoice_settings.as_mut() {
+            expand(&mut settings.default_payment_method);
+        }
+        s.customer = Some(models::Expandable::Object(Box::new(c)));
+    }
+    s
 }
 
 #[cfg(test)]

@@ -251,6 +251,44 @@ impl From<&models::Subscription> for SubscriptionRow {
     }
 }
 
+impl From<&models::Subscription> for RenewalMethodRow {
+    /// The card read's row of one subscription (listed with `data.default_payment_method`
+    /// and `data.customer.invoice_settings.default_payment_method` expanded). A method
+    /// left as an id counts as one of unknown type, so it is never taken for a card.
+    fn from(s: &models::Subscription) -> Self {
+        let sub = SubscriptionRow::from(s);
+        let customer = s.customer.as_ref().and_then(Expandable::object);
+        let customer_default = customer
+            .and_then(|c| c.invoice_settings.as_ref())
+            .and_then(|i| i.default_payment_method.as_ref());
+        let found = tieout_core::domain::dunning::expiring::chosen(
+            s.default_payment_method.as_ref(),
+            customer_default,
+        );
+        let method = found.and_then(|(m, _)| m.object());
+        let card = method.and_then(|m| m.card.as_ref());
+        let live = customer.filter(|c| !c.deleted);
+        Self {
+            subscription: sub.id,
+            customer: sub.customer,
+            customer_email: live.and_then(|c| c.email.clone()),
+            customer_name: live.and_then(|c| c.name.clone()),
+            status: sub.status,
+            cancel_at_period_end: sub.cancel_at_period_end,
+            current_period_end: s.next_renewal(),
+            currency: sub.currency,
+            amount: s.renewal_amount(),
+            method_source: found.map(|(_, src)| src.as_str().to_string()),
+            payment_method: found.map(|(m, _)| m.id().to_string()),
+            method_type: method.and_then(|m| m.kind.clone()),
+            card_brand: card.and_then(|c| c.brand.clone()),
+            card_last4: card.and_then(|c| c.last4.clone()),
+            card_exp_month: card.and_then(|c| c.exp_month),
+            card_exp_year: card.and_then(|c| c.exp_year),
+        }
+    }
+}
+
 /// Builds the row; `payout` is the payout the listing was filtered on.
 pub fn balance_txn_row(t: &models::BalanceTransaction, payout: Option<&str>) -> BalanceTxnRow {
     BalanceTxnRow {

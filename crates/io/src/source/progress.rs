@@ -24,6 +24,7 @@ pub enum Part {
     Refunds,
     Disputes,
     Subscriptions,
+    RenewalMethods,
 }
 
 impl Part {
@@ -41,6 +42,7 @@ impl Part {
             Part::Refunds => "refunds",
             Part::Disputes => "disputes",
             Part::Subscriptions => "subscriptions",
+            Part::RenewalMethods => "subscription payment methods",
         }
     }
 

@@ -19,6 +19,7 @@
 //!   `GET /v1/invoice_payments?invoice=in_...` (all pages).
 //! - Customers, charges (`created[gte]` 13 months back, so a year of refund patterns is
 //!   visible), refunds, disputes and subscriptions (`status=all`): full lists.
+//! - Active subscriptions with their payment methods expanded, for the cards ([`cards`]).
 //!
 //! # Using the rate budget to the full
 //!
@@ -92,6 +93,7 @@ use crate::stripe::query::params;
 use crate::stripe::{Client, RequestStats, StripeError};
 use tieout_core::time::Month;
 
+mod cards;
 mod invoices;
 pub mod journal;
 mod paced;
@@ -108,7 +110,7 @@ pub use payouts::{itemisable, settled};
 pub const CHARGE_MONTHS: u32 = 13;
 
 /// Which parts of the account to read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Parts {
     /// Payouts in the window and their lines.
     pub payouts: bool,
@@ -119,6 +121,7 @@ pub struct Parts {
     pub refunds: bool,
     pub disputes: bool,
     pub subscriptions: bool,
+    pub payment_methods: bool,
 }
 
 impl Parts {
@@ -131,19 +134,13 @@ impl Parts {
             refunds: true,
             disputes: true,
             subscriptions: true,
+            payment_methods: true,
         }
     }
 
+    /// Nothing (every part off).
     pub fn none() -> Self {
-        Self {
-            payouts: false,
-            invoices: false,
-            customers: false,
-            charges: false,
-            refunds: false,
-            disputes: false,
-            subscriptions: false,
-        }
+        Self::default()
     }
 }
 
@@ -301,7 +298,7 @@ pub async fn fetch_each(
 ) -> (Fetched, Vec<(Resource, StripeError)>) {
     let parts = opts.parts;
     let charges_q = params([("created[gte]", opts.charges_since.to_string())]);
-    let (payouts, invoices, customers, charges, refunds, disputes, subscriptions) = futures::join!(
+    let (payouts, invoices, customers, charges, refunds, disputes, subscriptions, cards) = futures::join!(
         async {
             if parts.payouts {
                 fetch_payouts(client, opts, previous, progress)
@@ -350,6 +347,7 @@ pub async fn fetch_each(
                 progress
             )
         ),
+        cards::fetch(client, parts.payment_methods, progress),
     );
     let mut failed: Vec<(Resource, StripeError)> = Vec::new();
     let payouts = keep(Resource::Payouts, payouts, &mut failed);
@@ -359,6 +357,7 @@ pub async fn fetch_each(
     let refunds = keep(Resource::Refunds, refunds, &mut failed);
     let disputes = keep(Resource::Disputes, disputes, &mut failed);
     let subscriptions = keep(Resource::Subscriptions, subscriptions, &mut failed);
+    let (renewal_methods, cards_read) = cards::methods_read(cards, &mut failed);
 
     // A window is recorded only when the payouts in it were read.
     let window = if parts.payouts && payouts.is_some() {
@@ -376,6 +375,7 @@ pub async fn fetch_each(
         window_start: window.0,
         window_end: window.1,
         default_currency: account.default_currency,
+        payment_methods: cards_read,
     });
     let (mut reused_payouts, mut reused_lines) = (0, 0);
     if let Some(p) = payouts {
@@ -402,6 +402,7 @@ pub async fn fetch_each(
     data.refunds = refunds.iter().map(RefundRow::from).collect();
     data.disputes = disputes.iter().map(DisputeRow::from).collect();
     data.subscriptions = subscriptions.iter().map(SubscriptionRow::from).collect();
+    data.renewal_methods = renewal_methods;
     failed.sort_by_key(|(r, _)| *r);
     (
         Fetched {

@@ -8,7 +8,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::source::rows::{
     BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, FeeDetailRow, InvoicePaymentRow, InvoiceRow,
-    PaymentIntentRow, PayoutRow, RefundRow, SubscriptionRow,
+    PaymentIntentRow, PayoutRow, RefundRow, RenewalMethodRow, SubscriptionRow,
 };
 use crate::source::{AccountData, Mode, Origin, SnapshotMeta};
 use crate::stripe::models::{
@@ -93,6 +93,7 @@ pub fn random_data(seed: u64, n: usize) -> AccountData {
         window_start: g.int(),
         window_end: g.int(),
         default_currency: None,
+        payment_methods: tieout_core::model::MethodsRead::Read,
     };
     let mut d = AccountData::empty(meta);
     // Fee details come from their own stream, so the other fields keep their values.
@@ -266,6 +267,24 @@ pub fn random_data(seed: u64, n: usize) -> AccountData {
             cancel_at_period_end: g.flag(),
             currency: g.currency(),
             unit_amount: g.opt_int(),
+        });
+        d.renewal_methods.push(RenewalMethodRow {
+            subscription: g.id("sub"),
+            customer: g.opt_id("cus"),
+            customer_email: g.opt_text(),
+            customer_name: g.opt_text(),
+            status: SubscriptionStatus::parse(&g.status(&["active", "past_due"])),
+            cancel_at_period_end: g.flag(),
+            current_period_end: g.opt_int(),
+            currency: g.currency(),
+            amount: g.opt_int(),
+            method_source: g.opt_text(),
+            payment_method: g.opt_id("pm"),
+            method_type: g.opt_text(),
+            card_brand: g.opt_text(),
+            card_last4: g.opt_text(),
+            card_exp_month: g.opt_int(),
+            card_exp_year: g.opt_int(),
         });
     }
     d

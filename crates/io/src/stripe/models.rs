@@ -9,7 +9,8 @@
 //! whose every field may be absent says `#[serde(default)]` once, at its top; an object
 //! with an `id` (which Stripe always sends) marks its other non-`Option` fields one by one.
 //!
-//! The rooms: `account`, `payouts`, `invoices`, `charges` and `customers`; this file holds
+//! The rooms: `account`, `payouts`, `invoices`, `charges`, `customers` and
+//! `payment_methods`; this file holds
 //! the lenient readers, the expandable reference and the list envelope.
 
 use std::collections::BTreeMap;
@@ -20,12 +21,14 @@ mod account;
 mod charges;
 mod customers;
 mod invoices;
+mod payment_methods;
 mod payouts;
 
 pub use account::*;
 pub use charges::*;
 pub use customers::*;
 pub use invoices::*;
+pub use payment_methods::*;
 pub use payouts::*;
 
 /// Treats an explicit JSON `null` as the type's default (an empty list, `false`, ...).
@@ -176,6 +179,7 @@ has_id!(
     Customer,
     Subscription,
     SubscriptionItem,
+    PaymentMethod,
     Price,
     Plan
 );

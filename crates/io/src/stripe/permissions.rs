@@ -91,6 +91,13 @@ pub const PERMISSIONS: &[Permission] = &[
         probe: Some("/v1/refunds"),
     },
     Permission {
+        slug: "rak_payment_method_read",
+        resource: "PaymentMethods",
+        used_for: "cards that expire before a subscription renews (dunning; without it that section says so)",
+        required: false,
+        probe: Some("/v1/payment_methods"),
+    },
+    Permission {
         slug: "rak_product_read",
         resource: "Products",
         used_for: "product names (optional)",
@@ -170,8 +177,14 @@ mod tests {
             );
         }
         assert_eq!(resource_of("rak_plan_read"), Some("Prices"));
+        assert_eq!(
+            resource_of("rak_payment_method_read"),
+            Some("PaymentMethods")
+        );
         assert_eq!(resource_of("rak_unknown_read"), None);
         let lines = needed_lines();
+        let optional = lines.last().cloned().unwrap_or_default();
+        assert!(optional.contains("rak_payment_method_read"), "{optional}");
         assert_eq!(lines.len(), required.len() + 1);
         assert!(lines[1].contains("rak_payout_read") && lines[1].contains("Payouts"));
     }

@@ -44,6 +44,23 @@ pub(super) fn permission_for(method: &Method, path: &str) -> Option<&'static str
     }
 }
 
+/// The permission an `expand[]` path needs beyond the endpoint's own: the deepest
+/// payment method or customer it expands (`data.customer.invoice_settings.default_payment_method`
+/// needs the payment-method read).
+fn expansion_permission(path: &str) -> Option<&'static str> {
+    let segs: Vec<&str> = path.split('.').collect();
+    if segs
+        .iter()
+        .any(|s| matches!(*s, "default_payment_method" | "payment_method"))
+    {
+        Some(ObjectKind::PaymentMethod.read_permission())
+    } else if segs.contains(&"customer") {
+        Some(ObjectKind::Customer.read_permission())
+    } else {
+        None
+    }
+}
+
 /// `rk_test_` / `sk_live_` / ... : the part of a key that says what it is.
 fn key_prefix(key: &str) -> &str {
     let mut underscores = key.match_indices('_').map(|(i, _)| i);
@@ -156,9 +173,18 @@ fn admit(st: &State, req: &Request<Incoming>, entry: &mut LoggedRequest) -> Resu
             return Err(forbidden(key, account, slug));
         }
     }
+    let query = Params::parse(req.uri().query().unwrap_or_default().as_bytes());
+    // Expanding an object needs the read permission of its type, as Stripe's 403 for
+    // an expansion says.
+    for path in query.all("expand") {
+        if let Some(slug) = expansion_permission(path)
+            && is_denied(slug)
+        {
+            return Err(forbidden(key, account, slug));
+        }
+    }
     // Expanding a balance transaction's `source` needs a permission of its own.
     if req.uri().path().starts_with("/v1/balance_transactions") {
-        let query = Params::parse(req.uri().query().unwrap_or_default().as_bytes());
         let expands_source = query
             .all("expand")
             .iter()

@@ -220,6 +220,10 @@ fn filters<'a>(store: &'a Store, kind: ObjectKind, p: &'a Params) -> Result<Filt
                 }));
             }
         }
+        ObjectKind::PaymentMethod => {
+            f.id_eq(p, "customer", &["customer"]);
+            f.str_eq(p, "type", &["type"], &[])?;
+        }
     }
     Ok(f)
 }

@@ -23,10 +23,11 @@ pub enum ObjectKind {
     Dispute,
     Customer,
     Subscription,
+    PaymentMethod,
 }
 
 impl ObjectKind {
-    pub const ALL: [ObjectKind; 10] = [
+    pub const ALL: [ObjectKind; 11] = [
         ObjectKind::Payout,
         ObjectKind::BalanceTransaction,
         ObjectKind::Invoice,
@@ -37,6 +38,7 @@ impl ObjectKind {
         ObjectKind::Dispute,
         ObjectKind::Customer,
         ObjectKind::Subscription,
+        ObjectKind::PaymentMethod,
     ];
 
     /// The `object` field value (`"payout"`).
@@ -52,6 +54,7 @@ impl ObjectKind {
             ObjectKind::Dispute => "dispute",
             ObjectKind::Customer => "customer",
             ObjectKind::Subscription => "subscription",
+            ObjectKind::PaymentMethod => "payment_method",
         }
     }
 
@@ -68,6 +71,7 @@ impl ObjectKind {
             ObjectKind::Dispute => "disputes",
             ObjectKind::Customer => "customers",
             ObjectKind::Subscription => "subscriptions",
+            ObjectKind::PaymentMethod => "payment_methods",
         }
     }
 
@@ -80,6 +84,7 @@ impl ObjectKind {
     pub fn noun(self) -> &'static str {
         match self {
             ObjectKind::BalanceTransaction => "balance transaction",
+            ObjectKind::PaymentMethod => "payment method",
             other => other.object(),
         }
     }
@@ -103,6 +108,7 @@ impl ObjectKind {
             ObjectKind::Dispute => "rak_dispute_read",
             ObjectKind::Customer => "rak_customer_read",
             ObjectKind::Subscription => "rak_subscription_read",
+            ObjectKind::PaymentMethod => "rak_payment_method_read",
         }
     }
 }

@@ -4,7 +4,8 @@
 //! `generate(seed, scale, out_dir)` writes, per the fixture contract of the team brief:
 //! one JSON array per object type (`payouts.json`, `balance_transactions.json`,
 //! `invoices.json`, `invoice_payments.json`, `payment_intents.json`, `charges.json`,
-//! `refunds.json`, `disputes.json`, `customers.json`, `subscriptions.json`), each sorted by
+//! `refunds.json`, `disputes.json`, `customers.json`, `subscriptions.json`,
+//! `payment_methods.json`, see [`cards`]), each sorted by
 //! `created` (oldest first; the API lists newest first, the fake server re-sorts), plus
 //! `payout_lines.json` (`{"po_...": ["txn_...", ...]}`: what each automatic payout paid
 //! out, its own `type=payout` transaction last), `account.json`, `balance.json`,
@@ -38,6 +39,7 @@
 //! of 10), currencies lowercase.
 
 pub mod bank_statement;
+pub mod cards;
 pub mod clock;
 pub mod declines;
 pub mod dunning;
@@ -56,6 +58,7 @@ use serde::Serialize;
 
 use clock::{DAY, DEMO_NOW, day_start, utc};
 use engine::{Gen, Writers};
+use objects as o;
 use tieout_core::money::Currency;
 pub use writer::GenError;
 use writer::{ArrayWriter, MapWriter, write_text, write_value};
@@ -290,6 +293,8 @@ pub fn generate(seed: u64, scale: u32, out_dir: &Path) -> Result<Stats, GenError
     traffic::add_fixed_events(&mut g);
 
     g.run(&mut traffic::day)?;
+    // After the walk, from streams of their own: nothing above changes.
+    let cards = cards::add(&mut g);
 
     let balance = g.balance();
     let Gen {
@@ -326,12 +331,21 @@ pub fn generate(seed: u64, scale: u32, out_dir: &Path) -> Result<Stats, GenError
     stats.files.insert("customers", cw.finish()?);
 
     let mut sw = ArrayWriter::create(&f("subscriptions.json"))?;
-    let mut order: Vec<usize> = (0..subs.len()).collect();
-    order.sort_by(|a, b| (subs[*a].start, &subs[*a].id).cmp(&(subs[*b].start, &subs[*b].id)));
-    for i in order {
-        sw.push(&traffic::subscription_object(&subs[i], &customers))?;
+    let mut all: Vec<o::Subscription> = subs
+        .iter()
+        .map(|s| traffic::subscription_object(s, &customers))
+        .chain(cards.subscriptions)
+        .collect();
+    all.sort_by(|a, b| (a.created, &a.id).cmp(&(b.created, &b.id)));
+    for s in &all {
+        sw.push(s)?;
     }
     stats.files.insert("subscriptions", sw.finish()?);
+    let mut pw = ArrayWriter::create(&f("payment_methods.json"))?;
+    for m in &cards.payment_methods {
+        pw.push(m)?;
+    }
+    stats.files.insert("payment_methods", pw.finish()?);
 
     write_value(&f("account.json"), &traffic::account_object())?;
     write_value(&f("balance.json"), &traffic::balance_object(&balance))?;

@@ -408,6 +408,43 @@ pub struct Subscription {
     pub status: &'static str,
 }
 
+/// A payment method (`pm_...`), as `payment_methods.json` holds it.
+#[derive(Debug, Clone, Serialize)]
+pub struct PaymentMethod {
+    pub id: String,
+    pub object: &'static str,
+    pub billing_details: BillingDetails,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub card: Option<PmCard>,
+    pub created: i64,
+    pub customer: Option<String>,
+    pub livemode: bool,
+    pub metadata: Metadata,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sepa_debit: Option<SepaDebit>,
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+}
+
+/// A card payment method's `card`.
+#[derive(Debug, Clone, Serialize)]
+pub struct PmCard {
+    pub brand: &'static str,
+    pub country: &'static str,
+    pub exp_month: u32,
+    pub exp_year: i32,
+    pub funding: &'static str,
+    pub last4: String,
+}
+
+/// A SEPA Direct Debit payment method's `sepa_debit`.
+#[derive(Debug, Clone, Serialize)]
+pub struct SepaDebit {
+    pub bank_code: &'static str,
+    pub country: &'static str,
+    pub last4: String,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct SubscriptionDetails {
     pub metadata: Metadata,

@@ -24,6 +24,7 @@ const FILES: &[&str] = &[
     "disputes.json",
     "customers.json",
     "subscriptions.json",
+    "payment_methods.json",
     "tickets.csv",
     "bank-usd.csv",
     "bank-eur.csv",
@@ -364,4 +365,42 @@ fn a_generated_folder_loads_the_same_as_the_embedded_demo() {
         tieout_io::source::demo::tickets_csv_in(dir.path()).expect("tickets"),
         tieout_io::source::demo::demo_tickets_csv()
     );
+}
+
+/// Every payment method a subscription or a customer names is in `payment_methods.json`,
+/// a walk customer's card is the one its charges show, and the card scenarios renew
+/// after their card expires (four) or not.
+#[test]
+fn the_payment_methods_agree_with_the_charges_and_the_scenarios() {
+    let methods = json("payment_methods.json");
+    let by_id: std::collections::HashMap<&str, &Value> =
+        arr(&methods).iter().map(|m| (s(m, "id"), m)).collect();
+    for c in arr(&json("customers.json")) {
+        let pm = c["invoice_settings"]["default_payment_method"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(by_id.contains_key(pm), "{} names {pm}", s(c, "id"));
+    }
+    for sub in arr(&json("subscriptions.json")) {
+        if let Some(pm) = sub["default_payment_method"].as_str() {
+            assert!(by_id.contains_key(pm), "{} names {pm}", s(sub, "id"));
+        }
+    }
+    let charges = json("charges.json");
+    let charge = arr(&charges)
+        .iter()
+        .find(|c| c["payment_method"].is_string() && s(c, "status") == "succeeded")
+        .expect("a succeeded charge");
+    let pm = by_id[s(charge, "payment_method")];
+    let card = &charge["payment_method_details"]["card"];
+    for k in ["brand", "last4", "exp_month", "exp_year"] {
+        assert_eq!(pm["card"][k], card[k], "{k} of {}", s(pm, "id"));
+    }
+    let subs = json("subscriptions.json");
+    let scenario_subs = arr(&subs)
+        .iter()
+        .filter(|s| s["latest_invoice"].is_null() && s["status"] == "active")
+        .count();
+    assert_eq!(scenario_subs, 8);
+    assert!(by_id.values().any(|m| s(m, "type") == "sepa_debit"));
 }

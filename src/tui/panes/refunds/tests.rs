@@ -44,6 +44,7 @@ fn account() -> AccountData {
         window_start: 0,
         window_end: crate::tui::sample::NOW,
         default_currency: None,
+        payment_methods: Default::default(),
     });
     d.customers = rows::<models::Customer, CustomerRow>("customers.json");
     d.charges = rows::<models::Charge, ChargeRow>("charges.json");

@@ -1,5 +1,6 @@
-//! The facets picker: the choices (action, decline, currency, no retry) the worklist can
-//! be narrowed by, with their counts, and drawing the picker.
+//! The facets picker: the view (the failed invoices, or the cards that will fail) and the
+//! choices (action, decline, currency, no retry) the worklist can be narrowed by, with
+//! their counts, and drawing the picker.
 
 use super::*;
 
@@ -17,6 +18,10 @@ pub(super) enum Choice {
     /// this facet itself: the worklist's filter knows no history).
     AnyChange,
     Changed,
+    /// The view: the failed invoices, or the cards that will fail before renewal (the
+    /// pane keeps this itself).
+    Invoices,
+    ExpiringCards,
 }
 
 impl Choice {
@@ -27,6 +32,7 @@ impl Choice {
             Choice::AnyCurrency | Choice::Currency(_) => "Currency",
             Choice::AnyAction | Choice::Action(_) => "Action",
             Choice::AnyChange | Choice::Changed => "Since last time",
+            Choice::Invoices | Choice::ExpiringCards => "View",
         }
     }
 
@@ -40,7 +46,7 @@ impl Choice {
             Choice::Currency(c) => f.currency = Some(*c),
             Choice::AnyAction => f.action = None,
             Choice::Action(a) => f.action = Some(*a),
-            Choice::AnyChange | Choice::Changed => {}
+            Choice::AnyChange | Choice::Changed | Choice::Invoices | Choice::ExpiringCards => {}
         }
     }
 
@@ -54,8 +60,8 @@ impl Choice {
             Choice::Currency(c) => f.currency == Some(*c),
             Choice::AnyAction => f.action.is_none(),
             Choice::Action(a) => f.action == Some(*a),
-            // Decided by the picker's `changed_only`.
-            Choice::AnyChange | Choice::Changed => false,
+            // Decided by the picker's `changed_only` and `cards_view`.
+            Choice::AnyChange | Choice::Changed | Choice::Invoices | Choice::ExpiringCards => false,
         }
     }
 }
@@ -75,6 +81,8 @@ pub(super) struct Picker {
     pub(super) offset: usize,
     /// The pane's "only new or changed" facet.
     pub(super) changed_only: bool,
+    /// The pane shows the cards that will fail instead of the invoices.
+    pub(super) cards_view: bool,
 }
 
 impl Picker {
@@ -135,6 +143,7 @@ impl Picker {
             filter: f.clone(),
             offset: 0,
             changed_only: false,
+            cards_view: false,
         }
     }
 
@@ -168,6 +177,8 @@ impl Picker {
             let chosen = match o.value {
                 Choice::AnyChange => !self.changed_only,
                 Choice::Changed => self.changed_only,
+                Choice::Invoices => !self.cards_view,
+                Choice::ExpiringCards => self.cards_view,
                 _ => o.value.chosen(&self.filter),
             };
             let mark = if chosen { "(•)" } else { "( )" };

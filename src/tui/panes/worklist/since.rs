@@ -16,6 +16,8 @@ use crate::tui::widgets::text::truncate;
 pub(super) struct Computed {
     pub(super) worklist: Worklist,
     pub(super) since: Option<SessionResult>,
+    /// The cards that will fail before renewal (or why they were not checked).
+    pub(super) cards: crate::report::expiring_cards::ExpiringSection,
 }
 
 /// The comparison as the pane shows it.
@@ -144,7 +146,7 @@ pub(super) fn narrow_span(v: &SinceView, cx: &ViewCx<'_>) -> Option<Span<'static
 }
 
 /// Words wrapped at `width` (a word longer than the line is cut).
-fn wrap(text: &str, width: usize) -> Vec<String> {
+pub(super) fn wrap(text: &str, width: usize) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut line = String::new();
     for word in text.split(' ') {

@@ -20,6 +20,7 @@ pub fn meta() -> SnapshotMeta {
         window_start: 0,
         window_end: NOW,
         default_currency: None,
+        payment_methods: Default::default(),
     }
 }
 

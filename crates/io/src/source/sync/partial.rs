@@ -1,6 +1,6 @@
 //! A read that keeps what it could read: each [`Resource`] (payouts with their lines,
 //! invoices with their payments and intents, customers, charges, refunds, disputes,
-//! subscriptions) is read on its own, and one that cannot be read (a restricted key
+//! subscriptions, the payment methods active subscriptions renew with) is read on its own, and one that cannot be read (a restricted key
 //! without its permission, a failure after retries) leaves its tables empty and is
 //! reported instead of failing the rest. The workbench shows each pane from the
 //! resources it needs and marks only those that miss one.
@@ -24,10 +24,12 @@ pub enum Resource {
     Refunds,
     Disputes,
     Subscriptions,
+    /// The active subscriptions with their payment methods expanded (the card check).
+    PaymentMethods,
 }
 
 impl Resource {
-    pub const ALL: [Resource; 7] = [
+    pub const ALL: [Resource; 8] = [
         Resource::Payouts,
         Resource::Invoices,
         Resource::Customers,
@@ -35,6 +37,7 @@ impl Resource {
         Resource::Refunds,
         Resource::Disputes,
         Resource::Subscriptions,
+        Resource::PaymentMethods,
     ];
 
     /// In words, for messages (`disputes`).
@@ -47,6 +50,7 @@ impl Resource {
             Resource::Refunds => "refunds",
             Resource::Disputes => "disputes",
             Resource::Subscriptions => "subscriptions",
+            Resource::PaymentMethods => "payment methods",
         }
     }
 
@@ -64,6 +68,7 @@ impl Resource {
             Resource::Refunds => &[Table::Refunds],
             Resource::Disputes => &[Table::Disputes],
             Resource::Subscriptions => &[Table::Subscriptions],
+            Resource::PaymentMethods => &[Table::RenewalMethods],
         }
     }
 }

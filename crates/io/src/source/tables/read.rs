@@ -11,7 +11,7 @@ use super::TableError;
 use super::cols::{Cols, owned};
 use crate::source::rows::{
     BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, InvoiceRow,
-    PaymentIntentRow, PayoutRow, RefundRow, SubscriptionRow,
+    PaymentIntentRow, PayoutRow, RefundRow, RenewalMethodRow, SubscriptionRow,
 };
 use crate::source::{AccountData, Table};
 use crate::stripe::models::{
@@ -36,6 +36,7 @@ pub(super) fn read_frame(
         Table::Disputes => data.disputes = disputes_rows(df)?,
         Table::Customers => data.customers = customers_rows(df)?,
         Table::Subscriptions => data.subscriptions = subscriptions_rows(df)?,
+        Table::RenewalMethods => data.renewal_methods = renewal_methods_rows(df)?,
     }
     Ok(())
 }
@@ -424,6 +425,47 @@ fn subscriptions_rows(df: &DataFrame) -> Result<Vec<SubscriptionRow>, TableError
             cancel_at_period_end: cancel[i],
             currency: currency[i],
             unit_amount: unit_amount[i],
+        })
+        .collect())
+}
+
+fn renewal_methods_rows(df: &DataFrame) -> Result<Vec<RenewalMethodRow>, TableError> {
+    let c = Cols::new("renewal_methods", df);
+    let subscription = c.str("subscription")?;
+    let customer = c.opt_str("customer")?;
+    let email = c.opt_str("customer_email")?;
+    let name = c.opt_str("customer_name")?;
+    let status = c.str("status")?;
+    let cancel = c.bool("cancel_at_period_end")?;
+    let end = c.opt_i64("current_period_end")?;
+    let currency = c.currency()?;
+    let amount = c.opt_i64("amount")?;
+    let source = c.opt_str("method_source")?;
+    let method = c.opt_str("payment_method")?;
+    let kind = c.opt_str("method_type")?;
+    let brand = c.opt_str("card_brand")?;
+    let last4 = c.opt_str("card_last4")?;
+    let exp_month = c.opt_i64("card_exp_month")?;
+    let exp_year = c.opt_i64("card_exp_year")?;
+    Ok((0..c.height())
+        .into_par_iter()
+        .map(|i| RenewalMethodRow {
+            subscription: subscription[i].to_string(),
+            customer: owned(customer[i]),
+            customer_email: owned(email[i]),
+            customer_name: owned(name[i]),
+            status: SubscriptionStatus::parse(status[i]),
+            cancel_at_period_end: cancel[i],
+            current_period_end: end[i],
+            currency: currency[i],
+            amount: amount[i],
+            method_source: owned(source[i]),
+            payment_method: owned(method[i]),
+            method_type: owned(kind[i]),
+            card_brand: owned(brand[i]),
+            card_last4: owned(last4[i]),
+            card_exp_month: exp_month[i],
+            card_exp_year: exp_year[i],
         })
         .collect())
 }

@@ -9,7 +9,7 @@ use super::TableError;
 use super::frame::Frame;
 use crate::source::rows::{
     BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, FeeDetailRow, InvoicePaymentRow, InvoiceRow,
-    PaymentIntentRow, PayoutRow, RefundRow, SubscriptionRow,
+    PaymentIntentRow, PayoutRow, RefundRow, RenewalMethodRow, SubscriptionRow,
 };
 use crate::source::{AccountData, Table};
 
@@ -26,6 +26,7 @@ pub(super) fn write_frame(data: &AccountData, table: Table) -> Result<DataFrame,
         Table::Disputes => disputes_frame(&data.disputes),
         Table::Customers => customers_frame(&data.customers),
         Table::Subscriptions => subscriptions_frame(&data.subscriptions),
+        Table::RenewalMethods => renewal_methods_frame(&data.renewal_methods),
     }
 }
 
@@ -244,5 +245,26 @@ fn subscriptions_frame(rows: &[SubscriptionRow]) -> Result<DataFrame, TableError
         .bool("cancel_at_period_end", |r| r.cancel_at_period_end)
         .currency(|r| r.currency)
         .opt_i64("unit_amount", |r| r.unit_amount)
+        .finish()
+}
+
+fn renewal_methods_frame(rows: &[RenewalMethodRow]) -> Result<DataFrame, TableError> {
+    Frame::new("renewal_methods", rows)
+        .str("subscription", |r| &r.subscription)
+        .opt_str("customer", |r| r.customer.as_deref())
+        .opt_str("customer_email", |r| r.customer_email.as_deref())
+        .opt_str("customer_name", |r| r.customer_name.as_deref())
+        .str("status", |r| r.status.as_str())
+        .bool("cancel_at_period_end", |r| r.cancel_at_period_end)
+        .opt_i64("current_period_end", |r| r.current_period_end)
+        .currency(|r| r.currency)
+        .opt_i64("amount", |r| r.amount)
+        .opt_str("method_source", |r| r.method_source.as_deref())
+        .opt_str("payment_method", |r| r.payment_method.as_deref())
+        .opt_str("method_type", |r| r.method_type.as_deref())
+        .opt_str("card_brand", |r| r.card_brand.as_deref())
+        .opt_str("card_last4", |r| r.card_last4.as_deref())
+        .opt_i64("card_exp_month", |r| r.card_exp_month)
+        .opt_i64("card_exp_year", |r| r.card_exp_year)
         .finish()
 }

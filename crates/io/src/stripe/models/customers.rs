@@ -16,13 +16,21 @@ pub struct Customer {
     pub livemode: Option<bool>,
     #[serde(default, deserialize_with = "lenient_metadata")]
     pub metadata: BTreeMap<String, String>,
+    /// Its default payment method for invoices (expandable).
+    #[serde(default)]
+    pub invoice_settings: Option<InvoiceSettings>,
 }
 
 /// A subscription (`sub_...`). Periods live on its items since basil.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Subscription {
     pub id: String,
-    pub customer: Option<Expandable<AnyObject>>,
+    /// The customer (expandable: the card read expands it for its invoice settings).
+    #[serde(default, deserialize_with = "lenient_expandable")]
+    pub customer: Option<Expandable<Customer>>,
+    /// Its own default payment method (expandable), which wins over the customer's.
+    #[serde(default, deserialize_with = "lenient_expandable")]
+    pub default_payment_method: Option<Expandable<PaymentMethod>>,
     pub status: Option<SubscriptionStatus>,
     pub items: Option<List<SubscriptionItem>>,
     pub created: Option<i64>,
@@ -52,6 +60,33 @@ impl Subscription {
             .and_then(|i| i.current_period_end)
             .or(self.current_period_end);
         (start, end)
+    }
+
+    /// The next renewal: the earliest item-level `current_period_end` (items may renew
+    /// apart), else the pre-basil top-level field.
+    pub fn next_renewal(&self) -> Option<i64> {
+        self.items
+            .as_ref()
+            .and_then(|l| l.data.iter().filter_map(|i| i.current_period_end).min())
+            .or(self.current_period_end)
+    }
+
+    /// What the renewal charges in minor units: each item's unit amount (its price's,
+    /// else its legacy plan's) times its quantity (1 when absent), summed; `None` when an
+    /// item has no unit amount (metered, tiered) or there are no items.
+    pub fn renewal_amount(&self) -> Option<i64> {
+        let items = &self.items.as_ref()?.data;
+        if items.is_empty() {
+            return None;
+        }
+        items.iter().try_fold(0i64, |sum, i| {
+            let unit = i
+                .price
+                .as_ref()
+                .and_then(|p| p.unit_amount)
+                .or_else(|| i.plan.as_ref().and_then(|p| p.amount))?;
+            sum.checked_add(unit.checked_mul(i.quantity.unwrap_or(1))?)
+        })
     }
 
     /// The billing interval (`month`, `year`, ...) and its count, from the first item's
