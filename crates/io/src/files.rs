@@ -198,7 +198,8 @@ mod tests {
         calls.set(0);
         assert!(!write_atomic_with(&p, false, pieces(&[b"one,", b"two"])).expect("same"));
         assert_eq!(calls.get(), 1, "the same bytes are compared, not written");
-        for other in [&[b"one"][..], &[b"one,two", b"!"][..], &[b"ONE,two"][..]] {
+        let others: [&'static [&'static [u8]]; 3] = [&[b"one"], &[b"one,two", b"!"], &[b"ONE,two"]];
+        for other in others {
             assert!(matches!(
                 write_atomic_with(&p, false, pieces(other)),
                 Err(WriteError::Exists(_))

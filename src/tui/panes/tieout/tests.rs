@@ -539,8 +539,8 @@ fn the_journal_key_writes_the_months_journal_and_keeps_a_changed_file() {
         &TimeZone::UTC,
     );
     let later = crate::domain::tieout::tie_out_after(
-        &account().payouts,
-        &account().balance_transactions,
+        &data.payouts,
+        &data.balance_transactions,
         "2026-10".parse().expect("month"),
         &TimeZone::UTC,
     );

@@ -102,6 +102,7 @@ impl super::Parts {
             Resource::Refunds => &mut self.refunds,
             Resource::Disputes => &mut self.disputes,
             Resource::Subscriptions => &mut self.subscriptions,
+            Resource::PaymentMethods => &mut self.payment_methods,
         }
     }
 }
