@@ -19,7 +19,8 @@
 //!   (every weekday), eur (weekly, Tuesdays) and jpy (weekly, Thursdays), one manual,
 //!   one instant, one failed, one with a minimum-balance hold, one of hundreds of lines
 //!   (the 2026-10-16 flash sale), one in transit; ~40 worklist invoices over the decline
-//!   codes of `dunning.rs`; 60 customers; the 20 refund tickets of `tickets.rs`.
+//!   codes of `dunning.rs`; 60 customers (and 8 more with the scripted subscriptions of
+//!   `cards.rs`); the 20 refund tickets of `tickets.rs`.
 //! * `--scale N` (N >= 2) is a large synthetic account: 10·N days of daily payouts in ten
 //!   currencies, ~100 lines per payout (charges, refunds, disputes, fees and the
 //!   application fees a Connect platform collects), 100·N worklist invoices.
