@@ -38,7 +38,7 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use futures::stream::{self, BoxStream, StreamExt, TryStreamExt};
+use futures::stream::{self, BoxStream, StreamExt};
 use reqwest::header::{HeaderMap, HeaderValue};
 use serde::de::DeserializeOwned;
 

@@ -262,7 +262,7 @@ impl Client {
     where
         T: DeserializeOwned + HasId + Send + 'static,
     {
-        self.list(path, query).try_collect().await
+        Ok(self.list_all_traced(path, query).await?.items)
     }
 
     /// Every result of a search endpoint (`/v1/customers/search`, ...), following
@@ -287,7 +287,7 @@ impl Client {
     where
         T: DeserializeOwned + Send + 'static,
     {
-        self.search(path, query).try_collect().await
+        Ok(self.search_all_traced(path, query).await?.items)
     }
 
     /// Runs `f` over `items` with [`Client::in_flight`] of them in flight; results come
