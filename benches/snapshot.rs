@@ -31,7 +31,7 @@ fn account() -> AccountData {
             let fee = amount * 3 / 100;
             BalanceTxnRow {
                 id: format!("txn_{i:020}"),
-                payout: Some(format!("po_{:016}", i / 100)),
+                payout: Some(format!("po_{:016}", i / 100).into()),
                 kind: if i % 20 == 0 { "refund" } else { "charge" }.into(),
                 reporting_category: if i % 20 == 0 { "refund" } else { "charge" }.into(),
                 source: Some(format!("ch_{i:020}")),
@@ -41,7 +41,7 @@ fn account() -> AccountData {
                 amount,
                 fee,
                 net: amount - fee,
-                description: (i % 3 == 0).then(|| format!("Order {i}")),
+                description: (i % 3 == 0).then(|| format!("Order {i}").into()),
                 status: "available".into(),
                 fee_details: Vec::new(),
             }

@@ -72,7 +72,8 @@ fn fixture_rows(dir: &Path) -> AccountData {
     d.balance_transactions = read::<models::BalanceTransaction>(dir, "balance_transactions")
         .iter()
         .map(|t| {
-            tieout::source::from_wire::balance_txn_row(t, payout_of.get(t.id.as_str()).copied())
+            let payout = payout_of.get(t.id.as_str()).map(|p| (*p).into());
+            tieout::source::from_wire::balance_txn_row(t, payout.as_ref())
         })
         .collect();
     d.invoices = read::<models::Invoice>(dir, "invoices")

@@ -216,7 +216,7 @@ impl Fees {
             );
             rest = rest.saturating_sub(d.amount);
             if map.fee_kind_needs_review(&d.kind) {
-                let f = self.flagged.entry(d.kind.clone()).or_insert((0, 0));
+                let f = self.flagged.entry(d.kind.to_string()).or_insert((0, 0));
                 f.0 += 1;
                 f.1 = f.1.saturating_add(d.amount);
             }

@@ -198,7 +198,7 @@ fn detail(kind: &str, amount: i64) -> crate::model::rows::FeeDetailRow {
         kind: kind.into(),
         amount,
         currency: Currency::USD,
-        description: Some(format!("{kind} part")),
+        description: Some(format!("{kind} part").into()),
         application: None,
     }
 }

@@ -4,6 +4,9 @@
 //! Pure data: no IO.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
+
+pub use compact_str::CompactString;
 
 use serde::{Deserialize, Serialize};
 
@@ -66,14 +69,19 @@ impl PayoutRow {
 }
 
 /// A balance transaction, with the payout it was listed under (`?payout=`), if any.
+///
+/// A large account holds a million of these, so the row is kept compact: Stripe's short
+/// open-set words (`type`, `reporting_category`, `status`) are [`CompactString`]s, which
+/// hold up to 24 bytes inline (no heap, the open set kept: an unknown word is still held
+/// as sent), and the payout id is a [`PayoutId`] shared by every line of that payout.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BalanceTxnRow {
     pub id: String,
     /// The automatic payout whose `?payout=` listing returned this transaction.
-    pub payout: Option<String>,
+    pub payout: Option<PayoutId>,
     /// Stripe's `type` (open set: `charge`, `refund`, `payout`, `adjustment`, ...).
-    pub kind: String,
-    pub reporting_category: String,
+    pub kind: CompactString,
+    pub reporting_category: CompactString,
     pub source: Option<String>,
     pub created: i64,
     pub available_on: i64,
@@ -81,26 +89,28 @@ pub struct BalanceTxnRow {
     pub amount: i64,
     pub fee: i64,
     pub net: i64,
-    pub description: Option<String>,
-    pub status: String,
+    pub description: Option<CompactString>,
+    pub status: CompactString,
     /// Stripe's itemisation of `fee` (`fee_details`); empty when Stripe gave none or the
     /// cache predates it.
     #[serde(default)]
     pub fee_details: Vec<FeeDetailRow>,
 }
 
-impl BalanceTxnRow {}
+/// A payout id held by many rows at once (every line of a payout holds the same one):
+/// one allocation per payout, cloned by reference count. Reads as a `&str`.
+pub type PayoutId = Arc<str>;
 
 /// One part of a balance transaction's fee, as Stripe itemises it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FeeDetailRow {
     /// `stripe_fee`, `application_fee`, `payment_method_passthrough_fee`, `tax`,
     /// `withheld_tax`, ... (an open set).
-    pub kind: String,
+    pub kind: CompactString,
     /// Minor units of `currency`, positive when assessed.
     pub amount: i64,
     pub currency: Currency,
-    pub description: Option<String>,
+    pub description: Option<CompactString>,
     /// The Connect application that earned an `application_fee`.
     pub application: Option<String>,
 }

@@ -152,8 +152,8 @@ pub fn build(data: &AccountData, now: i64, tz: &TimeZone) -> Result<Vec<TableInf
     Ok(out)
 }
 
-fn s(name: &str, v: Vec<String>) -> Column {
-    StringChunked::from_iter_values(name.into(), v.iter().map(String::as_str)).into_column()
+fn s<S: AsRef<str>>(name: &str, v: Vec<S>) -> Column {
+    StringChunked::from_iter_values(name.into(), v.iter().map(AsRef::as_ref)).into_column()
 }
 
 fn os(name: &str, v: Vec<Option<String>>) -> Column {
@@ -214,9 +214,9 @@ fn tieout_views(data: &AccountData, tz: &TimeZone) -> Result<(DataFrame, DataFra
                 lverdict.push(p.verdict.as_str().to_string());
                 lparr.push(p.payout.arrival_date);
                 lid.push(l.id.clone());
-                lkind.push(l.kind.clone());
+                lkind.push(l.kind.as_str());
                 lcat.push(category::category_of(l));
-                lrcat.push(l.reporting_category.clone());
+                lrcat.push(l.reporting_category.as_str());
                 lsource.push(l.source.clone());
                 lcreated.push(l.created);
                 lcur.push(l.currency.as_str().to_string());

@@ -17,8 +17,8 @@ use serde::de::{DeserializeOwned, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 
 use super::rows::{
-    ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, InvoiceRow, PaymentIntentRow, PayoutRow,
-    RefundRow, RenewalMethodRow, SubscriptionRow,
+    ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, InvoiceRow, PaymentIntentRow, PayoutId,
+    PayoutRow, RefundRow, RenewalMethodRow, SubscriptionRow,
 };
 use super::{AccountData, Mode, Origin, SnapshotMeta};
 use crate::stripe::models;
@@ -267,9 +267,10 @@ fn load(src: &Src) -> Result<AccountData, DemoError> {
 
     // Which automatic payout paid out each balance transaction.
     let lines: BTreeMap<String, Vec<String>> = src.value("payout_lines.json")?;
-    let mut paid_by: HashMap<String, String> =
+    let mut paid_by: HashMap<String, PayoutId> =
         HashMap::with_capacity(lines.values().map(Vec::len).sum());
     for (po, txns) in lines {
+        let po = PayoutId::from(po);
         for t in txns {
             paid_by.insert(t, po.clone());
         }
@@ -283,7 +284,7 @@ fn load(src: &Src) -> Result<AccountData, DemoError> {
     src.each(
         "balance_transactions.json",
         |t: models::BalanceTransaction| {
-            let payout = paid_by.get(&t.id).map(String::as_str);
+            let payout = paid_by.get(&t.id);
             balance_transactions.push(crate::source::from_wire::balance_txn_row(&t, payout));
         },
     )?;

@@ -289,13 +289,14 @@ impl From<&models::Subscription> for RenewalMethodRow {
     }
 }
 
-/// Builds the row; `payout` is the payout the listing was filtered on.
-pub fn balance_txn_row(t: &models::BalanceTransaction, payout: Option<&str>) -> BalanceTxnRow {
+/// Builds the row; `payout` is the payout the listing was filtered on (one id shared by
+/// all its lines).
+pub fn balance_txn_row(t: &models::BalanceTransaction, payout: Option<&PayoutId>) -> BalanceTxnRow {
     BalanceTxnRow {
         id: t.id.clone(),
-        payout: payout.map(str::to_string),
-        kind: t.kind.clone().unwrap_or_default(),
-        reporting_category: t.reporting_category.clone().unwrap_or_default(),
+        payout: payout.cloned(),
+        kind: t.kind.as_deref().unwrap_or_default().into(),
+        reporting_category: t.reporting_category.as_deref().unwrap_or_default().into(),
         source: t.source.as_ref().map(|s| s.id().to_string()),
         created: t.created.unwrap_or(0),
         available_on: t.available_on.unwrap_or(0),
@@ -303,17 +304,17 @@ pub fn balance_txn_row(t: &models::BalanceTransaction, payout: Option<&str>) -> 
         amount: t.amount.unwrap_or(0),
         fee: t.fee.unwrap_or(0),
         net: t.net.unwrap_or(0),
-        description: t.description.clone(),
-        status: t.status.clone().unwrap_or_default(),
+        description: t.description.as_deref().map(CompactString::from),
+        status: t.status.as_deref().unwrap_or_default().into(),
         fee_details: t
             .fee_details
             .iter()
             .map(|d| FeeDetailRow {
-                kind: d.kind.clone().unwrap_or_default(),
+                kind: d.kind.as_deref().unwrap_or_default().into(),
                 amount: d.amount,
                 // A part without its own currency is in the transaction's.
                 currency: currency_of(d.currency.as_deref().or(t.currency.as_deref())),
-                description: d.description.clone(),
+                description: d.description.as_deref().map(CompactString::from),
                 application: d.application.clone(),
             })
             .collect(),
@@ -342,7 +343,7 @@ mod tests {
             ]
         }))
         .expect("parse");
-        let row = balance_txn_row(&t, Some("po_1"));
+        let row = balance_txn_row(&t, Some(&"po_1".into()));
         let eur = tieout_core::money::Currency::EUR;
         let got: Vec<(&str, i64, _, Option<&str>, Option<&str>)> = row
             .fee_details

@@ -81,7 +81,7 @@ use crate::source::cache::{Cache, CacheError, ProfilePointer, Saved};
 use crate::source::progress::{Part, Progress, SyncEvent};
 use crate::source::rows::{
     BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, InvoiceRow,
-    PaymentIntentRow, PayoutRow, RefundRow, SubscriptionRow,
+    PaymentIntentRow, PayoutId, PayoutRow, RefundRow, SubscriptionRow,
 };
 use crate::source::tables::{Snapshot, TableError};
 use crate::source::{AccountData, Origin, SnapshotMeta};

@@ -7,8 +7,9 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::source::rows::{
-    BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, FeeDetailRow, InvoicePaymentRow, InvoiceRow,
-    PaymentIntentRow, PayoutRow, RefundRow, RenewalMethodRow, SubscriptionRow,
+    BalanceTxnRow, ChargeRow, CompactString, CustomerRow, DisputeRow, FeeDetailRow,
+    InvoicePaymentRow, InvoiceRow, PaymentIntentRow, PayoutId, PayoutRow, RefundRow,
+    RenewalMethodRow, SubscriptionRow,
 };
 use crate::source::{AccountData, Mode, Origin, SnapshotMeta};
 use crate::stripe::models::{
@@ -128,9 +129,11 @@ pub fn random_data(seed: u64, n: usize) -> AccountData {
         });
         d.balance_transactions.push(BalanceTxnRow {
             id: g.id("txn"),
-            payout: g.opt_id("po"),
-            kind: g.status(&["charge", "refund", "payout", "adjustment"]),
-            reporting_category: g.text(),
+            payout: g.opt_id("po").map(PayoutId::from),
+            kind: g
+                .status(&["charge", "refund", "payout", "adjustment"])
+                .into(),
+            reporting_category: g.text().into(),
             source: g.opt_id("ch"),
             created: g.int(),
             available_on: g.int(),
@@ -138,14 +141,16 @@ pub fn random_data(seed: u64, n: usize) -> AccountData {
             amount: g.int(),
             fee: g.int(),
             net: g.int(),
-            description: g.opt_text(),
-            status: g.status(&["available", "pending"]),
+            description: g.opt_text().map(CompactString::from),
+            status: g.status(&["available", "pending"]).into(),
             fee_details: (0..fees.0.random_range(0..3))
                 .map(|_| FeeDetailRow {
-                    kind: fees.status(&["stripe_fee", "application_fee", "tax"]),
+                    kind: fees
+                        .status(&["stripe_fee", "application_fee", "tax"])
+                        .into(),
                     amount: fees.int(),
                     currency: fees.currency(),
-                    description: fees.opt_text(),
+                    description: fees.opt_text().map(CompactString::from),
                     application: fees.opt_id("ca"),
                 })
                 .collect(),

@@ -428,12 +428,15 @@ pub fn txn_fields(t: &BalanceTxnRow, data: &AccountData, tz: &TimeZone) -> Vec<(
     let mut f: Vec<(String, String)> = Vec::new();
     let mut push = |k: &str, v: String| f.push((k.to_string(), v));
     push("Balance transaction", t.id.clone());
-    push("Type", t.kind.clone());
-    push("Reporting category", t.reporting_category.clone());
-    push("Paid out in", t.payout.clone().unwrap_or_default());
+    push("Type", t.kind.to_string());
+    push("Reporting category", t.reporting_category.to_string());
+    push(
+        "Paid out in",
+        t.payout.as_deref().unwrap_or_default().to_string(),
+    );
     push("Created", datetime(t.created, tz));
     push("Available on", datetime(t.available_on, tz));
-    push("Status", t.status.clone());
+    push("Status", t.status.to_string());
     push("Gross", money(t.amount, c));
     push("Fee", money(t.fee, c));
     push("Net", money(t.net, c));
@@ -445,7 +448,10 @@ pub fn txn_fields(t: &BalanceTxnRow, data: &AccountData, tz: &TimeZone) -> Vec<(
             format!("✗ no: gross − fee is {}", money(t.amount - t.fee, c))
         },
     );
-    push("Description", t.description.clone().unwrap_or_default());
+    push(
+        "Description",
+        t.description.as_deref().unwrap_or_default().to_string(),
+    );
     let Some(src) = t.source.as_deref() else {
         push("Source", "none".into());
         return f;

@@ -63,7 +63,7 @@ pub fn line(id: &str, payout: &str, kind: &str, cat: &str, amount: i64, fee: i64
 pub fn own(p: &PayoutRow) -> BalanceTxnRow {
     BalanceTxnRow {
         id: format!("txn_own_{}", p.id),
-        payout: Some(p.id.clone()),
+        payout: Some(p.id.as_str().into()),
         kind: "payout".into(),
         reporting_category: "payout".into(),
         source: Some(p.id.clone()),

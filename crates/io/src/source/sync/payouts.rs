@@ -97,9 +97,10 @@ pub(super) async fn fetch_payouts(
                 let query = params([("payout", id)]);
                 let txns: Vec<BalanceTransaction> =
                     fan_out.list_all("/v1/balance_transactions", &query).await?;
+                let payout = PayoutId::from(id);
                 let rows: Vec<BalanceTxnRow> = txns
                     .iter()
-                    .map(|t| crate::source::from_wire::balance_txn_row(t, Some(id)))
+                    .map(|t| crate::source::from_wire::balance_txn_row(t, Some(&payout)))
                     .collect();
                 let items = items.fetch_add(rows.len(), Ordering::Relaxed) + rows.len();
                 progress.event(SyncEvent::Fetched {

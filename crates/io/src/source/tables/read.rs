@@ -2,7 +2,7 @@
 //! [`Table`] in [`read_frame`]. A column added after caches were first written is read
 //! leniently (missing reads as `None`), so an older cache still loads.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use polars::prelude::DataFrame;
 use rayon::prelude::*;
@@ -10,8 +10,9 @@ use rayon::prelude::*;
 use super::TableError;
 use super::cols::{Cols, owned};
 use crate::source::rows::{
-    BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, InvoiceRow,
-    PaymentIntentRow, PayoutRow, RefundRow, RenewalMethodRow, SubscriptionRow,
+    BalanceTxnRow, ChargeRow, CompactString, CustomerRow, DisputeRow, InvoicePaymentRow,
+    InvoiceRow, PaymentIntentRow, PayoutId, PayoutRow, RefundRow, RenewalMethodRow,
+    SubscriptionRow,
 };
 use crate::source::{AccountData, Table};
 use crate::stripe::models::{
@@ -92,10 +93,19 @@ fn payouts_rows(df: &DataFrame) -> Result<Vec<PayoutRow>, TableError> {
         .collect())
 }
 
+/// The payout ids of a million lines as one shared id per payout (a few thousand
+/// allocations instead of a million).
+fn interned(ids: &[Option<&str>]) -> Vec<Option<PayoutId>> {
+    let mut seen: HashMap<&str, PayoutId> = HashMap::new();
+    ids.iter()
+        .map(|id| id.map(|id| seen.entry(id).or_insert_with(|| id.into()).clone()))
+        .collect()
+}
+
 fn balance_transactions_rows(df: &DataFrame) -> Result<Vec<BalanceTxnRow>, TableError> {
     let c = Cols::new("balance_transactions", df);
     let id = c.str("id")?;
-    let payout = c.opt_str("payout")?;
+    let payout = interned(&c.opt_str("payout")?);
     let kind = c.str("kind")?;
     let category = c.str("reporting_category")?;
     let source = c.opt_str("source")?;
@@ -123,9 +133,9 @@ fn balance_transactions_rows(df: &DataFrame) -> Result<Vec<BalanceTxnRow>, Table
             };
             Ok(BalanceTxnRow {
                 id: id[i].to_string(),
-                payout: owned(payout[i]),
-                kind: kind[i].to_string(),
-                reporting_category: category[i].to_string(),
+                payout: payout[i].clone(),
+                kind: kind[i].into(),
+                reporting_category: category[i].into(),
                 source: owned(source[i]),
                 created: created[i],
                 available_on: available_on[i],
@@ -133,8 +143,8 @@ fn balance_transactions_rows(df: &DataFrame) -> Result<Vec<BalanceTxnRow>, Table
                 amount: amount[i],
                 fee: fee[i],
                 net: net[i],
-                description: owned(description[i]),
-                status: status[i].to_string(),
+                description: description[i].map(CompactString::from),
+                status: status[i].into(),
                 fee_details: details,
             })
         })
