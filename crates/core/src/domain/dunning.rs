@@ -17,7 +17,11 @@
 //! the one Stripe returned; without one, the failure code is shown with the words "no
 //! decline code returned".
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
+
+// foldhash: the indexes hash hundreds of thousands of Stripe ids per build; SipHash's
+// DoS resistance buys nothing on the account's own data.
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use crate::domain::declines::{self, Action, Basis, Classification, DeclineSignals};
 use crate::model::AccountData;

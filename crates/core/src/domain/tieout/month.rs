@@ -2,7 +2,9 @@
 //! time zone), each tied out, with counts and per-currency totals. Currencies are never
 //! added together.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use foldhash::HashMap;
 
 use jiff::tz::TimeZone;
 use serde::Serialize;

@@ -3,7 +3,9 @@
 //! transaction), the checks, the subtotals by category, and the notes a bookkeeper needs.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
+
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use serde::Serialize;
 

@@ -2,7 +2,9 @@
 //! [`Table`] in [`read_frame`]. A column added after caches were first written is read
 //! leniently (missing reads as `None`), so an older cache still loads.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use foldhash::{HashMap, HashMapExt};
 
 use polars::prelude::DataFrame;
 use rayon::prelude::*;
