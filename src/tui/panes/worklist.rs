@@ -438,6 +438,9 @@ impl Pane for WorklistPane {
     fn hints(&self) -> Vec<Action> {
         if self.picker.is_some() {
             vec![Action::Open, Action::Back, Action::ClearFilter]
+        } else if self.cards_view {
+            // A card row opens nothing; `f` goes back to the invoices.
+            vec![Action::Facets, Action::Filter, Action::CopyCell]
         } else {
             vec![
                 Action::Open,
