@@ -1,4 +1,5 @@
-//! Reusable widgets: the virtualised data table, and small text helpers.
+//! Reusable widgets: the virtualised data table, a titled panel, and small text helpers.
 
+pub mod panel;
 pub mod table;
 pub mod text;

@@ -143,11 +143,7 @@ pub(super) fn render_panel(
     cx: &ViewCx<'_>,
 ) {
     let theme = cx.theme;
-    let block = Block::bordered()
-        .border_style(theme.style(Role::Border))
-        .title(Span::styled(" At risk ", theme.style(Role::Title)));
-    let inner = block.inner(area);
-    block.render(area, buf);
+    let inner = crate::tui::widgets::panel::titled("At risk", area, buf, theme);
     let width = usize::from(inner.width);
     let mut lines: Vec<Line<'static>> = Vec::new();
     match section {

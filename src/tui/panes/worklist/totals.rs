@@ -6,7 +6,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph, Widget};
+use ratatui::widgets::{Paragraph, Widget};
 
 use super::{facet_summary, key_hint, money};
 use crate::domain::dunning::{self, Filter, Worklist};
@@ -99,11 +99,7 @@ pub(super) fn render_totals(
     cx: &ViewCx<'_>,
 ) {
     let theme = cx.theme;
-    let block = Block::bordered()
-        .border_style(theme.style(Role::Border))
-        .title(Span::styled(" Totals ", theme.style(Role::Title)));
-    let inner = block.inner(area);
-    block.render(area, buf);
+    let inner = crate::tui::widgets::panel::titled("Totals", area, buf, theme);
     let width = usize::from(inner.width);
     let pair = |left: &str, right: String, role: Role| -> Line<'static> {
         let rw = right.chars().count().min(width);
