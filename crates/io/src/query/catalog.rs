@@ -156,8 +156,9 @@ fn s<S: AsRef<str>>(name: &str, v: Vec<S>) -> Column {
     StringChunked::from_iter_values(name.into(), v.iter().map(AsRef::as_ref)).into_column()
 }
 
-fn os(name: &str, v: Vec<Option<String>>) -> Column {
-    StringChunked::from_iter_options(name.into(), v.iter().map(|x| x.as_deref())).into_column()
+fn os<S: AsRef<str>>(name: &str, v: Vec<Option<S>>) -> Column {
+    StringChunked::from_iter_options(name.into(), v.iter().map(|x| x.as_ref().map(AsRef::as_ref)))
+        .into_column()
 }
 
 fn i(name: &str, v: Vec<i64>) -> Column {
@@ -196,30 +197,33 @@ fn tieout_views(data: &AccountData, tz: &TimeZone) -> Result<(DataFrame, DataFra
     let (mut lcat, mut lrcat, mut lsource, mut lcreated, mut lcur) =
         (vec![], vec![], vec![], vec![], vec![]);
     let (mut lamount, mut lfee, mut lnet) = (vec![], vec![], vec![]);
-    for m in &results {
+    // Borrowed cells (one string per month, static words): a million lines are not a
+    // million allocations per text column before polars copies them into its columns.
+    let month_names: Vec<String> = results.iter().map(|m| m.month.to_string()).collect();
+    for (m, month) in results.iter().zip(&month_names) {
         for p in &m.payouts {
-            pid.push(p.payout.id.clone());
-            pmonth.push(m.month.to_string());
+            pid.push(p.payout.id.as_str());
+            pmonth.push(month.as_str());
             pamount.push(p.payout.amount);
-            pcur.push(p.payout.currency.as_str().to_string());
+            pcur.push(p.payout.currency.as_str());
             parr.push(p.payout.arrival_date);
-            pkind.push(p.kind.as_str().to_string());
-            pverdict.push(p.verdict.as_str().to_string());
+            pkind.push(p.kind.as_str());
+            pverdict.push(p.verdict.as_str());
             pnet.push(p.lines_net());
             pdiff.push(p.difference());
             plines.push(p.itemisation.as_ref().map(|it| it.lines.len() as i64));
             for l in p.itemisation.iter().flat_map(|it| it.lines.iter()) {
-                lpayout.push(p.payout.id.clone());
-                lmonth.push(m.month.to_string());
-                lverdict.push(p.verdict.as_str().to_string());
+                lpayout.push(p.payout.id.as_str());
+                lmonth.push(month.as_str());
+                lverdict.push(p.verdict.as_str());
                 lparr.push(p.payout.arrival_date);
-                lid.push(l.id.clone());
+                lid.push(l.id.as_str());
                 lkind.push(l.kind.as_str());
-                lcat.push(category::category_of(l));
+                lcat.push(category::category_str(l));
                 lrcat.push(l.reporting_category.as_str());
-                lsource.push(l.source.clone());
+                lsource.push(l.source.as_deref());
                 lcreated.push(l.created);
-                lcur.push(l.currency.as_str().to_string());
+                lcur.push(l.currency.as_str());
                 lamount.push(l.amount);
                 lfee.push(l.fee);
                 lnet.push(l.net);

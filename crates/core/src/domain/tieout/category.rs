@@ -33,11 +33,6 @@ const ORDER: &[&str] = &[
 
 /// The subtotal group of a line: `payout_minimum_balance_hold`/`_release` by their type,
 /// otherwise the `reporting_category`, falling back to the type when Stripe sent none.
-pub fn category_of(txn: &BalanceTxnRow) -> String {
-    category_str(txn).to_string()
-}
-
-/// [`category_of`] without allocating.
 pub fn category_str(txn: &BalanceTxnRow) -> &str {
     if txn.kind.starts_with("payout_minimum_balance_") {
         return &txn.kind;
@@ -109,16 +104,16 @@ mod tests {
     #[test]
     fn holds_and_releases_are_their_own_group() {
         assert_eq!(
-            category_of(&txn("payout_minimum_balance_hold", "other_adjustment")),
+            category_str(&txn("payout_minimum_balance_hold", "other_adjustment")),
             "payout_minimum_balance_hold"
         );
         assert_eq!(
-            category_of(&txn("payout_minimum_balance_release", "")),
+            category_str(&txn("payout_minimum_balance_release", "")),
             "payout_minimum_balance_release"
         );
-        assert_eq!(category_of(&txn("adjustment", "dispute")), "dispute");
-        assert_eq!(category_of(&txn("charge", "")), "charge");
-        assert_eq!(category_of(&txn("", "")), "uncategorised");
+        assert_eq!(category_str(&txn("adjustment", "dispute")), "dispute");
+        assert_eq!(category_str(&txn("charge", "")), "charge");
+        assert_eq!(category_str(&txn("", "")), "uncategorised");
     }
 
     #[test]
