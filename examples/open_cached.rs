@@ -146,6 +146,53 @@ fn main() -> Result<(), String> {
             drop(data);
         }
     }
+    if std::env::var_os("TABLES").is_some() {
+        // Each table alone: its read (Parquet to rows), its row count and what it adds to
+        // the resident set (the rows stay alive until the end of the loop).
+        let generation = cache
+            .last_used(PROFILE)
+            .map_err(|e| e.to_string())?
+            .ok_or("no cache")
+            .and_then(|p| {
+                cache
+                    .generation(&p.account_id, p.mode)
+                    .map_err(|_| "no generation")
+            })?;
+        let mut kept = Vec::new();
+        for table in tieout::source::Table::ALL {
+            let t = Instant::now();
+            let data = generation
+                .load_data(&|x| x == table)
+                .map_err(|e| e.to_string())?;
+            println!(
+                "{}  table {table}: {} rows ({})",
+                ms(t.elapsed()),
+                data.row_count(table),
+                rss()
+            );
+            kept.push(data);
+        }
+        let worklist_data = kept
+            .into_iter()
+            .reduce(|mut all, mut part| {
+                for table in tieout::source::Table::ALL {
+                    if part.row_count(table) > 0 {
+                        all.take_table(table, &mut part);
+                    }
+                }
+                all
+            })
+            .ok_or("no tables")?;
+        let t = Instant::now();
+        let w = tieout::domain::dunning::build(&worklist_data, tieout::source::demo::DEMO_NOW)
+            .map_err(|e| e.to_string())?;
+        println!(
+            "{}  dunning::build: {} rows of {} invoices",
+            ms(t.elapsed()),
+            w.rows.len(),
+            worklist_data.invoices.len()
+        );
+    }
     let mut settings = test_settings(Startup::Demo);
     settings.now = tieout::source::demo::DEMO_NOW;
     let tz = settings.tz.clone();
