@@ -5,8 +5,10 @@
 //! account loaded). See `BENCHMARKS.md`.
 //!
 //! The load is the TUI's cached open, in two parts (`load_cached_in_parts`): the
-//! Worklist's tables, its job and its first full frame while the rest (payouts, balance
-//! transactions, refunds, disputes) loads on another thread, then the rest. `ONE_SHOT=1`
+//! Worklist's tables (the charges and intents only as far as its open invoices reach), its
+//! job and its first full frame, then the rest (payouts, balance transactions, refunds,
+//! disputes, all the charges and intents) on another thread, held back until the first
+//! frame as the TUI holds it (`HOLD=0`: not held, the two share the cores). `ONE_SHOT=1`
 //! loads everything in one go first instead (the open before the load in parts).
 //!
 //! ```text
@@ -27,7 +29,7 @@ use tieout::app::load::{Need, load_cached, load_cached_in_parts};
 use tieout::source::cache::Cache;
 use tieout::tui::Action;
 use tieout::tui::harness::{Harness, test_settings};
-use tieout::tui::msg::{CancelFlag, Effect, Msg};
+use tieout::tui::msg::{CancelFlag, Effect, Msg, RestHold};
 use tieout::tui::state::Startup;
 use tieout::tui::workspace::{LoadError, Workspace};
 
@@ -229,20 +231,27 @@ fn main() -> Result<(), String> {
                 }
                 Effect::Load { req, kind } => {
                     // The TUI's cached open: the Worklist's tables first, the rest after.
+                    // As the TUI's loader does: the rest waits for the first part's jobs
+                    // (the hold), unless HOLD=0.
+                    let hold_rest = std::env::var_os("HOLD").is_none_or(|v| v != "0");
                     let (tx, rx) = std::sync::mpsc::channel();
                     let t = Instant::now();
                     let rest = std::thread::scope(|s| {
                         let loading = s.spawn(|| {
                             load_cached_in_parts(&cache, PROFILE, |part| {
-                                let _ = tx.send(part);
+                                let (hold, wait) = RestHold::new();
+                                if tx.send((part, hold)).is_ok() && hold_rest {
+                                    wait.wait();
+                                }
                             })
                         });
-                        if let Ok(part) = rx.recv() {
+                        if let Ok((part, hold)) = rx.recv() {
                             println!("{}  cache -> first part ({})", ms(t.elapsed()), rss());
                             h.step(Msg::LoadedFirst {
                                 req,
                                 kind,
                                 ws: Workspace::new(part, Vec::new()),
+                                hold,
                             });
                             // The Worklist's job, while the rest loads.
                             run_jobs(&mut h);

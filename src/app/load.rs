@@ -181,34 +181,52 @@ fn generation(cache: &Cache, profile: &str) -> Result<Generation, Failure> {
 }
 
 /// The tables the first part of a staged open reads: what the Worklist (the TUI's first
-/// tab) needs. The rest (payouts, balance transactions, refunds, disputes) follows.
+/// tab) needs, with only the charges and payment intents its open invoices reach. The rest
+/// (payouts, balance transactions, refunds, disputes, and all the charges and intents)
+/// follows.
 pub const FIRST_PART: Need = Need::Dunning;
+
+/// Whether the rest of a staged open reads `table`: every table the first part does not,
+/// and the two it reads only in part.
+pub fn rest_reads(table: Table) -> bool {
+    !FIRST_PART.reads(table) || matches!(table, Table::Charges | Table::PaymentIntents)
+}
 
 /// The whole cache of the account `profile` last synced, read in two parts from the same
 /// generation: `first` gets the tables [`FIRST_PART`] reads as soon as they are read
-/// (everything else empty), and the rest is returned (the first part's tables empty) for
-/// [`merge_rest`] to complete it. The TUI shows its Worklist from the first part while
-/// the million balance transactions of a large account are still being read.
+/// (everything else empty; the charges and intents only those the open invoices reach),
+/// and the rest is returned (the tables [`rest_reads`] names) for [`merge_rest`] to
+/// complete it. The TUI shows its Worklist from the first part while the million balance
+/// transactions of a large account are still being read; `first` may block (the TUI's
+/// waits for the Worklist's first frame, so the two do not share the cores).
 pub fn load_cached_in_parts(
     cache: &Cache,
     profile: &str,
     first: impl FnOnce(AccountData),
 ) -> Result<AccountData, Failure> {
     let generation = generation(cache, profile)?;
-    let part = generation
-        .load_data(&|t| FIRST_PART.reads(t))
-        .map_err(cache_failure)?;
-    first(part);
+    first(first_part(&generation)?);
+    generation.load_data(&rest_reads).map_err(cache_failure)
+}
+
+/// The first part of [`load_cached_in_parts`] alone (what the Worklist's first frame
+/// waits for), from the cache of the account `profile` last synced.
+pub fn load_cached_first_part(cache: &Cache, profile: &str) -> Result<AccountData, Failure> {
+    first_part(&generation(cache, profile)?)
+}
+
+fn first_part(generation: &Generation) -> Result<AccountData, Failure> {
     generation
-        .load_data(&|t| !FIRST_PART.reads(t))
+        .load_reached(&|t| FIRST_PART.reads(t))
         .map_err(cache_failure)
 }
 
 /// Completes the first part of a staged load (see [`load_cached_in_parts`]) with the rest:
-/// every table [`FIRST_PART`] does not read is moved over from `rest`.
+/// every table [`rest_reads`] names is moved over from `rest` (the charges and intents
+/// replacing the first part's reached few).
 pub fn merge_rest(first: &mut AccountData, mut rest: AccountData) {
     for table in Table::ALL {
-        if !FIRST_PART.reads(table) {
+        if rest_reads(table) {
             first.take_table(table, &mut rest);
         }
     }
@@ -431,14 +449,37 @@ mod tests {
         let rest =
             load_cached_in_parts(&cache, "default", |part| first = Some(part)).expect("in parts");
         let mut first = first.expect("the first part came before the rest");
-        // The first part holds what the Worklist reads, and nothing of the rest.
+        // The first part holds what the Worklist reads, and nothing of the rest: its
+        // tables in full, but for the charges and intents, of which it holds only those
+        // the open invoices reach (fewer, each as the whole read has it), and the
+        // worklist built from it is the whole account's.
         let worklist = load_cached(&cache, "default", FIRST_PART, &TimeZone::UTC).expect("wl");
-        assert_eq!(first, worklist);
-        assert!(!first.invoices.is_empty() && !first.charges.is_empty());
+        for table in Table::ALL.into_iter().filter(|t| !rest_reads(*t)) {
+            assert_eq!(first.row_count(table), worklist.row_count(table), "{table}");
+        }
+        assert_eq!(first.invoices, worklist.invoices);
+        assert!(!first.charges.is_empty() && first.charges.len() < worklist.charges.len());
+        assert!(first.charges.iter().all(|c| worklist.charges.contains(c)));
+        assert!(
+            !first.payment_intents.is_empty()
+                && first.payment_intents.len() < worklist.payment_intents.len()
+        );
+        assert!(
+            first
+                .payment_intents
+                .iter()
+                .all(|p| worklist.payment_intents.contains(p))
+        );
+        let now = crate::source::demo::DEMO_NOW;
+        assert_eq!(
+            crate::domain::dunning::build(&first, now).expect("from the first part"),
+            crate::domain::dunning::build(&whole, now).expect("from the whole")
+        );
         assert!(first.payouts.is_empty() && first.balance_transactions.is_empty());
         assert!(!rest.payouts.is_empty() && !rest.balance_transactions.is_empty());
         assert!(!rest.refunds.is_empty() && !rest.disputes.is_empty());
         assert!(rest.invoices.is_empty() && rest.customers.is_empty());
+        assert_eq!(rest.charges, whole.charges);
         merge_rest(&mut first, rest);
         assert_eq!(first, whole);
         assert_eq!(whole.meta.origin, Origin::Cache);

@@ -105,6 +105,47 @@ pub enum MouseInput {
     Click { col: u16, row: u16 },
 }
 
+/// Holds a staged load's rest back while the first tab builds its first frame, so the two
+/// do not share the cores (on two cores the rest's million rows would double the first
+/// frame's wait). The loader waits until the hold is released, i.e. dropped: the shell
+/// drops it once the first part's jobs are done, or when the load is replaced; the
+/// loader also stops waiting after [`RestHold::AT_MOST`].
+#[derive(Debug, Default)]
+pub struct RestHold {
+    /// Never sent on: dropping it is the release.
+    _release: Option<std::sync::mpsc::Sender<()>>,
+}
+
+impl RestHold {
+    /// The longest a loader waits for the release.
+    pub const AT_MOST: std::time::Duration = std::time::Duration::from_secs(2);
+
+    /// A hold and what the loader waits on.
+    pub fn new() -> (Self, RestWait) {
+        let (tx, rx) = std::sync::mpsc::channel();
+        (Self { _release: Some(tx) }, RestWait(rx))
+    }
+}
+
+/// The loader's side of a [`RestHold`].
+pub struct RestWait(std::sync::mpsc::Receiver<()>);
+
+impl RestWait {
+    /// Waits until the hold is released (or [`RestHold::AT_MOST`] has passed); returns
+    /// whether it was released.
+    pub fn wait(&self) -> bool {
+        self.wait_at_most(RestHold::AT_MOST)
+    }
+
+    /// [`Self::wait`] with a bound of `at_most`.
+    pub fn wait_at_most(&self, at_most: std::time::Duration) -> bool {
+        matches!(
+            self.0.recv_timeout(at_most),
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) | Ok(())
+        )
+    }
+}
+
 /// Everything that can change the state.
 pub enum Msg {
     /// A key press (resolved through the keymap, or typed into a prompt).
@@ -131,6 +172,8 @@ pub enum Msg {
         req: RequestId,
         kind: LoadKind,
         ws: Workspace,
+        /// Holds the loader back from the rest until the first tab's first frame.
+        hold: RestHold,
     },
     /// The rest of a load in two parts: the tables its first part lacked (merged into
     /// it, see `source::load::merge_rest`), or why they could not be read.

@@ -6,7 +6,7 @@ use jiff::tz::TimeZone;
 use ratatui::layout::Rect;
 
 use super::keymap::{self, Key, Keymap};
-use super::msg::{Effect, Owner, RequestId};
+use super::msg::{Effect, Owner, RequestId, RestHold};
 use super::pane::{Core, Cx, Pane};
 use super::panes;
 use super::theme::Theme;
@@ -91,6 +91,9 @@ pub struct State {
     pub shown: Option<RequestId>,
     /// Set while the data shown is the first part of a load (see [`Rest`]).
     pub rest: Option<Rest>,
+    /// Holds the rest of a staged load back until the first part's jobs are done (see
+    /// [`RestHold`]); released by dropping it.
+    pub rest_hold: RestHold,
     pub keymap: Keymap,
     pub theme: Theme,
     pub themes: Vec<Theme>,
@@ -113,6 +116,18 @@ pub struct State {
 }
 
 impl State {
+    /// Drops the hold on a staged load's rest once no tab shown from the first part has
+    /// a job pending: their frame is next (see [`RestHold`]). Loads (a refresh reading
+    /// Stripe meanwhile) do not keep it.
+    pub fn release_rest_when_first_part_done(&mut self) {
+        let first_part_busy = self.core.pending.values().any(|(owner, _)| {
+            matches!(owner, Owner::Tab(i) if self.tabs.get(*i).is_some_and(|t| t.shows_first_part()))
+        });
+        if !first_part_busy {
+            self.rest_hold = RestHold::default();
+        }
+    }
+
     /// A state with the registered tabs and nothing loaded.
     pub fn new(settings: Settings) -> Self {
         Self::with_tabs(settings, panes::tabs())
@@ -132,6 +147,7 @@ impl State {
             load: LoadState::Idle,
             shown: None,
             rest: None,
+            rest_hold: RestHold::default(),
             keymap: settings.keymap,
             theme: settings.theme,
             themes: settings.themes,

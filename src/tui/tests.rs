@@ -7,7 +7,7 @@ use std::sync::Arc;
 use super::action::Action;
 use super::harness::{Harness, buffer_text, style_layer, test_settings};
 use super::keymap::{Key, Keymap};
-use super::msg::{Effect, Job, JobOutput, MouseInput, Msg, Owner, RequestId};
+use super::msg::{Effect, Job, JobOutput, MouseInput, Msg, Owner, RequestId, RestHold};
 use super::pane::{Cx, Handled, Pane, ViewCx};
 use super::sample;
 use super::state::{Mode, Startup};
@@ -876,6 +876,7 @@ fn a_cache_loaded_in_parts_shows_the_worklist_first_and_the_rest_when_it_arrives
         req: RequestId(1),
         kind: LoadKind::Cache,
         ws: first,
+        hold: RestHold::default(),
     });
     assert_eq!(h.state.load, LoadState::Loaded);
     assert!(h.state.animating(), "the spinner runs while the rest loads");
@@ -926,6 +927,7 @@ fn the_rest_of_a_load_in_parts_is_dropped_after_newer_data_and_its_failure_shows
             req: RequestId(1),
             kind: LoadKind::Cache,
             ws: first.clone(),
+            hold: RestHold::default(),
         },
     );
     // The refresh arrives first: it replaces the first part and the rest is not wanted.
@@ -969,6 +971,7 @@ fn the_rest_of_a_load_in_parts_is_dropped_after_newer_data_and_its_failure_shows
         req: RequestId(1),
         kind: LoadKind::Cache,
         ws: first,
+        hold: RestHold::default(),
     });
     h.step(Msg::LoadedRest {
         req: RequestId(1),
@@ -980,5 +983,44 @@ fn the_rest_of_a_load_in_parts_is_dropped_after_newer_data_and_its_failure_shows
     assert!(
         frame.contains("Could not load the payouts.") && frame.contains("unexpected end of file"),
         "{frame}"
+    );
+}
+
+#[test]
+fn the_rest_of_a_load_in_parts_waits_for_the_worklists_job_and_a_refresh_does_not_keep_it() {
+    let whole = sample::workspace(Origin::Cache);
+    let (first, _rest) = in_parts(&whole);
+    let mut h = Harness::new(
+        test_settings(Startup::CacheThenFresh),
+        Box::new(|_| Err(LoadError::new("not asked: the test sends the loads"))),
+        120,
+        40,
+    );
+    h.auto = false;
+    h.start();
+    // The cache (1) and the refresh (2) stay pending: the refresh reads Stripe meanwhile.
+    h.queued.clear();
+    let (hold, wait) = RestHold::new();
+    h.step(Msg::LoadedFirst {
+        req: RequestId(1),
+        kind: LoadKind::Cache,
+        ws: first,
+        hold,
+    });
+    let zero = std::time::Duration::ZERO;
+    assert!(
+        h.queued.iter().any(|e| matches!(e, Effect::Compute { .. })),
+        "the Worklist's job is queued"
+    );
+    assert!(!wait.wait_at_most(zero), "held while the Worklist builds");
+    h.settle();
+    assert!(
+        h.frame().contains("Failed payments 4 rows"),
+        "{}",
+        h.frame()
+    );
+    assert!(
+        wait.wait_at_most(zero),
+        "released once the Worklist's job is done, though the refresh is still pending"
     );
 }

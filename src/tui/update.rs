@@ -60,7 +60,12 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             changed
         }
         Msg::Loaded { req, kind, result } => on_loaded(state, req, kind, result),
-        Msg::LoadedFirst { req, kind: _, ws } => on_loaded_first(state, req, ws),
+        Msg::LoadedFirst {
+            req,
+            kind: _,
+            ws,
+            hold,
+        } => on_loaded_first(state, req, ws, hold),
         Msg::LoadedRest { req, result } => on_loaded_rest(state, req, result),
         Msg::Progress { req, text } => {
             if let Some(entry) = state.core.pending.get_mut(&req) {
@@ -145,6 +150,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
     if changed {
         state.dirty = true;
     }
+    state.release_rest_when_first_part_done();
     std::mem::take(&mut state.core.effects)
 }
 

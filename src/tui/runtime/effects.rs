@@ -14,7 +14,9 @@ use super::clipboard::{self, Tool};
 use super::opener;
 use crate::source::AccountData;
 use crate::time::Month;
-use crate::tui::msg::{CancelFlag, Effect, JobFailed, Msg, PacketInput, PacketResult, RequestId};
+use crate::tui::msg::{
+    CancelFlag, Effect, JobFailed, Msg, PacketInput, PacketResult, RequestId, RestHold,
+};
 use crate::tui::workspace::{LoadError, LoadKind, Workspace};
 
 /// Reads the account for the TUI. Runs on a worker thread; may block.
@@ -141,7 +143,19 @@ impl EffectRunner {
                     let first = |ws: Workspace| {
                         tracing::info!(req = req.0, ?kind, "first part loaded");
                         sent_first.set(true);
-                        let _ = tx.blocking_send(Msg::LoadedFirst { req, kind, ws });
+                        let (hold, wait) = RestHold::new();
+                        if tx
+                            .blocking_send(Msg::LoadedFirst {
+                                req,
+                                kind,
+                                ws,
+                                hold,
+                            })
+                            .is_ok()
+                            && !wait.wait()
+                        {
+                            tracing::info!(req = req.0, "the rest loads before the first frame");
+                        }
                     };
                     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                         loader.load_in_parts(kind, &progress, &first)

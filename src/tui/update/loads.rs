@@ -166,6 +166,7 @@ pub(super) fn on_loaded_first(
     state: &mut State,
     req: super::super::msg::RequestId,
     ws: super::super::workspace::Workspace,
+    hold: super::super::msg::RestHold,
 ) -> bool {
     if !state.core.pending.contains_key(&req) {
         return false; // cancelled or superseded
@@ -177,6 +178,8 @@ pub(super) fn on_loaded_first(
     state.shown = Some(req);
     state.core.workspace = Some(ws.clone());
     state.rest = Some(Rest::Loading(req));
+    // Released once the first part's jobs are done (`update` checks after each message).
+    state.rest_hold = hold;
     if let Some(entry) = state.core.pending.get_mut(&req) {
         entry.1 = "loading the payouts".into();
     }

@@ -21,7 +21,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 // foldhash: the indexes hash hundreds of thousands of Stripe ids per build; SipHash's
 // DoS resistance buys nothing on the account's own data.
-use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
+use foldhash::{HashMap, HashMapExt};
+use rayon::prelude::*;
 
 use crate::domain::declines::{self, Action, Basis, Classification, DeclineSignals};
 use crate::model::AccountData;
@@ -32,10 +33,12 @@ use crate::money::{Currency, Money, MoneyError, Totals};
 mod attempts;
 mod currency_order;
 pub mod expiring;
+pub mod reach;
 pub mod since;
 mod subtotals;
 use attempts::*;
 pub use currency_order::CurrencyOrder;
+use reach::Reach;
 
 /// The words shown after a failure code when Stripe returned no decline code.
 pub const NO_DECLINE_CODE: &str = "no decline code returned";
@@ -320,7 +323,7 @@ pub enum DunningError {
 }
 
 fn row_for(inv: &InvoiceRow, ix: &Index<'_>, now: i64) -> Option<WorkRow> {
-    if inv.status != InvoiceStatus::Open || inv.amount_remaining <= 0 {
+    if !reach::may_be_listed(inv) {
         return None;
     }
     let (attempts, in_flight, first_attempt) = attempts_of(inv, ix);
@@ -402,9 +405,10 @@ fn row_for(inv: &InvoiceRow, ix: &Index<'_>, now: i64) -> Option<WorkRow> {
 /// Builds the worklist of `data` as of `now` (unix seconds).
 pub fn build(data: &AccountData, now: i64) -> Result<Worklist, DunningError> {
     let ix = Index::new(data);
+    // Each invoice's row reads only the index: built on all cores, in the invoices' order.
     let mut rows: Vec<WorkRow> = data
         .invoices
-        .iter()
+        .par_iter()
         .filter_map(|inv| row_for(inv, &ix, now))
         .collect();
 

@@ -27,7 +27,7 @@ use polars::prelude::{DataFrame, ParquetCompression, ParquetReader, ParquetWrite
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::source::tables::{Snapshot, TableError, data_from_tables};
+use crate::source::tables::{Snapshot, TableError, data_from_tables, read_reached};
 use crate::source::{AccountData, Mode, Origin, SnapshotMeta, Table};
 
 /// Bumped when the layout or the tables' columns change incompatibly; a cache of
@@ -502,6 +502,29 @@ impl Generation {
             ReadError::Cache(e) => e,
             ReadError::Table(e) => CacheError::unreadable(dir, e),
         })
+    }
+}
+
+impl Generation {
+    /// [`Self::load_data`] for the first part of a staged open: the tables `wanted` names,
+    /// but of the charges and payment intents only the rows the worklist can reach from
+    /// the invoices read (see `tables::read_reached`); the two tables are read in full by
+    /// a later [`Self::load_data`] that names them. The files are read in parallel.
+    pub fn load_reached(
+        &self,
+        wanted: &(dyn Fn(Table) -> bool + Sync),
+    ) -> Result<AccountData, CacheError> {
+        let reduced = |t: Table| matches!(t, Table::Charges | Table::PaymentIntents);
+        let frame = |t: Table| read_table(&self.manifest, &self.dir, t, &|x| x == t && wanted(x));
+        let (data, frames) = rayon::join(
+            || self.load_data(&|t| wanted(t) && !reduced(t)),
+            || rayon::join(|| frame(Table::Charges), || frame(Table::PaymentIntents)),
+        );
+        let mut data = data?;
+        let (charges, intents) = (frames.0?, frames.1?);
+        read_reached(&charges, &intents, &mut data)
+            .map_err(|e| CacheError::unreadable(&self.dir, e))?;
+        Ok(data)
     }
 }
 

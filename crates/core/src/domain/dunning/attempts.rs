@@ -22,67 +22,46 @@ impl<'a> Index<'a> {
     /// the whole account would (the same rows, in the same order), without hashing the
     /// hundreds of thousands of settled charges and intents of a large account.
     pub(super) fn new(d: &'a AccountData) -> Self {
-        let wanted: HashSet<&str> = d
-            .invoices
-            .iter()
-            .filter(|inv| inv.status == InvoiceStatus::Open && inv.amount_remaining > 0)
-            .map(|inv| inv.id.as_str())
-            .collect();
+        let mut reach = Reach::seeds(&d.invoices, &d.invoice_payments);
         let mut payments_by_invoice: HashMap<&str, Vec<_>> = HashMap::new();
         for p in &d.invoice_payments {
-            if wanted.contains(p.invoice.as_str()) {
+            if reach.invoices.contains(p.invoice.as_str()) {
                 payments_by_invoice
                     .entry(p.invoice.as_str())
                     .or_default()
                     .push(p);
             }
         }
-        // The intents and charges `payments_of` starts from.
-        let mut pi_ids: HashSet<&str> = HashSet::new();
-        let mut charge_ids: HashSet<&str> = HashSet::new();
-        for p in payments_by_invoice.values().flatten() {
-            pi_ids.extend(p.payment_intent.as_deref());
-            charge_ids.extend(p.charge.as_deref());
-        }
-        for inv in d.invoices.iter().filter(|i| wanted.contains(i.id.as_str())) {
-            pi_ids.extend(inv.legacy_payment_intent.as_deref());
-            charge_ids.extend(inv.legacy_charge.as_deref());
+        for pi in &d.payment_intents {
+            reach.intent_names(
+                &pi.id,
+                [pi.latest_charge.as_deref(), pi.error_charge.as_deref()],
+            );
         }
         let mut charges_by_intent: HashMap<&str, Vec<_>> = HashMap::new();
+        let mut charges: HashMap<&str, &ChargeRow> = HashMap::new();
         for c in &d.charges {
-            if let Some(pi) = c.payment_intent.as_deref()
-                && pi_ids.contains(pi)
+            let pi = c.payment_intent.as_deref();
+            if let Some(pi) = pi
+                && reach.seeded_intent(pi)
             {
                 charges_by_intent.entry(pi).or_default().push(c);
-                charge_ids.insert(c.id.as_str());
+            }
+            if reach.take_charge(&c.id, pi) {
+                charges.insert(c.id.as_str(), c);
             }
         }
-        for pi in d
+        let mut intents: HashMap<&str, &PaymentIntentRow> = HashMap::new();
+        for p in d
             .payment_intents
             .iter()
-            .filter(|p| pi_ids.contains(p.id.as_str()))
+            .filter(|p| reach.wants_intent(&p.id))
         {
-            charge_ids.extend(pi.latest_charge.as_deref());
-            charge_ids.extend(pi.error_charge.as_deref());
-        }
-        let charges: HashMap<&str, &ChargeRow> = d
-            .charges
-            .iter()
-            .filter(|c| charge_ids.contains(c.id.as_str()))
-            .map(|c| (c.id.as_str(), c))
-            .collect();
-        // `attempt_from_charge` looks up each charge's own intent too.
-        for c in charges.values() {
-            pi_ids.extend(c.payment_intent.as_deref());
+            intents.insert(p.id.as_str(), p);
         }
         Self {
             payments_by_invoice,
-            intents: d
-                .payment_intents
-                .iter()
-                .filter(|p| pi_ids.contains(p.id.as_str()))
-                .map(|p| (p.id.as_str(), p))
-                .collect(),
+            intents,
             charges,
             charges_by_intent,
             customers: d.customers.iter().map(|c| (c.id.as_str(), c)).collect(),

@@ -28,9 +28,11 @@ use crate::source::{AccountData, SnapshotMeta, Table};
 
 mod cols;
 mod frame;
+mod reach;
 mod read;
 mod write;
 
+pub use reach::read_reached;
 use read::read_frame;
 use write::write_frame;
 
