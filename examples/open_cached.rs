@@ -174,6 +174,36 @@ fn main() -> Result<(), String> {
             );
             kept.push(data);
         }
+        for table in [
+            tieout::source::Table::Charges,
+            tieout::source::Table::PaymentIntents,
+            tieout::source::Table::Invoices,
+        ] {
+            let pointer = cache
+                .last_used(PROFILE)
+                .map_err(|e| e.to_string())?
+                .ok_or("no cache")?;
+            let t = Instant::now();
+            let snap = cache
+                .load_tables(&pointer.account_id, pointer.mode, &|x| x == table)
+                .map_err(|e| e.to_string())?;
+            println!(
+                "{}  table {table}: the Parquet frame alone ({} rows)",
+                ms(t.elapsed()),
+                snap.frame(table).height()
+            );
+        }
+        let t = Instant::now();
+        let first =
+            tieout::app::load::load_cached_first_part(&cache, PROFILE).map_err(|f| f.message)?;
+        println!(
+            "{}  the first part alone: {} charges, {} intents ({})",
+            ms(t.elapsed()),
+            first.charges.len(),
+            first.payment_intents.len(),
+            rss()
+        );
+        drop(first);
         let worklist_data = kept
             .into_iter()
             .reduce(|mut all, mut part| {

@@ -185,9 +185,30 @@ pub fn format_major(minor: i64, currency: Currency) -> String {
         return minor.to_string();
     }
     let abs = minor.unsigned_abs();
-    let sign = if minor < 0 { "-" } else { "" };
-    let width = exp as usize;
-    format!("{sign}{}.{:0width$}", abs / unit, abs % unit)
+    let mut out = String::with_capacity(24);
+    if minor < 0 {
+        out.push('-');
+    }
+    push_digits(&mut out, abs / unit, 1);
+    out.push('.');
+    push_digits(&mut out, abs % unit, exp as usize);
+    out
+}
+
+/// Appends `v` in decimal, zero-padded to at least `width` digits (no formatting
+/// machinery: exports write millions of amounts).
+fn push_digits(out: &mut String, mut v: u64, width: usize) {
+    let mut digits = [b'0'; 20];
+    let mut n = 0;
+    while v > 0 || n == 0 {
+        digits[19 - n] = b'0' + (v % 10) as u8;
+        v /= 10;
+        n += 1;
+    }
+    let n = n.max(width.min(20));
+    for &d in &digits[20 - n..] {
+        out.push(char::from(d));
+    }
 }
 
 /// Formats with thousands separators for the screen: `-1,234.50`.

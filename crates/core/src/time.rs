@@ -3,7 +3,6 @@
 //! calendar and time-zone work.
 
 use std::fmt;
-use std::fmt::Write as _;
 use std::str::FromStr;
 
 use jiff::civil::Date;
@@ -172,16 +171,23 @@ pub fn iso_utc(ts: i64) -> String {
             .map(|t| t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string())
             .unwrap_or_default();
     }
-    let mut out = String::with_capacity(20);
-    let _ = write!(
-        out,
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}",
-        secs / 3600,
-        secs % 3600 / 60,
-        secs % 60
-    );
-    out.push('Z');
-    out
+    // Digits into a fixed pattern: no formatting machinery per field.
+    let mut text = *b"0000-00-00T00:00:00Z";
+    for (at, width, value) in [
+        (0, 4, y),
+        (5, 2, m),
+        (8, 2, d),
+        (11, 2, secs / 3600),
+        (14, 2, secs % 3600 / 60),
+        (17, 2, secs % 60),
+    ] {
+        let mut v = value;
+        for slot in text[at..at + width].iter_mut().rev() {
+            *slot = b'0' + (v % 10) as u8;
+            v /= 10;
+        }
+    }
+    String::from_utf8_lossy(&text).into_owned()
 }
 
 /// The proleptic Gregorian (year, month, day) of a day count from 1970-01-01 (Howard

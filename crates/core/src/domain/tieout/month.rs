@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use foldhash::HashMap;
+use rayon::prelude::*;
 
 use jiff::tz::TimeZone;
 use serde::Serialize;
@@ -225,17 +226,19 @@ fn tie_out_ranges<'a>(
         }
     }
     // The same transaction listed twice (e.g. two overlapping pages) counts once.
-    for list in by_payout.values_mut() {
+    by_payout.par_iter_mut().for_each(|(_, list)| {
         list.sort_by(|a, b| a.id.cmp(&b.id));
         list.dedup_by(|a, b| a.id == b.id);
-    }
+    });
 
+    // Each payout's tie-out reads only its own lines and the related index: on all cores,
+    // in the chosen order.
     let related = Related::new(chosen.iter().flatten().copied(), txns);
     chosen
         .into_iter()
         .map(|chosen| {
             chosen
-                .into_iter()
+                .into_par_iter()
                 .map(|p| {
                     let listed = by_payout
                         .get(p.id.as_str())

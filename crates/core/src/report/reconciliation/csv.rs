@@ -2,6 +2,8 @@
 //! `type=payout` transaction is not a row), in the columns README.md ("Exports") fixes, money in
 //! major units of the line's currency.
 
+use std::borrow::Cow;
+
 use crate::domain::tieout::MonthTieOut;
 use crate::model::rows::BalanceTxnRow;
 use crate::money::format_major;
@@ -71,7 +73,7 @@ pub fn columns<'a>() -> [Column<PaidLine<'a>>; 12] {
         ),
         Column::both(
             "description",
-            |p| one_line(p.line.description.as_deref().unwrap_or("")).into(),
+            |p| one_line(p.line.description.as_deref().unwrap_or("")),
             |p| Json::opt_str(p.line.description.as_deref()),
         ),
     ]
@@ -101,10 +103,16 @@ pub fn csv_to<W: std::io::Write>(tieout: &MonthTieOut, w: W) -> Result<W, ::csv:
     columns::csv_to(&columns(), paid_lines(tieout), w)
 }
 
-/// Descriptions stay on one row: line breaks become spaces.
-fn one_line(text: &str) -> String {
-    text.split(['\r', '\n'])
-        .filter(|s| !s.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
+/// Descriptions stay on one row: line breaks become spaces (a description without one,
+/// nearly all, is borrowed as it is).
+fn one_line(text: &str) -> Cow<'_, str> {
+    if !text.contains(['\r', '\n']) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(
+        text.split(['\r', '\n'])
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+            .join(" "),
+    )
 }
