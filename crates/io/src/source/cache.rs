@@ -23,11 +23,11 @@ use std::fs::{self, File};
 use std::io;
 use std::path::{Path, PathBuf};
 
-use polars::prelude::{DataFrame, ParquetCompression, ParquetReader, ParquetWriter, SerReader};
+use polars::prelude::{DataFrame, ParquetCompression, ParquetWriter};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::source::tables::{Snapshot, TableError, data_from_tables, read_reached};
+use crate::source::tables::Snapshot;
 use crate::source::{AccountData, Mode, Origin, SnapshotMeta, Table};
 
 mod generation;
