@@ -268,7 +268,7 @@ fn main() -> Result<(), String> {
                     let t = Instant::now();
                     let rest = std::thread::scope(|s| {
                         let loading = s.spawn(|| {
-                            load_cached_in_parts(&cache, PROFILE, |part| {
+                            load_cached_in_parts(&cache, PROFILE, |part, _| {
                                 let (hold, wait) = RestHold::new();
                                 if tx.send((part, hold)).is_ok() && hold_rest {
                                     wait.wait();

@@ -10,6 +10,7 @@
 use jiff::tz::TimeZone;
 
 use super::ReadRequest;
+use crate::app::run_history::CachedLookup;
 use crate::failure::{FailKind, Failure};
 use crate::source::cache::{Cache, CacheError, Generation};
 use crate::source::progress::StderrProgress;
@@ -187,25 +188,38 @@ fn generation(cache: &Cache, profile: &str) -> Result<Generation, Failure> {
 pub const FIRST_PART: Need = Need::Dunning;
 
 /// Whether the rest of a staged open reads `table`: every table the first part does not,
-/// and the two it reads only in part.
+/// and the four it reads only in part (the invoices the worklist reads with their
+/// payments, and the charges and intents those reach).
 pub fn rest_reads(table: Table) -> bool {
-    !FIRST_PART.reads(table) || matches!(table, Table::Charges | Table::PaymentIntents)
+    !FIRST_PART.reads(table)
+        || matches!(
+            table,
+            Table::Invoices | Table::InvoicePayments | Table::Charges | Table::PaymentIntents
+        )
 }
 
 /// The whole cache of the account `profile` last synced, read in two parts from the same
 /// generation: `first` gets the tables [`FIRST_PART`] reads as soon as they are read
-/// (everything else empty; the charges and intents only those the open invoices reach),
-/// and the rest is returned (the tables [`rest_reads`] names) for [`merge_rest`] to
-/// complete it. The TUI shows its Worklist from the first part while the million balance
-/// transactions of a large account are still being read; `first` may block (the TUI's
-/// waits for the Worklist's first frame, so the two do not share the cores).
+/// (everything else empty; of the invoices only those the worklist reads, with their
+/// payments and the charges and intents they reach), with a lookup of the statuses of the
+/// invoices it lacks (for the worklist's "since": one that left the list is paid or
+/// voided, so not in the first part), and the rest is returned (the tables [`rest_reads`]
+/// names) for [`merge_rest`] to complete it. The TUI shows its Worklist from the first
+/// part while the million balance transactions of a large account are still being read;
+/// `first` may block (the TUI's waits for the Worklist's first frame, so the two do not
+/// share the cores).
 pub fn load_cached_in_parts(
     cache: &Cache,
     profile: &str,
-    first: impl FnOnce(AccountData),
+    first: impl FnOnce(AccountData, CachedLookup),
 ) -> Result<AccountData, Failure> {
     let generation = generation(cache, profile)?;
-    first(first_part(&generation)?);
+    first(
+        first_part(&generation)?,
+        CachedLookup {
+            generation: generation.clone(),
+        },
+    );
     generation.load_data(&rest_reads).map_err(cache_failure)
 }
 
@@ -222,8 +236,8 @@ fn first_part(generation: &Generation) -> Result<AccountData, Failure> {
 }
 
 /// Completes the first part of a staged load (see [`load_cached_in_parts`]) with the rest:
-/// every table [`rest_reads`] names is moved over from `rest` (the charges and intents
-/// replacing the first part's reached few).
+/// every table [`rest_reads`] names is moved over from `rest` (the invoices, their
+/// payments, the charges and intents replacing the first part's few).
 pub fn merge_rest(first: &mut AccountData, mut rest: AccountData) {
     for table in Table::ALL {
         if rest_reads(table) {
@@ -446,39 +460,60 @@ mod tests {
         let cache = demo_cache(root.path());
         let whole = load_cached(&cache, "default", Need::All, &TimeZone::UTC).expect("whole");
         let mut first = None;
-        let rest =
-            load_cached_in_parts(&cache, "default", |part| first = Some(part)).expect("in parts");
-        let mut first = first.expect("the first part came before the rest");
+        let rest = load_cached_in_parts(&cache, "default", |part, lookup| {
+            first = Some((part, lookup))
+        })
+        .expect("in parts");
+        let (mut first, lookup) = first.expect("the first part came before the rest");
         // The first part holds what the Worklist reads, and nothing of the rest: its
-        // tables in full, but for the charges and intents, of which it holds only those
-        // the open invoices reach (fewer, each as the whole read has it), and the
-        // worklist built from it is the whole account's.
+        // tables in full, but for the invoices (only those the worklist reads, with their
+        // payments) and the charges and intents (only those these reach): fewer, each as
+        // the whole read has it; the worklist built from it is the whole account's.
         let worklist = load_cached(&cache, "default", FIRST_PART, &TimeZone::UTC).expect("wl");
         for table in Table::ALL.into_iter().filter(|t| !rest_reads(*t)) {
             assert_eq!(first.row_count(table), worklist.row_count(table), "{table}");
         }
-        assert_eq!(first.invoices, worklist.invoices);
-        assert!(!first.charges.is_empty() && first.charges.len() < worklist.charges.len());
-        assert!(first.charges.iter().all(|c| worklist.charges.contains(c)));
-        assert!(
-            !first.payment_intents.is_empty()
-                && first.payment_intents.len() < worklist.payment_intents.len()
+        fn fewer_of<T: PartialEq>(part: &[T], whole: &[T], what: &str) {
+            assert!(!part.is_empty() && part.len() < whole.len(), "{what}");
+            assert!(part.iter().all(|r| whole.contains(r)), "{what}");
+        }
+        fewer_of(&first.invoices, &worklist.invoices, "invoices");
+        fewer_of(
+            &first.invoice_payments,
+            &worklist.invoice_payments,
+            "invoice payments",
         );
-        assert!(
-            first
-                .payment_intents
-                .iter()
-                .all(|p| worklist.payment_intents.contains(p))
+        fewer_of(&first.charges, &worklist.charges, "charges");
+        fewer_of(
+            &first.payment_intents,
+            &worklist.payment_intents,
+            "payment intents",
         );
         let now = crate::source::demo::DEMO_NOW;
         assert_eq!(
             crate::domain::dunning::build(&first, now).expect("from the first part"),
             crate::domain::dunning::build(&whole, now).expect("from the whole")
         );
+        // What the first part lacks of an invoice that left the list, its status, the
+        // lookup reads from the same cache: "since" says the same from either part.
+        let ids: Vec<String> = whole.invoices.iter().map(|i| i.id.clone()).collect();
+        let paid = whole
+            .invoices
+            .iter()
+            .find(|i| i.status == crate::stripe::models::InvoiceStatus::Paid)
+            .expect("a paid invoice");
+        assert!(!first.invoices.iter().any(|i| i.id == paid.id));
+        use crate::app::run_history::{NoLookup, departures};
+        assert_eq!(
+            departures(&first, &ids, &lookup),
+            departures(&whole, &ids, &NoLookup)
+        );
         assert!(first.payouts.is_empty() && first.balance_transactions.is_empty());
         assert!(!rest.payouts.is_empty() && !rest.balance_transactions.is_empty());
         assert!(!rest.refunds.is_empty() && !rest.disputes.is_empty());
-        assert!(rest.invoices.is_empty() && rest.customers.is_empty());
+        assert!(rest.customers.is_empty());
+        assert_eq!(rest.invoices, whole.invoices);
+        assert_eq!(rest.invoice_payments, whole.invoice_payments);
         assert_eq!(rest.charges, whole.charges);
         merge_rest(&mut first, rest);
         assert_eq!(first, whole);

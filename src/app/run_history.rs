@@ -144,12 +144,32 @@ pub trait StatusLookup: Send + Sync {
     fn statuses(&self, ids: &[String]) -> Departures;
 }
 
-/// No lookup beyond the data (the demo, the cache, the TUI).
+/// No lookup beyond the data (the demo, a whole cache).
 pub struct NoLookup;
 
 impl StatusLookup for NoLookup {
     fn statuses(&self, _ids: &[String]) -> Departures {
         Departures::new()
+    }
+}
+
+/// The statuses from the cache generation the data was read from (a staged open's first
+/// part holds only the invoices the worklist reads, not the paid or voided ones that left
+/// it). A generation that can no longer be read (a sync replaced it meanwhile) leaves the
+/// invoices `left` with status unknown, and says so in the log.
+pub struct CachedLookup {
+    pub generation: crate::source::cache::Generation,
+}
+
+impl StatusLookup for CachedLookup {
+    fn statuses(&self, ids: &[String]) -> Departures {
+        match self.generation.invoice_statuses(ids) {
+            Ok(found) => found.into_iter().collect(),
+            Err(e) => {
+                tracing::warn!(error = %e, "the statuses of invoices that left the worklist could not be read from the cache");
+                Departures::new()
+            }
+        }
     }
 }
 

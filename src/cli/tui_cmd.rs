@@ -258,11 +258,11 @@ impl CliLoader {
         let cache = self.cache()?;
         let tickets = self.tickets()?;
         let bank = self.bank()?;
-        load::load_cached_in_parts(&cache, &self.ctx.global.profile, |part| {
+        load::load_cached_in_parts(&cache, &self.ctx.global.profile, |part, lookup| {
             first(
                 Workspace::new(part, tickets)
                     .with_bank(bank)
-                    .with_history(history(Arc::new(NoLookup)))
+                    .with_history(history(Arc::new(lookup)))
                     .with_connected(self.connected()),
             );
         })

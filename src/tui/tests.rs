@@ -823,15 +823,21 @@ fn a_started_key_sequence_lapses_after_about_a_second() {
     assert!(!h.state.animating());
 }
 
-/// A workspace split as a load in two parts splits it (see `source::load::FIRST_PART`):
-/// the Worklist's tables first, then the payouts, their lines, refunds and disputes.
+/// A workspace split as a load in two parts splits it (see `app::load::rest_reads`): the
+/// Worklist's tables first, then the payouts, their lines, refunds and disputes, and again
+/// the tables the first part read only in part (whole in both here).
 fn in_parts(ws: &Workspace) -> (Workspace, AccountData) {
+    use crate::app::load::{FIRST_PART, rest_reads};
+    use crate::source::Table;
     let mut first = (*ws.data).clone();
     let mut rest = AccountData::empty(first.meta.clone());
-    rest.payouts = std::mem::take(&mut first.payouts);
-    rest.balance_transactions = std::mem::take(&mut first.balance_transactions);
-    rest.refunds = std::mem::take(&mut first.refunds);
-    rest.disputes = std::mem::take(&mut first.disputes);
+    let mut copy = (*ws.data).clone();
+    for table in Table::ALL.into_iter().filter(|t| rest_reads(*t)) {
+        rest.take_table(table, &mut copy);
+        if !FIRST_PART.reads(table) {
+            first.take_table(table, &mut AccountData::empty(first.meta.clone()));
+        }
+    }
     let first = Workspace {
         data: Arc::new(first),
         tickets: Arc::clone(&ws.tickets),

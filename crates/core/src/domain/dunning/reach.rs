@@ -4,7 +4,8 @@
 //! charges those intents name (`latest_charge`, the error's charge), and the intents of
 //! those charges. The worklist's index holds only these, and a staged open reads only
 //! these before the Worklist's first frame: a large account's hundreds of thousands of
-//! settled charges and intents are not needed to draw it.
+//! settled charges and intents are not needed to draw it. Of the invoices, the first part
+//! reads those [`worklist_reads`] names, with their invoice payments.
 //!
 //! The walk is written once, over ids, so the index (over rows) and the cache reader (over
 //! columns, before any row is built) cannot disagree about what is reached.
@@ -16,7 +17,20 @@ use crate::model::status::InvoiceStatus;
 
 /// Whether `inv` can be on the worklist at all (see `row_for`).
 pub fn may_be_listed(inv: &InvoiceRow) -> bool {
-    inv.status == InvoiceStatus::Open && inv.amount_remaining > 0
+    listed(&inv.status, inv.amount_remaining)
+}
+
+/// [`may_be_listed`] over an invoice's two fields (for a reader of columns).
+fn listed(status: &InvoiceStatus, amount_remaining: i64) -> bool {
+    *status == InvoiceStatus::Open && amount_remaining > 0
+}
+
+/// Whether the worklist's build reads an invoice of this status and amount remaining at
+/// all: one that may be listed, or an uncollectible one (counted apart). The others (paid,
+/// void, draft, open with nothing remaining) change nothing on it, so a staged open's
+/// first part reads only these and their invoice payments.
+pub fn worklist_reads(status: &InvoiceStatus, amount_remaining: i64) -> bool {
+    listed(status, amount_remaining) || *status == InvoiceStatus::Uncollectible
 }
 
 /// The ids reached so far. Feed it in the order of the steps: [`Reach::seeds`], then each

@@ -3,12 +3,16 @@
 //! on all cores, and the reduced first part of a staged open.
 
 use std::fs::File;
+
+use foldhash::HashSet;
 use std::path::{Path, PathBuf};
 
 use polars::prelude::{DataFrame, ParquetReader, SerReader};
 
 use super::{CacheError, Manifest};
-use crate::source::tables::{TableError, data_from_tables, read_reached};
+use crate::source::tables::{
+    ReachFrames, TableError, data_from_tables, invoice_statuses_of, read_reached,
+};
 use crate::source::{AccountData, Table};
 
 /// A table that could not be read, or not turned into rows.
@@ -49,24 +53,58 @@ impl Generation {
 
 impl Generation {
     /// [`Self::load_data`] for the first part of a staged open: the tables `wanted` names,
-    /// but of the charges and payment intents only the rows the worklist can reach from
-    /// the invoices read (see `tables::read_reached`); the two tables are read in full by
-    /// a later [`Self::load_data`] that names them. The files are read in parallel.
+    /// but of the invoices only those the worklist reads, with their invoice payments, and
+    /// of the charges and payment intents only the rows those reach (see
+    /// `tables::read_reached`); the four tables are read in full by a later
+    /// [`Self::load_data`] that names them. The files are read in parallel.
     pub fn load_reached(
         &self,
         wanted: &(dyn Fn(Table) -> bool + Sync),
     ) -> Result<AccountData, CacheError> {
-        let reduced = |t: Table| matches!(t, Table::Charges | Table::PaymentIntents);
+        let in_part = |t: Table| {
+            matches!(
+                t,
+                Table::Invoices | Table::InvoicePayments | Table::Charges | Table::PaymentIntents
+            )
+        };
         let frame = |t: Table| read_table(&self.manifest, &self.dir, t, &|x| x == t && wanted(x));
         let (data, frames) = rayon::join(
-            || self.load_data(&|t| wanted(t) && !reduced(t)),
-            || rayon::join(|| frame(Table::Charges), || frame(Table::PaymentIntents)),
+            || self.load_data(&|t| wanted(t) && !in_part(t)),
+            || {
+                let ((invoices, invoice_payments), (charges, intents)) = rayon::join(
+                    || rayon::join(|| frame(Table::Invoices), || frame(Table::InvoicePayments)),
+                    || rayon::join(|| frame(Table::Charges), || frame(Table::PaymentIntents)),
+                );
+                Ok::<_, CacheError>(ReachFrames {
+                    invoices: invoices?,
+                    invoice_payments: invoice_payments?,
+                    charges: charges?,
+                    intents: intents?,
+                })
+            },
         );
         let mut data = data?;
-        let (charges, intents) = (frames.0?, frames.1?);
-        read_reached(&charges, &intents, &mut data)
-            .map_err(|e| CacheError::unreadable(&self.dir, e))?;
+        read_reached(&frames?, &mut data).map_err(|e| CacheError::unreadable(&self.dir, e))?;
         Ok(data)
+    }
+
+    /// The statuses of the invoices `ids` names, as this generation holds them (reading
+    /// only the invoices' id and status columns): what a first part without the settled
+    /// invoices cannot say about an invoice that left the worklist. An id the cache does
+    /// not hold is left out.
+    pub fn invoice_statuses(&self, ids: &[String]) -> Result<Vec<(String, String)>, CacheError> {
+        let table = Table::Invoices;
+        if ids.is_empty() || !self.manifest.row_counts.contains_key(table.name()) {
+            return Ok(Vec::new());
+        }
+        let path = self.dir.join(parquet_file(table));
+        let file = File::open(&path).map_err(|e| CacheError::unreadable(&path, e))?;
+        let df = ParquetReader::new(file)
+            .with_columns(Some(vec!["id".into(), "status".into()]))
+            .finish()
+            .map_err(|e| CacheError::unreadable(&path, e))?;
+        let wanted: HashSet<&str> = ids.iter().map(String::as_str).collect();
+        invoice_statuses_of(&df, &wanted).map_err(|e| CacheError::unreadable(&path, e))
     }
 }
 

@@ -32,7 +32,7 @@ mod reach;
 mod read;
 mod write;
 
-pub use reach::read_reached;
+pub use reach::{ReachFrames, invoice_statuses_of, read_reached};
 use read::read_frame;
 use write::write_frame;
 
