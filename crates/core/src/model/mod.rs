@@ -154,6 +154,13 @@ macro_rules! tables {
                     $(Table::$variant => self.$field = std::mem::take(&mut from.$field),)*
                 }
             }
+
+            /// Appends `from`'s rows of `table` to this account's, leaving `from`'s empty.
+            pub fn append_table(&mut self, table: Table, from: &mut AccountData) {
+                match table {
+                    $(Table::$variant => self.$field.append(&mut from.$field),)*
+                }
+            }
         }
     };
 }

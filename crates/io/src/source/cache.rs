@@ -41,6 +41,10 @@ pub const CACHE_FORMAT: u32 = 1;
 /// The environment variable that moves the data directory (tests, portable installs).
 pub const DATA_DIR_ENV: &str = "TIEOUT_DATA_DIR";
 
+/// Rows per Parquet row group (polars' own default, written explicitly): a table of more
+/// is read back a row group at a time (`generation::read_table_in_slices`).
+const ROW_GROUP_ROWS: usize = 512 * 512;
+
 const MANIFEST: &str = "manifest.json";
 const GEN_PREFIX: &str = "gen-";
 const TMP_PREFIX: &str = ".tmp-";
@@ -479,6 +483,7 @@ fn write_parquet(path: &Path, df: &DataFrame) -> Result<u64, CacheError> {
     let mut df = df.clone();
     ParquetWriter::new(&mut file)
         .with_compression(ParquetCompression::Zstd(None))
+        .with_row_group_size(Some(ROW_GROUP_ROWS))
         .finish(&mut df)
         .map_err(|e| CacheError::write(path, e))?;
     file.sync_all().map_err(|e| CacheError::write(path, e))?;

@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 
 use polars::prelude::{DataFrame, ParquetReader, SerReader};
 
-use super::{CacheError, Manifest};
+use super::{CacheError, Manifest, ROW_GROUP_ROWS};
 use crate::source::tables::{
-    ReachFrames, TableError, data_from_tables, invoice_statuses_of, read_reached,
+    FrameSink, ReachFrames, TableError, data_from_tables, invoice_statuses_of, read_reached,
 };
 use crate::source::{AccountData, Table};
 
@@ -24,6 +24,12 @@ enum ReadError {
 impl From<TableError> for ReadError {
     fn from(e: TableError) -> Self {
         ReadError::Table(e)
+    }
+}
+
+impl From<CacheError> for ReadError {
+    fn from(e: CacheError) -> Self {
+        ReadError::Cache(e)
     }
 }
 
@@ -40,9 +46,19 @@ impl Generation {
         &self,
         wanted: &(dyn Fn(Table) -> bool + Sync),
     ) -> Result<AccountData, CacheError> {
+        self.load_data_sliced(wanted, ROW_GROUP_ROWS)
+    }
+
+    /// [`Self::load_data`], reading a table of more than `slice_rows` rows that many at a
+    /// time.
+    fn load_data_sliced(
+        &self,
+        wanted: &(dyn Fn(Table) -> bool + Sync),
+        slice_rows: usize,
+    ) -> Result<AccountData, CacheError> {
         let Generation { manifest, dir } = self;
-        data_from_tables(manifest.meta(), &biggest_first(manifest), &|table| {
-            read_table(manifest, dir, table, wanted).map_err(ReadError::Cache)
+        data_from_tables(manifest.meta(), &biggest_first(manifest), &|table, each| {
+            read_table_in_slices(manifest, dir, (table, wanted), slice_rows, each)
         })
         .map_err(|e| match e {
             ReadError::Cache(e) => e,
@@ -121,6 +137,48 @@ pub(super) fn biggest_first(manifest: &Manifest) -> [Table; Table::COUNT] {
     order
 }
 
+/// [`read_table`] `slice_rows` rows at a time for a table of more (the million balance
+/// transactions, a row group at a time): each slice is given to `each` and dropped before
+/// the next is read, so the whole frame never stands beside its rows. The slices' rows
+/// must add up to the manifest's count.
+fn read_table_in_slices(
+    manifest: &Manifest,
+    gen_dir: &Path,
+    (table, wanted): (Table, &(dyn Fn(Table) -> bool + Sync)),
+    slice_rows: usize,
+    each: &mut FrameSink<'_, ReadError>,
+) -> Result<(), ReadError> {
+    let rows = manifest.row_counts.get(table.name()).copied();
+    let Some(rows) = rows.filter(|n| wanted(table) && *n > slice_rows) else {
+        return each(read_table(manifest, gen_dir, table, wanted)?);
+    };
+    let path = gen_dir.join(parquet_file(table));
+    let open = || File::open(&path).map_err(|e| CacheError::unreadable(&path, e));
+    let held = ParquetReader::new(open()?)
+        .num_rows()
+        .map_err(|e| CacheError::unreadable(&path, e))?;
+    let mut read = 0;
+    for offset in (0..rows.min(held)).step_by(slice_rows.max(1)) {
+        let df: DataFrame = ParquetReader::new(open()?)
+            .with_slice(Some((offset, slice_rows)))
+            .finish()
+            .map_err(|e| CacheError::unreadable(&path, e))?;
+        if df.height() == 0 {
+            break;
+        }
+        read += df.height();
+        each(df)?;
+    }
+    if read != rows || held != rows {
+        return Err(CacheError::unreadable(
+            &path,
+            format!("it holds {held} rows, the manifest says {rows}"),
+        )
+        .into());
+    }
+    Ok(())
+}
+
 /// Reads one table of a generation, checking its row count against the manifest; a
 /// table not `wanted`, or one the manifest does not list (a cache written before tieout
 /// had that table), is an empty frame without columns.
@@ -151,4 +209,64 @@ pub(super) fn read_table(
         ));
     }
     Ok(df)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::Mode;
+    use crate::source::cache::Cache;
+    use crate::source::tables::Snapshot;
+    use crate::source::testdata::random_data;
+
+    fn saved(n: usize) -> (tempfile::TempDir, Generation) {
+        let root = tempfile::tempdir().expect("tmp");
+        let cache = Cache::at(root.path());
+        let mut data = random_data(17, n);
+        data.meta.account_id = "acct_1SLICE".into();
+        data.meta.mode = Mode::Test;
+        cache
+            .save(&Snapshot::from_data(&data).expect("frames"))
+            .expect("save");
+        let generation = cache.generation("acct_1SLICE", Mode::Test).expect("gen");
+        (root, generation)
+    }
+
+    #[test]
+    fn tables_read_in_slices_give_the_rows_of_one_read() {
+        let (_root, generation) = saved(40);
+        let whole = generation
+            .load_data_sliced(&|_| true, usize::MAX)
+            .expect("whole");
+        assert_eq!(whole.balance_transactions.len(), 40);
+        for slice_rows in [1, 7, 39, 40] {
+            let sliced = generation
+                .load_data_sliced(&|_| true, slice_rows)
+                .expect("sliced");
+            assert_eq!(sliced, whole, "{slice_rows} rows a slice");
+        }
+    }
+
+    #[test]
+    fn slices_that_do_not_add_up_to_the_manifest_are_refused() {
+        let (_root, mut generation) = saved(40);
+        // One row more than the file (a slice short), and one fewer (the last slice ends
+        // where the manifest says, with a row left in the file).
+        for (said, slice_rows) in [(41, 7), (39, 13)] {
+            generation
+                .manifest
+                .row_counts
+                .insert("balance_transactions".into(), said);
+            let err = generation
+                .load_data_sliced(&|_| true, slice_rows)
+                .expect_err("disagrees")
+                .to_string();
+            assert!(
+                err.contains(&format!(
+                    "balance_transactions.parquet is unreadable (it holds 40 rows, the manifest says {said})"
+                )),
+                "{err}"
+            );
+        }
+    }
 }

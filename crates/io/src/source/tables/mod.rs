@@ -87,12 +87,14 @@ impl Snapshot {
         order.sort_by_key(|t| std::cmp::Reverse(frames[t.index()].height()));
         let frames: std::sync::Mutex<[Option<DataFrame>; Table::COUNT]> =
             std::sync::Mutex::new(frames.map(Some));
-        data_from_tables(meta, &order, &|table| {
-            Ok(frames
-                .lock()
-                .ok()
-                .and_then(|mut f| f[table.index()].take())
-                .unwrap_or_default())
+        data_from_tables(meta, &order, &|table, each| {
+            each(
+                frames
+                    .lock()
+                    .ok()
+                    .and_then(|mut f| f[table.index()].take())
+                    .unwrap_or_default(),
+            )
         })
     }
 
@@ -134,16 +136,23 @@ impl Snapshot {
     }
 }
 
-/// Builds the account's rows table by table: `read` gives each table's frame (a frame
-/// without columns gives no rows), which is turned into rows and dropped before the next
-/// is read on that core. The tables of `order` are read and converted in parallel, in
-/// that order (the biggest first, so the cores finish together), so at most one frame per
-/// core is held next to the rows (the cache's load path: a million balance transactions
-/// never sit in memory twice). Tables not in `order` stay empty.
+/// Where [`data_from_tables`]'s reader puts a table's frames, one at a time.
+pub type FrameSink<'a, E> = dyn FnMut(DataFrame) -> Result<(), E> + 'a;
+
+/// [`data_from_tables`]'s reader: gives `table`'s frames, whole or in slices, to the sink.
+pub type ReadFrames<'a, E> = dyn Fn(Table, &mut FrameSink<'_, E>) -> Result<(), E> + Sync + 'a;
+
+/// Builds the account's rows table by table: `read` gives each table's frame to `each`,
+/// whole or in consecutive slices (a frame without columns gives no rows); each frame is
+/// turned into rows and dropped before the next is read on that core. The tables of
+/// `order` are read and converted in parallel, in that order (the biggest first, so the
+/// cores finish together), so at most one frame (or slice) per core is held next to the
+/// rows (the cache's load path: a million balance transactions never sit in memory
+/// twice). Tables not in `order` stay empty.
 pub fn data_from_tables<E: From<TableError> + Send>(
     meta: SnapshotMeta,
     order: &[Table],
-    read: &(dyn Fn(Table) -> Result<DataFrame, E> + Sync),
+    read: &ReadFrames<'_, E>,
 ) -> Result<AccountData, E> {
     // Each table is read into an account of its own, then moved into the whole.
     let parts: Vec<(Table, AccountData)> = order
@@ -151,10 +160,14 @@ pub fn data_from_tables<E: From<TableError> + Send>(
         .with_max_len(1)
         .map(|&table| {
             let mut part = AccountData::empty(meta.clone());
-            let df = read(table)?;
-            if df.width() != 0 || df.height() != 0 {
-                read_frame(&df, table, &mut part)?;
-            }
+            read(table, &mut |df: DataFrame| {
+                if df.width() != 0 || df.height() != 0 {
+                    let mut piece = AccountData::empty(meta.clone());
+                    read_frame(&df, table, &mut piece)?;
+                    part.append_table(table, &mut piece);
+                }
+                Ok(())
+            })?;
             Ok((table, part))
         })
         .collect::<Result<_, E>>()?;
