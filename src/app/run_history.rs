@@ -215,10 +215,20 @@ impl StatusLookup for StripeLookup {
 pub fn departures(data: &AccountData, ids: &[String], lookup: &dyn StatusLookup) -> Departures {
     let mut out = Departures::new();
     let mut missing = Vec::new();
+    // One pass over the invoices, not one per departed id (a whole account holds 100,000).
+    let wanted: std::collections::HashSet<&str> = ids.iter().map(String::as_str).collect();
+    let mut status: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+    for inv in data
+        .invoices
+        .iter()
+        .filter(|i| wanted.contains(i.id.as_str()))
+    {
+        status.entry(inv.id.as_str()).or_insert(inv.status.as_str());
+    }
     for id in ids {
-        match data.invoices.iter().find(|i| &i.id == id) {
-            Some(inv) => {
-                out.insert(id.clone(), inv.status.as_str().to_string());
+        match status.get(id.as_str()) {
+            Some(s) => {
+                out.insert(id.clone(), (*s).to_string());
             }
             None => missing.push(id.clone()),
         }
