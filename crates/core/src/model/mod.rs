@@ -155,6 +155,15 @@ macro_rules! tables {
                 }
             }
 
+            /// Makes room for `additional` more rows of `table` (one allocation for a table
+            /// that arrives in slices). A hint: when the room cannot be had (a damaged
+            /// count), nothing is reserved and the rows grow as they come.
+            pub fn reserve_table(&mut self, table: Table, additional: usize) {
+                let _ = match table {
+                    $(Table::$variant => self.$field.try_reserve_exact(additional),)*
+                };
+            }
+
             /// Appends `from`'s rows of `table` to this account's, leaving `from`'s empty.
             pub fn append_table(&mut self, table: Table, from: &mut AccountData) {
                 match table {

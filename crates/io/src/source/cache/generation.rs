@@ -57,9 +57,16 @@ impl Generation {
         slice_rows: usize,
     ) -> Result<AccountData, CacheError> {
         let Generation { manifest, dir } = self;
-        data_from_tables(manifest.meta(), &biggest_first(manifest), &|table, each| {
-            read_table_in_slices(manifest, dir, (table, wanted), slice_rows, each)
-        })
+        let rows = |t: Table| {
+            let n = manifest.row_counts.get(t.name()).copied();
+            n.filter(|_| wanted(t))
+        };
+        data_from_tables(
+            manifest.meta(),
+            &biggest_first(manifest),
+            &rows,
+            &|table, each| read_table_in_slices(manifest, dir, (table, wanted), slice_rows, each),
+        )
         .map_err(|e| match e {
             ReadError::Cache(e) => e,
             ReadError::Table(e) => CacheError::unreadable(dir, e),

@@ -87,7 +87,7 @@ impl Snapshot {
         order.sort_by_key(|t| std::cmp::Reverse(frames[t.index()].height()));
         let frames: std::sync::Mutex<[Option<DataFrame>; Table::COUNT]> =
             std::sync::Mutex::new(frames.map(Some));
-        data_from_tables(meta, &order, &|table, each| {
+        data_from_tables(meta, &order, &|_| None, &|table, each| {
             each(
                 frames
                     .lock()
@@ -143,7 +143,9 @@ pub type FrameSink<'a, E> = dyn FnMut(DataFrame) -> Result<(), E> + 'a;
 pub type ReadFrames<'a, E> = dyn Fn(Table, &mut FrameSink<'_, E>) -> Result<(), E> + Sync + 'a;
 
 /// Builds the account's rows table by table: `read` gives each table's frame to `each`,
-/// whole or in consecutive slices (a frame without columns gives no rows); each frame is
+/// whole or in consecutive slices (a frame without columns gives no rows), and `rows`
+/// may say how many rows a table will have (its vector is then allocated once, not grown
+/// slice by slice); each frame is
 /// turned into rows and dropped before the next is read on that core. The tables of
 /// `order` are read and converted in parallel, in that order (the biggest first, so the
 /// cores finish together), so at most one frame (or slice) per core is held next to the
@@ -152,6 +154,7 @@ pub type ReadFrames<'a, E> = dyn Fn(Table, &mut FrameSink<'_, E>) -> Result<(), 
 pub fn data_from_tables<E: From<TableError> + Send>(
     meta: SnapshotMeta,
     order: &[Table],
+    rows: &(dyn Fn(Table) -> Option<usize> + Sync),
     read: &ReadFrames<'_, E>,
 ) -> Result<AccountData, E> {
     // Each table is read into an account of its own, then moved into the whole.
@@ -160,6 +163,9 @@ pub fn data_from_tables<E: From<TableError> + Send>(
         .with_max_len(1)
         .map(|&table| {
             let mut part = AccountData::empty(meta.clone());
+            if let Some(n) = rows(table) {
+                part.reserve_table(table, n);
+            }
             read(table, &mut |df: DataFrame| {
                 if df.width() != 0 || df.height() != 0 {
                     let mut piece = AccountData::empty(meta.clone());
