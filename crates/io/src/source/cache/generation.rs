@@ -161,29 +161,35 @@ fn read_table_in_slices(
     };
     let path = gen_dir.join(parquet_file(table));
     let open = || File::open(&path).map_err(|e| CacheError::unreadable(&path, e));
+    // The footer's count first: a file that disagrees is refused before any slice is read.
     let held = ParquetReader::new(open()?)
         .num_rows()
         .map_err(|e| CacheError::unreadable(&path, e))?;
+    check_row_count(&path, held, Some(rows))?;
     let mut read = 0;
-    for offset in (0..rows.min(held)).step_by(slice_rows.max(1)) {
+    for offset in (0..rows).step_by(slice_rows.max(1)) {
         let df: DataFrame = ParquetReader::new(open()?)
             .with_slice(Some((offset, slice_rows)))
             .finish()
             .map_err(|e| CacheError::unreadable(&path, e))?;
-        if df.height() == 0 {
-            break;
-        }
         read += df.height();
         each(df)?;
     }
-    if read != rows || held != rows {
-        return Err(CacheError::unreadable(
-            &path,
-            format!("it holds {held} rows, the manifest says {rows}"),
-        )
-        .into());
+    check_row_count(&path, read, Some(rows)).map_err(ReadError::from)
+}
+
+/// A table file's rows against the manifest's count (`None`: the manifest has none).
+fn check_row_count(path: &Path, held: usize, said: Option<usize>) -> Result<(), CacheError> {
+    if said == Some(held) {
+        return Ok(());
     }
-    Ok(())
+    Err(CacheError::unreadable(
+        path,
+        format!(
+            "it holds {held} rows, the manifest says {}",
+            said.map_or("none".to_string(), |n| n.to_string())
+        ),
+    ))
 }
 
 /// Reads one table of a generation, checking its row count against the manifest; a
@@ -204,17 +210,7 @@ pub(super) fn read_table(
     let df: DataFrame = ParquetReader::new(file)
         .finish()
         .map_err(|e| CacheError::unreadable(&path, e))?;
-    let expected = manifest.row_counts.get(name).copied();
-    if expected != Some(df.height()) {
-        return Err(CacheError::unreadable(
-            &path,
-            format!(
-                "it holds {} rows, the manifest says {}",
-                df.height(),
-                expected.map_or("none".to_string(), |n| n.to_string())
-            ),
-        ));
-    }
+    check_row_count(&path, df.height(), manifest.row_counts.get(name).copied())?;
     Ok(df)
 }
 

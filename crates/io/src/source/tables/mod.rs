@@ -144,9 +144,9 @@ pub type ReadFrames<'a, E> = dyn Fn(Table, &mut FrameSink<'_, E>) -> Result<(), 
 
 /// Builds the account's rows table by table: `read` gives each table's frame to `each`,
 /// whole or in consecutive slices (a frame without columns gives no rows), and `rows`
-/// may say how many rows a table will have (its vector is then allocated once, not grown
-/// slice by slice); each frame is
-/// turned into rows and dropped before the next is read on that core. The tables of
+/// may say how many rows a table will have (after its first slice, room is made once for
+/// the rest instead of growing slice by slice); each frame is turned into rows and
+/// dropped before the next is read on that core. The tables of
 /// `order` are read and converted in parallel, in that order (the biggest first, so the
 /// cores finish together), so at most one frame (or slice) per core is held next to the
 /// rows (the cache's load path: a million balance transactions never sit in memory
@@ -163,13 +163,19 @@ pub fn data_from_tables<E: From<TableError> + Send>(
         .with_max_len(1)
         .map(|&table| {
             let mut part = AccountData::empty(meta.clone());
-            if let Some(n) = rows(table) {
-                part.reserve_table(table, n);
-            }
             read(table, &mut |df: DataFrame| {
-                if df.width() != 0 || df.height() != 0 {
-                    let mut piece = AccountData::empty(meta.clone());
-                    read_frame(&df, table, &mut piece)?;
+                if df.width() == 0 && df.height() == 0 {
+                    return Ok(());
+                }
+                let mut piece = AccountData::empty(meta.clone());
+                read_frame(&df, table, &mut piece)?;
+                if part.row_count(table) == 0 {
+                    // The first frame (for most tables the only one): its rows move, and
+                    // room is made once for the slices still to come.
+                    part.take_table(table, &mut piece);
+                    let have = part.row_count(table);
+                    part.reserve_table(table, rows(table).map_or(0, |n| n.saturating_sub(have)));
+                } else {
                     part.append_table(table, &mut piece);
                 }
                 Ok(())
