@@ -30,11 +30,11 @@ fn account() -> AccountData {
             let amount = 1_000 + (i as i64 % 50_000);
             let fee = amount * 3 / 100;
             BalanceTxnRow {
-                id: format!("txn_{i:020}"),
+                id: format!("txn_{i:020}").into(),
                 payout: Some(format!("po_{:016}", i / 100).into()),
                 kind: if i % 20 == 0 { "refund" } else { "charge" }.into(),
                 reporting_category: if i % 20 == 0 { "refund" } else { "charge" }.into(),
-                source: Some(format!("ch_{i:020}")),
+                source: Some(format!("ch_{i:020}").into()),
                 created: 1_790_000_000 + i as i64,
                 available_on: 1_790_200_000 + i as i64,
                 currency: currencies[i / 100 % 3],
@@ -43,7 +43,7 @@ fn account() -> AccountData {
                 net: amount - fee,
                 description: (i % 3 == 0).then(|| format!("Order {i}").into()),
                 status: "available".into(),
-                fee_details: Vec::new(),
+                fee_details: tieout_core::model::rows::FeeParts::None,
             }
         })
         .collect();

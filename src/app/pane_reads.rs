@@ -11,6 +11,7 @@ use jiff::tz::TimeZone;
 use super::load::Need;
 use crate::source::cache::Cache;
 use crate::source::progress::Progress;
+use crate::source::rows::StripeId;
 use crate::source::sync::partial::{self, Resource, Unread};
 use crate::source::sync::{AccountIdent, Parts};
 use crate::source::{AccountData, SnapshotMeta};
@@ -204,9 +205,8 @@ pub fn merge_again(shown: &AccountData, gaps: &[Gap], again: PaneData, retried: 
             data.meta.payment_methods = fresh.meta.payment_methods.clone();
         }
     }
-    let ids: std::collections::HashSet<String> =
-        fresh.charges.iter().map(|c| c.id.clone()).collect();
     let mut charges = std::mem::take(&mut fresh.charges);
+    let ids: std::collections::HashSet<StripeId> = charges.iter().map(|c| c.id.clone()).collect();
     charges.extend(data.charges.drain(..).filter(|c| !ids.contains(&c.id)));
     data.charges = charges;
     out.sort_by_key(|g| g.resource);

@@ -365,7 +365,11 @@ impl<R: StripeReads> TicketFetcher<R> {
             .got
             .charges
             .values()
-            .filter(|c| c.customer.as_ref().is_some_and(|id| ids.contains(id)))
+            .filter(|c| {
+                c.customer
+                    .as_deref()
+                    .is_some_and(|id| ids.iter().any(|i| i == id))
+            })
             .collect();
         let succeeded: Vec<&ChargeRow> = of_customers
             .iter()
@@ -379,7 +383,7 @@ impl<R: StripeReads> TicketFetcher<R> {
         let mut refunded: Vec<String> = of_customers
             .iter()
             .filter(|c| c.id == matched.id || c.amount_refunded > 0 || c.refunded)
-            .map(|c| c.id.clone())
+            .map(|c| c.id.to_string())
             .collect();
         refunded.sort();
         let matched = *matched;
@@ -389,10 +393,10 @@ impl<R: StripeReads> TicketFetcher<R> {
         for id in &refunds_read {
             self.reuse("/v1/refunds", &q(&[("charge", id.as_str())]));
         }
-        if self.got.disputes_of.contains(&matched.id) {
+        if self.got.disputes_of.contains(matched.id.as_str()) {
             self.reuse("/v1/disputes", &q(&[("charge", matched.id.as_str())]));
         }
-        let dispute_for: Vec<String> = Some(matched.id.clone())
+        let dispute_for: Vec<String> = Some(matched.id.to_string())
             .filter(|id| !self.got.disputes_of.contains(id))
             .into_iter()
             .collect();

@@ -51,13 +51,13 @@ fn main() {
             );
             t.created = arrival - 3 * 86_400 - l as i64 * 60;
             t.available_on = arrival - 86_400;
-            t.source = Some(format!("ch_1Q{p:012}{l:010}"));
+            t.source = Some(format!("ch_1Q{p:012}{l:010}").into());
             t.description = Some(format!("Payment for invoice {p}-{l}").into());
             net += t.net;
             lines.push(t);
         }
         let mut own = line(&format!("txn_own_{id}"), &id, "payout", "payout", -net, 0);
-        own.source = Some(id.clone());
+        own.source = Some(id.as_str().into());
         lines.push(own);
         let mut row = payout(&id, net, "2024-03-01T00:00:00Z");
         row.arrival_date = arrival;

@@ -177,7 +177,7 @@ pub(super) fn line_entries(
                 Booking::Booked => EntryKind::Lines,
                 Booking::Accrued => EntryKind::Accrual,
             },
-            lines: lines.iter().map(|l| l.id.clone()).collect(),
+            lines: lines.iter().map(|l| l.id.to_string()).collect(),
             narration,
             review,
             postings,

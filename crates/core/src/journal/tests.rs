@@ -210,7 +210,7 @@ fn month_with_fee(
 ) -> MonthTieOut<'static> {
     let p = payout("po_fd", 10_000 - fee, "2026-10-05T00:00:00Z");
     let mut l = line("txn_fd", "po_fd", "charge", "charge", 10_000, fee);
-    l.fee_details = details;
+    l.fee_details = details.into();
     let txns = [own(&p), l];
     tie_out_month(&[p], &txns, month("2026-10"), &TimeZone::UTC).into_owned()
 }
@@ -370,10 +370,11 @@ pub(super) fn rows(spec: &[PayoutSpec]) -> (Vec<PayoutRow>, Vec<BalanceTxnRow>) 
             // Every other line itemises its fee, a tenth of it as tax.
             if k % 2 == 0 && *fee > 0 {
                 let tax = fee / 10;
-                l.fee_details = vec![detail("stripe_fee", fee - tax), detail("tax", tax)];
-                for d in &mut l.fee_details {
+                let mut parts = vec![detail("stripe_fee", fee - tax), detail("tax", tax)];
+                for d in &mut parts {
                     d.currency = c;
                 }
+                l.fee_details = parts.into();
             }
             if *broken {
                 l.net += 1;
@@ -550,7 +551,7 @@ proptest! {
             let t = tie_out_month(&payouts, &txns, crate::time::Month::of(p.arrival_date, &tz), &tz);
             if let Some(it) = t.find(&p.id).and_then(|p| p.itemisation.as_ref()) {
                 for l in &it.lines {
-                    want.insert(l.id.clone(), 1);
+                    want.insert(l.id.to_string(), 1);
                 }
             }
         }

@@ -3,10 +3,11 @@
 //! columns by `source::tables`, and carry money as i64 minor units with a [`Currency`].
 //! Pure data: no IO.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub use compact_str::CompactString;
+
+pub use crate::model::compact::{Metadata, StripeId, Word};
 
 use serde::{Deserialize, Serialize};
 
@@ -70,19 +71,20 @@ impl PayoutRow {
 
 /// A balance transaction, with the payout it was listed under (`?payout=`), if any.
 ///
-/// A large account holds a million of these, so the row is kept compact: Stripe's short
-/// open-set words (`type`, `reporting_category`, `status`) are [`CompactString`]s, which
-/// hold up to 24 bytes inline (no heap, the open set kept: an unknown word is still held
-/// as sent), and the payout id is a [`PayoutId`] shared by every line of that payout.
+/// A large account holds a million of these, so the row is kept compact and, in the common
+/// case, free of heap allocations: the ids are [`StripeId`]s (inline), Stripe's short
+/// open-set words (`type`, `reporting_category`, `status`) are [`Word`]s (an unknown word is
+/// still held as sent), the fee's single part sits in the row ([`FeeParts`]), and the
+/// payout id is a [`PayoutId`] shared by every line of that payout.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BalanceTxnRow {
-    pub id: String,
+    pub id: StripeId,
     /// The automatic payout whose `?payout=` listing returned this transaction.
     pub payout: Option<PayoutId>,
     /// Stripe's `type` (open set: `charge`, `refund`, `payout`, `adjustment`, ...).
-    pub kind: CompactString,
-    pub reporting_category: CompactString,
-    pub source: Option<String>,
+    pub kind: Word,
+    pub reporting_category: Word,
+    pub source: Option<StripeId>,
     pub created: i64,
     pub available_on: i64,
     pub currency: Currency,
@@ -90,11 +92,11 @@ pub struct BalanceTxnRow {
     pub fee: i64,
     pub net: i64,
     pub description: Option<CompactString>,
-    pub status: CompactString,
+    pub status: Word,
     /// Stripe's itemisation of `fee` (`fee_details`); empty when Stripe gave none or the
     /// cache predates it.
     #[serde(default)]
-    pub fee_details: Vec<FeeDetailRow>,
+    pub fee_details: FeeParts,
 }
 
 /// A payout id held by many rows at once (every line of a payout holds the same one):
@@ -106,13 +108,69 @@ pub type PayoutId = Arc<str>;
 pub struct FeeDetailRow {
     /// `stripe_fee`, `application_fee`, `payment_method_passthrough_fee`, `tax`,
     /// `withheld_tax`, ... (an open set).
-    pub kind: CompactString,
+    pub kind: Word,
     /// Minor units of `currency`, positive when assessed.
     pub amount: i64,
     pub currency: Currency,
     pub description: Option<CompactString>,
     /// The Connect application that earned an `application_fee`.
-    pub application: Option<String>,
+    pub application: Option<Box<str>>,
+}
+
+/// A balance transaction's fee parts: almost always none or one, so one part is held in
+/// the row itself and only two or more go to the heap. Reads as a slice of
+/// [`FeeDetailRow`]s and serialises as a list.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum FeeParts {
+    #[default]
+    None,
+    One(FeeDetailRow),
+    Many(Box<[FeeDetailRow]>),
+}
+
+impl FeeParts {
+    pub fn as_slice(&self) -> &[FeeDetailRow] {
+        match self {
+            FeeParts::None => &[],
+            FeeParts::One(part) => std::slice::from_ref(part),
+            FeeParts::Many(parts) => parts,
+        }
+    }
+}
+
+impl std::ops::Deref for FeeParts {
+    type Target = [FeeDetailRow];
+    fn deref(&self) -> &[FeeDetailRow] {
+        self.as_slice()
+    }
+}
+
+impl From<Vec<FeeDetailRow>> for FeeParts {
+    fn from(mut parts: Vec<FeeDetailRow>) -> Self {
+        match parts.len() {
+            0 => FeeParts::None,
+            1 => parts.pop().map_or(FeeParts::None, FeeParts::One),
+            _ => FeeParts::Many(parts.into_boxed_slice()),
+        }
+    }
+}
+
+impl FromIterator<FeeDetailRow> for FeeParts {
+    fn from_iter<I: IntoIterator<Item = FeeDetailRow>>(parts: I) -> Self {
+        parts.into_iter().collect::<Vec<_>>().into()
+    }
+}
+
+impl Serialize for FeeParts {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.as_slice().serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for FeeParts {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Vec::<FeeDetailRow>::deserialize(deserializer).map(FeeParts::from)
+    }
 }
 
 /// An invoice, flattened.
@@ -177,11 +235,15 @@ pub struct PaymentIntentRow {
 }
 
 /// A charge, succeeded or failed, with its outcome flattened.
+///
+/// A large account holds hundreds of thousands: the ids are [`StripeId`]s, the outcome's
+/// and failure's codes [`Word`]s and the metadata a [`Metadata`], so most of a charge sits
+/// in the row itself.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ChargeRow {
-    pub id: String,
-    pub customer: Option<String>,
-    pub payment_intent: Option<String>,
+    pub id: StripeId,
+    pub customer: Option<StripeId>,
+    pub payment_intent: Option<StripeId>,
     pub amount: i64,
     pub amount_captured: i64,
     pub amount_refunded: i64,
@@ -189,17 +251,17 @@ pub struct ChargeRow {
     pub status: ChargeStatus,
     pub created: i64,
     pub description: Option<String>,
-    pub metadata: BTreeMap<String, String>,
+    pub metadata: Metadata,
     pub disputed: bool,
     pub refunded: bool,
-    pub failure_code: Option<String>,
+    pub failure_code: Option<Word>,
     pub failure_message: Option<String>,
-    pub outcome_type: Option<String>,
-    pub outcome_reason: Option<String>,
-    pub outcome_network_status: Option<String>,
-    pub outcome_advice_code: Option<String>,
-    pub outcome_seller_message: Option<String>,
-    pub balance_transaction: Option<String>,
+    pub outcome_type: Option<Word>,
+    pub outcome_reason: Option<Word>,
+    pub outcome_network_status: Option<Word>,
+    pub outcome_advice_code: Option<Word>,
+    pub outcome_seller_message: Option<CompactString>,
+    pub balance_transaction: Option<StripeId>,
     pub receipt_email: Option<String>,
     pub billing_email: Option<String>,
 }

@@ -10,8 +10,13 @@ use tieout_core::model::status::{
 
 use crate::stripe::models::{self, Expandable};
 
-fn id_of<T: models::HasId>(e: &Option<Expandable<T>>) -> Option<String> {
-    e.as_ref().map(|x| x.id().to_string())
+fn id_of<T: models::HasId, Id: for<'a> From<&'a str>>(e: &Option<Expandable<T>>) -> Option<Id> {
+    e.as_ref().map(|x| Id::from(x.id()))
+}
+
+/// An optional text of a Stripe model as the row's holder of it (a [`Word`], an id, ...).
+fn held<T: for<'a> From<&'a str>>(text: &Option<String>) -> Option<T> {
+    text.as_deref().map(T::from)
 }
 
 impl From<&models::Payout> for PayoutRow {
@@ -136,7 +141,7 @@ impl From<&models::Charge> for ChargeRow {
     fn from(c: &models::Charge) -> Self {
         let o = c.outcome.as_ref();
         Self {
-            id: c.id.clone(),
+            id: c.id.as_str().into(),
             customer: id_of(&c.customer),
             payment_intent: id_of(&c.payment_intent),
             amount: c.amount.unwrap_or(0),
@@ -149,16 +154,16 @@ impl From<&models::Charge> for ChargeRow {
                 .unwrap_or_else(|| ChargeStatus::Unknown(String::new())),
             created: c.created.unwrap_or(0),
             description: c.description.clone(),
-            metadata: c.metadata.clone(),
+            metadata: c.metadata.iter().collect(),
             disputed: c.disputed,
             refunded: c.refunded,
-            failure_code: c.failure_code.clone(),
+            failure_code: held(&c.failure_code),
             failure_message: c.failure_message.clone(),
-            outcome_type: o.and_then(|o| o.kind.clone()),
-            outcome_reason: o.and_then(|o| o.reason.clone()),
-            outcome_network_status: o.and_then(|o| o.network_status.clone()),
-            outcome_advice_code: o.and_then(|o| o.advice_code.clone()),
-            outcome_seller_message: o.and_then(|o| o.seller_message.clone()),
+            outcome_type: o.and_then(|o| held(&o.kind)),
+            outcome_reason: o.and_then(|o| held(&o.reason)),
+            outcome_network_status: o.and_then(|o| held(&o.network_status)),
+            outcome_advice_code: o.and_then(|o| held(&o.advice_code)),
+            outcome_seller_message: o.and_then(|o| held(&o.seller_message)),
             balance_transaction: id_of(&c.balance_transaction),
             receipt_email: c.receipt_email.clone(),
             billing_email: c.billing_details.as_ref().and_then(|b| b.email.clone()),
@@ -293,11 +298,11 @@ impl From<&models::Subscription> for RenewalMethodRow {
 /// all its lines).
 pub fn balance_txn_row(t: &models::BalanceTransaction, payout: Option<&PayoutId>) -> BalanceTxnRow {
     BalanceTxnRow {
-        id: t.id.clone(),
+        id: t.id.as_str().into(),
         payout: payout.cloned(),
         kind: t.kind.as_deref().unwrap_or_default().into(),
         reporting_category: t.reporting_category.as_deref().unwrap_or_default().into(),
-        source: t.source.as_ref().map(|s| s.id().to_string()),
+        source: t.source.as_ref().map(|s| s.id().into()),
         created: t.created.unwrap_or(0),
         available_on: t.available_on.unwrap_or(0),
         currency: currency_of(t.currency.as_deref()),
@@ -315,7 +320,7 @@ pub fn balance_txn_row(t: &models::BalanceTransaction, payout: Option<&PayoutId>
                 // A part without its own currency is in the transaction's.
                 currency: currency_of(d.currency.as_deref().or(t.currency.as_deref())),
                 description: d.description.as_deref().map(CompactString::from),
-                application: d.application.clone(),
+                application: d.application.as_deref().map(Box::from),
             })
             .collect(),
     }

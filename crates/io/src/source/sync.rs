@@ -81,7 +81,7 @@ use crate::source::cache::{Cache, CacheError, ProfilePointer, Saved};
 use crate::source::progress::{Part, Progress, SyncEvent};
 use crate::source::rows::{
     BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, InvoiceRow,
-    PaymentIntentRow, PayoutId, PayoutRow, RefundRow, SubscriptionRow,
+    PaymentIntentRow, PayoutId, PayoutRow, RefundRow, StripeId, SubscriptionRow,
 };
 use crate::source::tables::{Snapshot, TableError};
 use crate::source::{AccountData, Origin, SnapshotMeta};
@@ -390,7 +390,7 @@ pub async fn fetch_each(
         data.invoice_payments = inv.payments;
         data.payment_intents = inv.intents;
         // The failed charges behind the worklist, unless the charges list has them.
-        let known: HashSet<String> = data.charges.iter().map(|c| c.id.clone()).collect();
+        let known: HashSet<StripeId> = data.charges.iter().map(|c| c.id.clone()).collect();
         let mut added = HashSet::new();
         for c in inv.charges {
             if !known.contains(&c.id) && added.insert(c.id.clone()) {

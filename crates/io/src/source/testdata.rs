@@ -9,7 +9,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::source::rows::{
     BalanceTxnRow, ChargeRow, CompactString, CustomerRow, DisputeRow, FeeDetailRow,
     InvoicePaymentRow, InvoiceRow, PaymentIntentRow, PayoutId, PayoutRow, RefundRow,
-    RenewalMethodRow, SubscriptionRow,
+    RenewalMethodRow, StripeId, SubscriptionRow,
 };
 use crate::source::{AccountData, Mode, Origin, SnapshotMeta};
 use crate::stripe::models::{
@@ -128,13 +128,13 @@ pub fn random_data(seed: u64, n: usize) -> AccountData {
                 .then(|| TraceIdStatus::parse(&g.status(&["pending", "supported", "unsupported"]))),
         });
         d.balance_transactions.push(BalanceTxnRow {
-            id: g.id("txn"),
+            id: g.id("txn").into(),
             payout: g.opt_id("po").map(PayoutId::from),
             kind: g
                 .status(&["charge", "refund", "payout", "adjustment"])
                 .into(),
             reporting_category: g.text().into(),
-            source: g.opt_id("ch"),
+            source: g.opt_id("ch").map(StripeId::from),
             created: g.int(),
             available_on: g.int(),
             currency: g.currency(),
@@ -151,7 +151,7 @@ pub fn random_data(seed: u64, n: usize) -> AccountData {
                     amount: fees.int(),
                     currency: fees.currency(),
                     description: fees.opt_text().map(CompactString::from),
-                    application: fees.opt_id("ca"),
+                    application: fees.opt_id("ca").map(Box::from),
                 })
                 .collect(),
         });
@@ -206,9 +206,9 @@ pub fn random_data(seed: u64, n: usize) -> AccountData {
             error_network_decline_code: g.opt_text(),
         });
         d.charges.push(ChargeRow {
-            id: g.id("ch"),
-            customer: g.opt_id("cus"),
-            payment_intent: g.opt_id("pi"),
+            id: g.id("ch").into(),
+            customer: g.opt_id("cus").map(Into::into),
+            payment_intent: g.opt_id("pi").map(Into::into),
             amount: g.int(),
             amount_captured: g.int(),
             amount_refunded: g.int(),
@@ -216,17 +216,17 @@ pub fn random_data(seed: u64, n: usize) -> AccountData {
             status: ChargeStatus::parse(&g.status(&["succeeded", "failed", "pending"])),
             created: g.int(),
             description: g.opt_text(),
-            metadata: g.metadata(),
+            metadata: g.metadata().into(),
             disputed: g.flag(),
             refunded: g.flag(),
-            failure_code: g.opt_text(),
+            failure_code: g.opt_text().map(Into::into),
             failure_message: g.opt_text(),
-            outcome_type: g.opt_text(),
-            outcome_reason: g.opt_text(),
-            outcome_network_status: g.opt_text(),
-            outcome_advice_code: g.opt_text(),
-            outcome_seller_message: g.opt_text(),
-            balance_transaction: g.opt_id("txn"),
+            outcome_type: g.opt_text().map(Into::into),
+            outcome_reason: g.opt_text().map(Into::into),
+            outcome_network_status: g.opt_text().map(Into::into),
+            outcome_advice_code: g.opt_text().map(Into::into),
+            outcome_seller_message: g.opt_text().map(Into::into),
+            balance_transaction: g.opt_id("txn").map(Into::into),
             receipt_email: g.opt_text(),
             billing_email: g.opt_text(),
         });

@@ -64,7 +64,7 @@ pub fn proposal_for(a: &Assessment) -> Result<Proposal, String> {
     }
     Ok(Proposal {
         ticket,
-        charge: charge.id.clone(),
+        charge: charge.id.to_string(),
         amount: s.amount,
         currency,
         reason: STRIPE_REASON.to_string(),

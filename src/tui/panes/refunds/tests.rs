@@ -419,8 +419,8 @@ fn a_large_queue_is_decided_off_the_ui_task() {
     let template = data.charges[0].clone();
     for i in 0..INLINE_WORK / 100 {
         let mut c = template.clone();
-        c.id = format!("ch_bulk{i}");
-        c.customer = Some(format!("cus_bulk{i}"));
+        c.id = format!("ch_bulk{i}").into();
+        c.customer = Some(format!("cus_bulk{i}").into());
         data.charges.push(c);
     }
     let mut tickets = parse_tickets_csv(&fixture("tickets.csv")).expect("tickets");

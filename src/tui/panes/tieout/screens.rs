@@ -352,7 +352,7 @@ impl Pane for LinesScreen {
         }
         if let Some(txn) = self.table.selected_row().and_then(|r| self.lines.get(r)) {
             let fields = txn_fields(txn, &self.data, cx.tz());
-            cx.push(Box::new(RowDetail::new(txn.id.clone(), fields)));
+            cx.push(Box::new(RowDetail::new(txn.id.to_string(), fields)));
         }
         Handled::Yes
     }
@@ -404,7 +404,7 @@ fn charge_summary(id: Option<&str>, data: &AccountData) -> String {
     };
     match data.charges.iter().find(|c| c.id == id) {
         Some(ch) => [
-            ch.id.clone(),
+            ch.id.to_string(),
             money(ch.amount, ch.currency),
             customer_text(ch.customer.as_deref(), data),
             ch.description.clone().unwrap_or_default(),
@@ -427,7 +427,7 @@ pub fn txn_fields(t: &BalanceTxnRow, data: &AccountData, tz: &TimeZone) -> Vec<(
     let c = t.currency;
     let mut f: Vec<(String, String)> = Vec::new();
     let mut push = |k: &str, v: String| f.push((k.to_string(), v));
-    push("Balance transaction", t.id.clone());
+    push("Balance transaction", t.id.to_string());
     push("Type", t.kind.to_string());
     push("Reporting category", t.reporting_category.to_string());
     push(
@@ -467,14 +467,17 @@ pub fn txn_fields(t: &BalanceTxnRow, data: &AccountData, tz: &TimeZone) -> Vec<(
         push("Customer", customer_text(ch.customer.as_deref(), data));
         push(
             "Payment intent",
-            ch.payment_intent.clone().unwrap_or_default(),
+            ch.payment_intent.as_deref().unwrap_or_default().to_string(),
         );
         push("Description", ch.description.clone().unwrap_or_default());
         push("Disputed", yes_no(ch.disputed));
         push("Fully refunded", yes_no(ch.refunded));
         push(
             "Balance transaction",
-            ch.balance_transaction.clone().unwrap_or_default(),
+            ch.balance_transaction
+                .as_deref()
+                .unwrap_or_default()
+                .to_string(),
         );
         push(
             "Outcome",
@@ -492,7 +495,7 @@ pub fn txn_fields(t: &BalanceTxnRow, data: &AccountData, tz: &TimeZone) -> Vec<(
             ch.receipt_email.clone().unwrap_or_default(),
         );
         for (k, v) in &ch.metadata {
-            push(&format!("metadata.{k}"), v.clone());
+            push(&format!("metadata.{k}"), v.to_string());
         }
         let refunds: Vec<&str> = data
             .refunds

@@ -32,7 +32,7 @@ fn charge() -> ChargeRow {
         status: ChargeStatus::Succeeded,
         created: 1_790_000_000,
         description: Some("Annual beans plan".into()),
-        metadata: BTreeMap::from([("order_id".to_string(), "ORD-7".to_string())]),
+        metadata: [("order_id", "ORD-7")].into_iter().collect(),
         disputed: false,
         refunded: false,
         failure_code: None,

@@ -123,8 +123,11 @@ pub(super) fn payments_of<'a>(inv: &'a InvoiceRow, ix: &Index<'a>) -> Payments<'
     Payments { intents, charges }
 }
 
-pub(super) fn nonempty(s: &Option<String>) -> Option<String> {
-    s.as_ref().filter(|s| !s.is_empty()).cloned()
+pub(super) fn nonempty<S: AsRef<str>>(s: &Option<S>) -> Option<String> {
+    s.as_ref()
+        .map(AsRef::as_ref)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
 }
 
 /// The payment intent's error, when it belongs to this charge (or names no charge).
@@ -153,8 +156,8 @@ pub(super) fn attempt_from_charge(c: &ChargeRow, ix: &Index<'_>) -> Attempt {
         .or_else(|| nonempty(&c.outcome_advice_code));
     let outcome_reason = nonempty(&c.outcome_reason);
     let mut a = Attempt {
-        charge: Some(c.id.clone()),
-        payment_intent: c.payment_intent.clone(),
+        charge: Some(c.id.to_string()),
+        payment_intent: c.payment_intent.as_deref().map(str::to_owned),
         created: Some(c.created),
         amount: c.amount,
         currency: c.currency,

@@ -3,7 +3,7 @@
 //! `testdata` feature).
 
 use super::*;
-use crate::model::rows::InvoicePaymentRow;
+use crate::model::rows::{InvoicePaymentRow, Metadata, StripeId, Word};
 use crate::model::{Mode, Origin, SnapshotMeta};
 
 pub const NOW: i64 = 1_796_040_000; // 2026-11-30T12:00:00Z
@@ -99,7 +99,7 @@ pub fn charge(id: &str, pi: Option<&str>, created: i64, reason: Option<&str>) ->
     ChargeRow {
         id: id.into(),
         customer: Some("cus_1".into()),
-        payment_intent: pi.map(str::to_string),
+        payment_intent: pi.map(StripeId::from),
         amount: 1000,
         amount_captured: 0,
         amount_refunded: 0,
@@ -107,13 +107,13 @@ pub fn charge(id: &str, pi: Option<&str>, created: i64, reason: Option<&str>) ->
         status: ChargeStatus::Failed,
         created,
         description: None,
-        metadata: BTreeMap::new(),
+        metadata: Metadata::new(),
         disputed: false,
         refunded: false,
         failure_code: Some("card_declined".into()),
         failure_message: Some("Your card was declined.".into()),
         outcome_type: Some("issuer_declined".into()),
-        outcome_reason: reason.map(str::to_string),
+        outcome_reason: reason.map(Word::from),
         outcome_network_status: Some("declined_by_network".into()),
         outcome_advice_code: None,
         outcome_seller_message: None,

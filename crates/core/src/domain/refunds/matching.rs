@@ -264,7 +264,7 @@ pub fn match_order_traced<'a>(
                 .metadata
                 .iter()
                 .find(|(_, v)| v.trim().to_lowercase() == wanted)
-                .map(|(k, _)| k.clone());
+                .map(|(k, _)| k.to_owned());
             let desc = c.description.as_deref().is_some_and(|d| mentions(d, order));
             (*c, key, desc)
         })
@@ -353,7 +353,7 @@ pub fn link_subscription(
                 p.invoice == *inv
                     && (p.charge.as_deref() == Some(charge.id.as_str())
                         || (p.payment_intent.is_some()
-                            && p.payment_intent == charge.payment_intent))
+                            && p.payment_intent.as_deref() == charge.payment_intent.as_deref()))
             })
         });
         let by_start = sub.current_period_start.is_some()
@@ -517,7 +517,7 @@ mod tests {
         let mut a = charge("ch_a", "cus_a", 1000, "usd", 100);
         a.description = Some("Order ORD-7".into());
         let mut b = charge("ch_b", "cus_a", 2000, "usd", 200);
-        b.metadata.insert("order".into(), "ord-7".into());
+        b.metadata.insert("order", "ord-7");
         let t = ticket("a@x.io", "ORD-7");
         match match_order(&t, [&a, &b]) {
             OrderMatch::One {

@@ -1,9 +1,7 @@
 //! Builders of rows for the refund rules' unit tests.
 
-use std::collections::BTreeMap;
-
 use crate::model::rows::{
-    ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, RefundRow, SubscriptionRow,
+    ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, Metadata, RefundRow, SubscriptionRow,
 };
 use crate::model::status::{ChargeStatus, DisputeStatus, RefundStatus, SubscriptionStatus};
 use crate::money::Currency;
@@ -41,7 +39,7 @@ pub fn charge(id: &str, customer: &str, amount: i64, currency: &str, created: i6
     ChargeRow {
         id: id.into(),
         customer: Some(customer.into()),
-        payment_intent: Some(format!("pi_{id}")),
+        payment_intent: Some(format!("pi_{id}").into()),
         amount,
         amount_captured: amount,
         amount_refunded: 0,
@@ -49,7 +47,7 @@ pub fn charge(id: &str, customer: &str, amount: i64, currency: &str, created: i6
         status: ChargeStatus::Succeeded,
         created,
         description: None,
-        metadata: BTreeMap::new(),
+        metadata: Metadata::new(),
         disputed: false,
         refunded: false,
         failure_code: None,

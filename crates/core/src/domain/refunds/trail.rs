@@ -32,7 +32,7 @@ pub struct Candidate {
 impl Candidate {
     pub(super) fn of(c: &ChargeRow, matched: bool, why: String) -> Candidate {
         Candidate {
-            charge: c.id.clone(),
+            charge: c.id.to_string(),
             amount: Money::new(c.amount, c.currency).display(),
             matched,
             why,

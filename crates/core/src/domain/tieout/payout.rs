@@ -462,7 +462,7 @@ fn itemise<'a>(payout: &PayoutRow, listed: &[&'a BalanceTxnRow]) -> Itemisation<
         && (o.net != -payout.amount || o.currency != cur)
     {
         problems.push(Problem::OwnTransaction {
-            txn: o.id.clone(),
+            txn: o.id.to_string(),
             net: o.net,
             expected: -payout.amount,
             currency: o.currency,
@@ -473,7 +473,7 @@ fn itemise<'a>(payout: &PayoutRow, listed: &[&'a BalanceTxnRow]) -> Itemisation<
     for &l in &lines {
         if l.amount.checked_sub(l.fee) != Some(l.net) {
             problems.push(Problem::LineArithmetic {
-                txn: l.id.clone(),
+                txn: l.id.to_string(),
                 amount: l.amount,
                 fee: l.fee,
                 net: l.net,
@@ -482,7 +482,7 @@ fn itemise<'a>(payout: &PayoutRow, listed: &[&'a BalanceTxnRow]) -> Itemisation<
         }
         if l.currency != cur {
             problems.push(Problem::ForeignCurrency {
-                txn: l.id.clone(),
+                txn: l.id.to_string(),
                 currency: l.currency,
                 net: l.net,
             });

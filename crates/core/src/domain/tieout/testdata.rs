@@ -1,6 +1,6 @@
 //! Row builders for tests of the tie-out and of what renders it.
 
-use crate::model::rows::{BalanceTxnRow, PayoutRow};
+use crate::model::rows::{BalanceTxnRow, FeeParts, PayoutRow};
 use crate::model::status::{PayoutStatus, ReconciliationStatus};
 use crate::money::Currency;
 use crate::time::{Month, parse_instant};
@@ -47,7 +47,7 @@ pub fn line(id: &str, payout: &str, kind: &str, cat: &str, amount: i64, fee: i64
         payout: Some(payout.into()),
         kind: kind.into(),
         reporting_category: cat.into(),
-        source: Some(format!("src_{id}")),
+        source: Some(format!("src_{id}").into()),
         created: 1_790_000_000,
         available_on: 1_790_100_000,
         currency: Currency::USD,
@@ -56,17 +56,17 @@ pub fn line(id: &str, payout: &str, kind: &str, cat: &str, amount: i64, fee: i64
         net: amount - fee,
         description: None,
         status: "available".into(),
-        fee_details: Vec::new(),
+        fee_details: FeeParts::None,
     }
 }
 
 pub fn own(p: &PayoutRow) -> BalanceTxnRow {
     BalanceTxnRow {
-        id: format!("txn_own_{}", p.id),
+        id: format!("txn_own_{}", p.id).into(),
         payout: Some(p.id.as_str().into()),
         kind: "payout".into(),
         reporting_category: "payout".into(),
-        source: Some(p.id.clone()),
+        source: Some(p.id.as_str().into()),
         created: p.created,
         available_on: p.created,
         currency: p.currency,
@@ -75,7 +75,7 @@ pub fn own(p: &PayoutRow) -> BalanceTxnRow {
         net: -p.amount,
         description: Some("STRIPE PAYOUT".into()),
         status: "available".into(),
-        fee_details: Vec::new(),
+        fee_details: FeeParts::None,
     }
 }
 

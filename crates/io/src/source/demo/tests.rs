@@ -238,7 +238,7 @@ fn every_decline_case_of_the_worklist_is_there() {
     let pi = d
         .payment_intents
         .iter()
-        .find(|p| Some(&p.id) == blocked.payment_intent.as_ref());
+        .find(|p| Some(p.id.as_str()) == blocked.payment_intent.as_deref());
     assert_eq!(
         pi.and_then(|p| p.error_decline_code.as_deref()),
         Some("generic_decline")

@@ -120,6 +120,6 @@ impl<'a> Cols<'a> {
     }
 }
 
-pub(super) fn owned(v: Option<&str>) -> Option<String> {
-    v.map(str::to_string)
+pub(super) fn owned<T: for<'a> From<&'a str>>(v: Option<&str>) -> Option<T> {
+    v.map(T::from)
 }

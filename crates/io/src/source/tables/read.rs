@@ -2,8 +2,6 @@
 //! [`Table`] in [`read_frame`]. A column added after caches were first written is read
 //! leniently (missing reads as `None`), so an older cache still loads.
 
-use std::collections::BTreeMap;
-
 use foldhash::{HashMap, HashMapExt};
 
 use polars::prelude::DataFrame;
@@ -12,9 +10,9 @@ use rayon::prelude::*;
 use super::TableError;
 use super::cols::{Cols, owned};
 use crate::source::rows::{
-    BalanceTxnRow, ChargeRow, CompactString, CustomerRow, DisputeRow, InvoicePaymentRow,
-    InvoiceRow, PaymentIntentRow, PayoutId, PayoutRow, RefundRow, RenewalMethodRow,
-    SubscriptionRow,
+    BalanceTxnRow, ChargeRow, CompactString, CustomerRow, DisputeRow, FeeParts, InvoicePaymentRow,
+    InvoiceRow, Metadata, PaymentIntentRow, PayoutId, PayoutRow, RefundRow, RenewalMethodRow,
+    StripeId, SubscriptionRow,
 };
 use crate::source::{AccountData, Table};
 use crate::stripe::models::{
@@ -125,7 +123,7 @@ fn balance_transactions_rows(df: &DataFrame) -> Result<Vec<BalanceTxnRow>, Table
         .into_par_iter()
         .map(|i| {
             let details = match fee_details.as_ref().and_then(|v| v[i]) {
-                None | Some("[]") => Vec::new(),
+                None | Some("[]") => FeeParts::None,
                 Some(text) => serde_json::from_str(text).map_err(|e| {
                     c.err(
                         "fee_details",
@@ -134,11 +132,11 @@ fn balance_transactions_rows(df: &DataFrame) -> Result<Vec<BalanceTxnRow>, Table
                 })?,
             };
             Ok(BalanceTxnRow {
-                id: id[i].to_string(),
+                id: id[i].into(),
                 payout: payout[i].clone(),
                 kind: kind[i].into(),
                 reporting_category: category[i].into(),
-                source: owned(source[i]),
+                source: source[i].map(StripeId::from),
                 created: created[i],
                 available_on: available_on[i],
                 currency: currency[i],
@@ -296,8 +294,8 @@ fn charges_rows(df: &DataFrame) -> Result<Vec<ChargeRow>, TableError> {
     (0..c.height())
         .into_par_iter()
         .map(|i| {
-            let meta: BTreeMap<String, String> = if metadata[i] == "{}" {
-                BTreeMap::new()
+            let meta: Metadata = if metadata[i] == "{}" {
+                Metadata::new()
             } else {
                 serde_json::from_str(metadata[i]).map_err(|e| {
                     c.err(
@@ -307,7 +305,7 @@ fn charges_rows(df: &DataFrame) -> Result<Vec<ChargeRow>, TableError> {
                 })?
             };
             Ok(ChargeRow {
-                id: id[i].to_string(),
+                id: id[i].into(),
                 customer: owned(customer[i]),
                 payment_intent: owned(payment_intent[i]),
                 amount: amount[i],

@@ -1,15 +1,13 @@
 //! The frame writer per table: each table's rows become its frame, one column per row
 //! field (named after the field), joined to its [`Table`] in [`write_frame`].
 
-use std::collections::BTreeMap;
-
 use polars::prelude::DataFrame;
 
 use super::TableError;
 use super::frame::Frame;
 use crate::source::rows::{
     BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, FeeDetailRow, InvoicePaymentRow, InvoiceRow,
-    PaymentIntentRow, PayoutRow, RefundRow, RenewalMethodRow, SubscriptionRow,
+    Metadata, PaymentIntentRow, PayoutRow, RefundRow, RenewalMethodRow, SubscriptionRow,
 };
 use crate::source::{AccountData, Table};
 
@@ -153,7 +151,7 @@ fn payment_intents_frame(rows: &[PaymentIntentRow]) -> Result<DataFrame, TableEr
         .finish()
 }
 
-fn metadata_json(m: &BTreeMap<String, String>) -> String {
+fn metadata_json(m: &Metadata) -> String {
     if m.is_empty() {
         return "{}".to_string();
     }
