@@ -72,10 +72,10 @@ impl PayoutRow {
 /// A balance transaction, with the payout it was listed under (`?payout=`), if any.
 ///
 /// A large account holds a million of these, so the row is kept compact and, in the common
-/// case, free of heap allocations: the ids are [`StripeId`]s (inline), Stripe's short
-/// open-set words (`type`, `reporting_category`, `status`) are [`Word`]s (an unknown word is
-/// still held as sent), the fee's single part sits in the row ([`FeeParts`]), and the
-/// payout id is a [`PayoutId`] shared by every line of that payout.
+/// case, free of heap allocations of its own: the ids are [`StripeId`]s (inline), Stripe's
+/// short open-set words (`type`, `reporting_category`, `status`) are [`Word`]s (an unknown
+/// word is still held as sent), the fee's single part sits in the row ([`FeeParts`]), and
+/// the payout id and the description are shared by the rows that hold the same one.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BalanceTxnRow {
     pub id: StripeId,
@@ -91,13 +91,18 @@ pub struct BalanceTxnRow {
     pub amount: i64,
     pub fee: i64,
     pub net: i64,
-    pub description: Option<CompactString>,
+    /// Shared by the lines with the same text (a million lines carry about ten thousand
+    /// descriptions: "Payment for invoice ...", "STRIPE PAYOUT", a platform's fee line).
+    pub description: Option<SharedText>,
     pub status: Word,
     /// Stripe's itemisation of `fee` (`fee_details`); empty when Stripe gave none or the
     /// cache predates it.
     #[serde(default)]
     pub fee_details: FeeParts,
 }
+
+/// A text held by many rows at once, one allocation for all of them. Reads as a `&str`.
+pub type SharedText = Arc<str>;
 
 /// A payout id held by many rows at once (every line of a payout holds the same one):
 /// one allocation per payout, cloned by reference count. Reads as a `&str`.

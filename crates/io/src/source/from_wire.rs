@@ -309,7 +309,7 @@ pub fn balance_txn_row(t: &models::BalanceTransaction, payout: Option<&PayoutId>
         amount: t.amount.unwrap_or(0),
         fee: t.fee.unwrap_or(0),
         net: t.net.unwrap_or(0),
-        description: t.description.as_deref().map(CompactString::from),
+        description: t.description.as_deref().map(SharedText::from),
         status: t.status.as_deref().unwrap_or_default().into(),
         fee_details: t
             .fee_details

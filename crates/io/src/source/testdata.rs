@@ -9,7 +9,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::source::rows::{
     BalanceTxnRow, ChargeRow, CompactString, CustomerRow, DisputeRow, FeeDetailRow,
     InvoicePaymentRow, InvoiceRow, PaymentIntentRow, PayoutId, PayoutRow, RefundRow,
-    RenewalMethodRow, StripeId, SubscriptionRow,
+    RenewalMethodRow, SharedText, StripeId, SubscriptionRow,
 };
 use crate::source::{AccountData, Mode, Origin, SnapshotMeta};
 use crate::stripe::models::{
@@ -141,7 +141,7 @@ pub fn random_data(seed: u64, n: usize) -> AccountData {
             amount: g.int(),
             fee: g.int(),
             net: g.int(),
-            description: g.opt_text().map(CompactString::from),
+            description: g.opt_text().map(SharedText::from),
             status: g.status(&["available", "pending"]).into(),
             fee_details: (0..fees.0.random_range(0..3))
                 .map(|_| FeeDetailRow {

@@ -331,6 +331,36 @@ mod tests {
     }
 
     #[test]
+    fn lines_read_back_share_one_copy_of_a_repeated_description_and_payout_id() {
+        let mut data = random_data(7, 3);
+        for t in &mut data.balance_transactions {
+            t.description = Some("Payment for invoice".into());
+            t.payout = Some("po_shared".into());
+        }
+        let back = Snapshot::from_data(&data)
+            .expect("frames")
+            .to_data()
+            .expect("rows");
+        assert_eq!(back.balance_transactions, data.balance_transactions);
+        let [a, b, c] = &back.balance_transactions[..] else {
+            panic!("three lines")
+        };
+        for (x, y) in [(a, b), (b, c)] {
+            let (Some(dx), Some(dy)) = (&x.description, &y.description) else {
+                panic!("described")
+            };
+            assert!(
+                std::sync::Arc::ptr_eq(dx, dy),
+                "one copy of the description"
+            );
+            let (Some(px), Some(py)) = (&x.payout, &y.payout) else {
+                panic!("paid out")
+            };
+            assert!(std::sync::Arc::ptr_eq(px, py), "one copy of the payout id");
+        }
+    }
+
+    #[test]
     fn fee_details_round_trip_and_a_cache_without_them_still_loads() {
         let data = random_data(11, 40);
         assert!(

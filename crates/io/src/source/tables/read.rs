@@ -10,9 +10,9 @@ use rayon::prelude::*;
 use super::TableError;
 use super::cols::{Cols, owned};
 use crate::source::rows::{
-    BalanceTxnRow, ChargeRow, CompactString, CustomerRow, DisputeRow, FeeParts, InvoicePaymentRow,
-    InvoiceRow, Metadata, PaymentIntentRow, PayoutId, PayoutRow, RefundRow, RenewalMethodRow,
-    StripeId, SubscriptionRow,
+    BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, FeeParts, InvoicePaymentRow, InvoiceRow,
+    Metadata, PaymentIntentRow, PayoutRow, RefundRow, RenewalMethodRow, SharedText, StripeId,
+    SubscriptionRow,
 };
 use crate::source::{AccountData, Table};
 use crate::stripe::models::{
@@ -93,12 +93,13 @@ fn payouts_rows(df: &DataFrame) -> Result<Vec<PayoutRow>, TableError> {
         .collect())
 }
 
-/// The payout ids of a million lines as one shared id per payout (a few thousand
-/// allocations instead of a million).
-fn interned(ids: &[Option<&str>]) -> Vec<Option<PayoutId>> {
-    let mut seen: HashMap<&str, PayoutId> = HashMap::new();
-    ids.iter()
-        .map(|id| id.map(|id| seen.entry(id).or_insert_with(|| id.into()).clone()))
+/// Texts many lines repeat (the payout ids of a million lines, their descriptions) as one
+/// shared copy per distinct text (a few thousand allocations instead of a million).
+fn interned(texts: &[Option<&str>]) -> Vec<Option<SharedText>> {
+    let mut seen: HashMap<&str, SharedText> = HashMap::new();
+    texts
+        .iter()
+        .map(|t| t.map(|t| seen.entry(t).or_insert_with(|| t.into()).clone()))
         .collect()
 }
 
@@ -115,7 +116,7 @@ fn balance_transactions_rows(df: &DataFrame) -> Result<Vec<BalanceTxnRow>, Table
     let amount = c.i64("amount")?;
     let fee = c.i64("fee")?;
     let net = c.i64("net")?;
-    let description = c.opt_str("description")?;
+    let description = interned(&c.opt_str("description")?);
     let status = c.str("status")?;
     // Added after caches were first written: a cache without it reads as no details.
     let fee_details = c.added_opt_str("fee_details")?;
@@ -143,7 +144,7 @@ fn balance_transactions_rows(df: &DataFrame) -> Result<Vec<BalanceTxnRow>, Table
                 amount: amount[i],
                 fee: fee[i],
                 net: net[i],
-                description: description[i].map(CompactString::from),
+                description: description[i].clone(),
                 status: status[i].into(),
                 fee_details: details,
             })
