@@ -496,7 +496,7 @@ mod tests {
         );
         // What the first part lacks of an invoice that left the list, its status, the
         // lookup reads from the same cache: "since" says the same from either part.
-        let ids: Vec<String> = whole.invoices.iter().map(|i| i.id.clone()).collect();
+        let ids: Vec<String> = whole.invoices.iter().map(|i| i.id.to_string()).collect();
         let paid = whole
             .invoices
             .iter()

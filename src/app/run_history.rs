@@ -428,9 +428,9 @@ mod tests {
         }
         let data = demo();
         let known = data.invoices[0].clone();
-        let ids = vec![known.id.clone(), "in_elsewhere".to_string()];
+        let ids = vec![known.id.to_string(), "in_elsewhere".to_string()];
         let d = departures(&data, &ids, &Fixed);
-        assert_eq!(d[&known.id], known.status.as_str());
+        assert_eq!(d[known.id.as_str()], known.status.as_str());
         assert_eq!(d["in_elsewhere"], "void");
         assert!(departures(&data, &["in_x".into()], &NoLookup).is_empty());
     }

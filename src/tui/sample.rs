@@ -38,9 +38,9 @@ fn invoice(
     who: (&str, &str),
 ) -> InvoiceRow {
     InvoiceRow {
-        id: format!("in_1Sample{n:04}"),
-        number: Some(format!("SR-{n:04}")),
-        customer: Some(format!("cus_Sample{n:03}")),
+        id: format!("in_1Sample{n:04}").into(),
+        number: Some(format!("SR-{n:04}").into()),
+        customer: Some(format!("cus_Sample{n:03}").into()),
         customer_email: Some(who.1.into()),
         customer_name: Some(who.0.into()),
         status,
@@ -54,7 +54,9 @@ fn invoice(
         next_payment_attempt: (attempts > 0 && attempts < 4).then_some(NOW + 2 * DAY),
         due_date: Some(NOW - due_days_ago * DAY),
         created: NOW - (due_days_ago + 30) * DAY,
-        subscription: n.is_multiple_of(2).then(|| format!("sub_Sample{n:03}")),
+        subscription: n
+            .is_multiple_of(2)
+            .then(|| format!("sub_Sample{n:03}").into()),
         hosted_invoice_url: Some(format!("https://invoice.stripe.com/i/sample_{n}")),
         billing_reason: Some("subscription_cycle".into()),
         legacy_payment_intent: None,

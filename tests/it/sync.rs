@@ -169,7 +169,7 @@ fn expected(all: &AccountData, opts: &SyncOptions) -> AccountData {
     d.payment_intents = all
         .payment_intents
         .iter()
-        .filter(|pi| failing.contains(&pi.id))
+        .filter(|pi| failing.contains(pi.id.as_str()))
         .cloned()
         .collect();
     let failed_charges: BTreeSet<&str> = d

@@ -575,9 +575,9 @@ mod tests {
         ];
         for (id, name) in names {
             if let Some(i) = d.invoices.iter_mut().find(|i| i.id == id) {
-                i.customer = Some(format!("cus_{id}"));
+                i.customer = Some(format!("cus_{id}").into());
                 i.customer_name = Some(name.into());
-                i.customer_email = Some(format!("{}@example.com", id.to_lowercase()));
+                i.customer_email = Some(format!("{}@example.com", id.to_lowercase()).into());
             }
         }
         let mut late = invoice("in_8Late", InvoiceStatus::Open, 45_000);

@@ -370,7 +370,7 @@ fn row_for(inv: &InvoiceRow, ix: &Index<'_>, now: i64) -> Option<WorkRow> {
         .as_deref()
         .and_then(|id| ix.subscriptions.get(id).copied());
     Some(WorkRow {
-        invoice_id: inv.id.clone(),
+        invoice_id: inv.id.to_string(),
         invoice_number: nonempty(&inv.number),
         customer_id: nonempty(&inv.customer),
         customer_email: customer

@@ -178,16 +178,18 @@ impl<'de> Deserialize<'de> for FeeParts {
     }
 }
 
-/// An invoice, flattened.
+/// An invoice, flattened. A large account holds a hundred thousand: ids are
+/// [`StripeId`]s, Stripe's words [`Word`]s, and the short texts (number, customer's email
+/// and name) [`CompactString`]s, inline up to 24 bytes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct InvoiceRow {
-    pub id: String,
-    pub number: Option<String>,
-    pub customer: Option<String>,
-    pub customer_email: Option<String>,
-    pub customer_name: Option<String>,
+    pub id: StripeId,
+    pub number: Option<CompactString>,
+    pub customer: Option<StripeId>,
+    pub customer_email: Option<CompactString>,
+    pub customer_name: Option<CompactString>,
     pub status: InvoiceStatus,
-    pub collection_method: Option<String>,
+    pub collection_method: Option<Word>,
     pub currency: Currency,
     pub amount_due: i64,
     pub amount_paid: i64,
@@ -197,23 +199,23 @@ pub struct InvoiceRow {
     pub next_payment_attempt: Option<i64>,
     pub due_date: Option<i64>,
     pub created: i64,
-    pub subscription: Option<String>,
+    pub subscription: Option<StripeId>,
     pub hosted_invoice_url: Option<String>,
-    pub billing_reason: Option<String>,
+    pub billing_reason: Option<Word>,
     /// Pre-basil `invoice.payment_intent`, kept so older shapes still find their decline.
-    pub legacy_payment_intent: Option<String>,
+    pub legacy_payment_intent: Option<StripeId>,
     /// Pre-basil `invoice.charge`.
-    pub legacy_charge: Option<String>,
+    pub legacy_charge: Option<StripeId>,
 }
 
-/// One payment attempt slot of an invoice.
+/// One payment attempt slot of an invoice (ids inline, status a [`Word`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct InvoicePaymentRow {
-    pub id: String,
-    pub invoice: String,
-    pub payment_intent: Option<String>,
-    pub charge: Option<String>,
-    pub status: String,
+    pub id: StripeId,
+    pub invoice: StripeId,
+    pub payment_intent: Option<StripeId>,
+    pub charge: Option<StripeId>,
+    pub status: Word,
     pub is_default: bool,
     pub amount_requested: i64,
     pub amount_paid: Option<i64>,
@@ -221,22 +223,23 @@ pub struct InvoicePaymentRow {
     pub created: i64,
 }
 
-/// A PaymentIntent with its `last_payment_error` flattened.
+/// A PaymentIntent with its `last_payment_error` flattened (ids inline, status and the
+/// error's codes [`Word`]s).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PaymentIntentRow {
-    pub id: String,
-    pub customer: Option<String>,
-    pub status: String,
+    pub id: StripeId,
+    pub customer: Option<StripeId>,
+    pub status: Word,
     pub amount: i64,
     pub currency: Currency,
     pub created: i64,
-    pub latest_charge: Option<String>,
-    pub error_code: Option<String>,
-    pub error_decline_code: Option<String>,
-    pub error_advice_code: Option<String>,
-    pub error_message: Option<String>,
-    pub error_charge: Option<String>,
-    pub error_network_decline_code: Option<String>,
+    pub latest_charge: Option<StripeId>,
+    pub error_code: Option<Word>,
+    pub error_decline_code: Option<Word>,
+    pub error_advice_code: Option<Word>,
+    pub error_message: Option<CompactString>,
+    pub error_charge: Option<StripeId>,
+    pub error_network_decline_code: Option<Word>,
 }
 
 /// A charge, succeeded or failed, with its outcome flattened.
@@ -255,20 +258,20 @@ pub struct ChargeRow {
     pub currency: Currency,
     pub status: ChargeStatus,
     pub created: i64,
-    pub description: Option<String>,
+    pub description: Option<CompactString>,
     pub metadata: Metadata,
     pub disputed: bool,
     pub refunded: bool,
     pub failure_code: Option<Word>,
-    pub failure_message: Option<String>,
+    pub failure_message: Option<CompactString>,
     pub outcome_type: Option<Word>,
     pub outcome_reason: Option<Word>,
     pub outcome_network_status: Option<Word>,
     pub outcome_advice_code: Option<Word>,
     pub outcome_seller_message: Option<CompactString>,
     pub balance_transaction: Option<StripeId>,
-    pub receipt_email: Option<String>,
-    pub billing_email: Option<String>,
+    pub receipt_email: Option<CompactString>,
+    pub billing_email: Option<CompactString>,
 }
 
 impl ChargeRow {

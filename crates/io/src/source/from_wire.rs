@@ -62,16 +62,16 @@ impl From<&models::Payout> for PayoutRow {
 impl From<&models::Invoice> for InvoiceRow {
     fn from(i: &models::Invoice) -> Self {
         Self {
-            id: i.id.clone(),
-            number: i.number.clone(),
-            customer: i.customer_id().map(str::to_string),
-            customer_email: i.customer_email.clone(),
-            customer_name: i.customer_name.clone(),
+            id: i.id.as_str().into(),
+            number: held(&i.number),
+            customer: i.customer_id().map(Into::into),
+            customer_email: held(&i.customer_email),
+            customer_name: held(&i.customer_name),
             status: i
                 .status
                 .clone()
                 .unwrap_or_else(|| InvoiceStatus::Unknown(String::new())),
-            collection_method: i.collection_method.clone(),
+            collection_method: held(&i.collection_method),
             currency: currency_of(i.currency.as_deref()),
             amount_due: i.amount_due.unwrap_or(0),
             amount_paid: i.amount_paid.unwrap_or(0),
@@ -81,9 +81,9 @@ impl From<&models::Invoice> for InvoiceRow {
             next_payment_attempt: i.next_payment_attempt,
             due_date: i.due_date,
             created: i.created.unwrap_or(0),
-            subscription: i.subscription_id().map(str::to_string),
+            subscription: i.subscription_id().map(Into::into),
             hosted_invoice_url: i.hosted_invoice_url.clone(),
-            billing_reason: i.billing_reason.clone(),
+            billing_reason: held(&i.billing_reason),
             legacy_payment_intent: id_of(&i.payment_intent),
             legacy_charge: id_of(&i.charge),
         }
@@ -94,19 +94,21 @@ impl From<&models::InvoicePayment> for InvoicePaymentRow {
     fn from(p: &models::InvoicePayment) -> Self {
         let target = p.payment.as_ref();
         Self {
-            id: p.id.clone(),
+            id: p.id.as_str().into(),
             invoice: p
                 .invoice
                 .as_ref()
-                .map(|i| i.id().to_string())
-                .unwrap_or_default(),
+                .map(|i| i.id())
+                .unwrap_or_default()
+                .into(),
             payment_intent: target.and_then(|t| id_of(&t.payment_intent)),
             charge: target.and_then(|t| id_of(&t.charge)),
             status: p
                 .status
                 .as_ref()
-                .map(|s| s.as_str().to_string())
-                .unwrap_or_default(),
+                .map(|s| s.as_str())
+                .unwrap_or_default()
+                .into(),
             is_default: p.is_default,
             amount_requested: p.amount_requested.unwrap_or(0),
             amount_paid: p.amount_paid,
@@ -120,19 +122,19 @@ impl From<&models::PaymentIntent> for PaymentIntentRow {
     fn from(p: &models::PaymentIntent) -> Self {
         let e = p.last_payment_error.as_ref();
         Self {
-            id: p.id.clone(),
+            id: p.id.as_str().into(),
             customer: id_of(&p.customer),
-            status: p.status.clone().unwrap_or_default(),
+            status: p.status.as_deref().unwrap_or_default().into(),
             amount: p.amount.unwrap_or(0),
             currency: currency_of(p.currency.as_deref()),
             created: p.created.unwrap_or(0),
             latest_charge: id_of(&p.latest_charge),
-            error_code: e.and_then(|e| e.code.clone()),
-            error_decline_code: e.and_then(|e| e.decline_code.clone()),
-            error_advice_code: e.and_then(|e| e.advice_code.clone()),
-            error_message: e.and_then(|e| e.message.clone()),
-            error_charge: e.and_then(|e| e.charge.clone()),
-            error_network_decline_code: e.and_then(|e| e.network_decline_code.clone()),
+            error_code: e.and_then(|e| held(&e.code)),
+            error_decline_code: e.and_then(|e| held(&e.decline_code)),
+            error_advice_code: e.and_then(|e| held(&e.advice_code)),
+            error_message: e.and_then(|e| held(&e.message)),
+            error_charge: e.and_then(|e| held(&e.charge)),
+            error_network_decline_code: e.and_then(|e| held(&e.network_decline_code)),
         }
     }
 }
@@ -153,20 +155,20 @@ impl From<&models::Charge> for ChargeRow {
                 .clone()
                 .unwrap_or_else(|| ChargeStatus::Unknown(String::new())),
             created: c.created.unwrap_or(0),
-            description: c.description.clone(),
+            description: held(&c.description),
             metadata: c.metadata.iter().collect(),
             disputed: c.disputed,
             refunded: c.refunded,
             failure_code: held(&c.failure_code),
-            failure_message: c.failure_message.clone(),
+            failure_message: held(&c.failure_message),
             outcome_type: o.and_then(|o| held(&o.kind)),
             outcome_reason: o.and_then(|o| held(&o.reason)),
             outcome_network_status: o.and_then(|o| held(&o.network_status)),
             outcome_advice_code: o.and_then(|o| held(&o.advice_code)),
             outcome_seller_message: o.and_then(|o| held(&o.seller_message)),
             balance_transaction: id_of(&c.balance_transaction),
-            receipt_email: c.receipt_email.clone(),
-            billing_email: c.billing_details.as_ref().and_then(|b| b.email.clone()),
+            receipt_email: held(&c.receipt_email),
+            billing_email: c.billing_details.as_ref().and_then(|b| held(&b.email)),
         }
     }
 }

@@ -705,7 +705,7 @@ mod tests {
         InvoicePaymentRow {
             id: id.into(),
             invoice: "in_1".into(),
-            payment_intent: pi.map(str::to_string),
+            payment_intent: pi.map(Into::into),
             charge: None,
             status: status.into(),
             is_default: default,

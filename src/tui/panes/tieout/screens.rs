@@ -407,7 +407,7 @@ fn charge_summary(id: Option<&str>, data: &AccountData) -> String {
             ch.id.to_string(),
             money(ch.amount, ch.currency),
             customer_text(ch.customer.as_deref(), data),
-            ch.description.clone().unwrap_or_default(),
+            ch.description.as_deref().unwrap_or_default().to_string(),
         ]
         .into_iter()
         .filter(|s| !s.is_empty())
@@ -469,7 +469,10 @@ pub fn txn_fields(t: &BalanceTxnRow, data: &AccountData, tz: &TimeZone) -> Vec<(
             "Payment intent",
             ch.payment_intent.as_deref().unwrap_or_default().to_string(),
         );
-        push("Description", ch.description.clone().unwrap_or_default());
+        push(
+            "Description",
+            ch.description.as_deref().unwrap_or_default().to_string(),
+        );
         push("Disputed", yes_no(ch.disputed));
         push("Fully refunded", yes_no(ch.refunded));
         push(
@@ -492,7 +495,7 @@ pub fn txn_fields(t: &BalanceTxnRow, data: &AccountData, tz: &TimeZone) -> Vec<(
         );
         push(
             "Receipt email",
-            ch.receipt_email.clone().unwrap_or_default(),
+            ch.receipt_email.as_deref().unwrap_or_default().to_string(),
         );
         for (k, v) in &ch.metadata {
             push(&format!("metadata.{k}"), v.to_string());

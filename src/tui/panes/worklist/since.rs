@@ -214,7 +214,7 @@ mod tests {
             .expect("a paid invoice")
             .clone();
         let mut paid_row = before.rows[0].clone();
-        paid_row.invoice_id = paid.id.clone();
+        paid_row.invoice_id = paid.id.to_string();
         paid_row.amount_remaining = 12_345;
         paid_row.currency = paid.currency;
         before.rows.push(paid_row);
@@ -242,7 +242,7 @@ mod tests {
             40,
         );
         h.start();
-        (dir, h, new_id, lost, paid.id)
+        (dir, h, new_id, lost, paid.id.to_string())
     }
 
     #[test]

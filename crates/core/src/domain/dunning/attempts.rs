@@ -182,12 +182,12 @@ pub(super) fn attempt_from_charge(c: &ChargeRow, ix: &Index<'_>) -> Attempt {
 /// the data).
 pub(super) fn attempt_from_intent(p: &PaymentIntentRow) -> Attempt {
     let mut a = Attempt {
-        charge: p.error_charge.clone(),
-        payment_intent: Some(p.id.clone()),
+        charge: p.error_charge.as_deref().map(str::to_string),
+        payment_intent: Some(p.id.to_string()),
         created: None,
         amount: p.amount,
         currency: p.currency,
-        status: p.status.clone(),
+        status: p.status.to_string(),
         failed: true,
         decline_code: nonempty(&p.error_decline_code),
         failure_code: nonempty(&p.error_code),
@@ -224,7 +224,7 @@ pub(super) fn attempts_of(inv: &InvoiceRow, ix: &Index<'_>) -> (Vec<Attempt>, bo
         let covered = attempts.iter().any(|a| {
             a.failed
                 && a.payment_intent.as_deref() == Some(pi.id.as_str())
-                && (pi.error_charge.is_none() || a.charge == pi.error_charge)
+                && (pi.error_charge.is_none() || a.charge.as_deref() == pi.error_charge.as_deref())
         });
         if has_error && !covered {
             attempts.push(attempt_from_intent(pi));

@@ -27,7 +27,7 @@ pub fn meta() -> SnapshotMeta {
 pub fn invoice(id: &str, status: InvoiceStatus, remaining: i64) -> InvoiceRow {
     InvoiceRow {
         id: id.into(),
-        number: Some(format!("N-{id}")),
+        number: Some(format!("N-{id}").into()),
         customer: Some("cus_1".into()),
         customer_email: Some("inv@example.com".into()),
         customer_name: Some("Invoice Name".into()),
@@ -59,7 +59,7 @@ pub fn attempted(mut inv: InvoiceRow, count: i64, next: Option<i64>) -> InvoiceR
 
 pub fn payment(inv: &str, pi: &str) -> InvoicePaymentRow {
     InvoicePaymentRow {
-        id: format!("inpay_{inv}"),
+        id: format!("inpay_{inv}").as_str().into(),
         invoice: inv.into(),
         payment_intent: Some(pi.into()),
         charge: None,
@@ -87,8 +87,8 @@ pub fn intent(
         created: NOW - 10 * DAY,
         latest_charge: Some(charge.into()),
         error_code: Some("card_declined".into()),
-        error_decline_code: decline.map(str::to_string),
-        error_advice_code: advice.map(str::to_string),
+        error_decline_code: decline.map(Into::into),
+        error_advice_code: advice.map(Into::into),
         error_message: Some("Your card was declined.".into()),
         error_charge: Some(charge.into()),
         error_network_decline_code: None,

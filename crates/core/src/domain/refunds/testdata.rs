@@ -123,8 +123,8 @@ pub fn invoice_payment(
     InvoicePaymentRow {
         id: id.into(),
         invoice: invoice.into(),
-        payment_intent: payment_intent.map(str::to_string),
-        charge: charge.map(str::to_string),
+        payment_intent: payment_intent.map(Into::into),
+        charge: charge.map(Into::into),
         status: "paid".into(),
         is_default: true,
         amount_requested: 0,

@@ -41,8 +41,9 @@ pub fn failing_payment_intent(inv: &InvoiceRow, payments: &[&InvoicePaymentRow])
                 .filter(|p| p.payment_intent.is_some())
                 .max_by_key(|p| p.created)
         })
-        .and_then(|p| p.payment_intent.clone())
-        .or_else(|| inv.legacy_payment_intent.clone())
+        .and_then(|p| p.payment_intent.as_deref())
+        .or(inv.legacy_payment_intent.as_deref())
+        .map(str::to_string)
 }
 
 pub(super) async fn fetch_invoices(
@@ -113,7 +114,7 @@ pub(super) async fn fetch_invoices(
         payments.extend(list.iter().map(|p| {
             let mut row = InvoicePaymentRow::from(p);
             if row.invoice.is_empty() {
-                row.invoice = inv.id.clone();
+                row.invoice = inv.id.as_str().into();
             }
             row
         }));

@@ -178,7 +178,7 @@ fn invoices_rows(df: &DataFrame) -> Result<Vec<InvoiceRow>, TableError> {
     Ok((0..c.height())
         .into_par_iter()
         .map(|i| InvoiceRow {
-            id: id[i].to_string(),
+            id: id[i].into(),
             number: owned(number[i]),
             customer: owned(customer[i]),
             customer_email: owned(customer_email[i]),
@@ -218,11 +218,11 @@ fn invoice_payments_rows(df: &DataFrame) -> Result<Vec<InvoicePaymentRow>, Table
     Ok((0..c.height())
         .into_par_iter()
         .map(|i| InvoicePaymentRow {
-            id: id[i].to_string(),
-            invoice: invoice[i].to_string(),
+            id: id[i].into(),
+            invoice: invoice[i].into(),
             payment_intent: owned(payment_intent[i]),
             charge: owned(charge[i]),
-            status: status[i].to_string(),
+            status: status[i].into(),
             is_default: is_default[i],
             amount_requested: amount_requested[i],
             amount_paid: amount_paid[i],
@@ -250,9 +250,9 @@ fn payment_intents_rows(df: &DataFrame) -> Result<Vec<PaymentIntentRow>, TableEr
     Ok((0..c.height())
         .into_par_iter()
         .map(|i| PaymentIntentRow {
-            id: id[i].to_string(),
+            id: id[i].into(),
             customer: owned(customer[i]),
-            status: status[i].to_string(),
+            status: status[i].into(),
             amount: amount[i],
             currency: currency[i],
             created: created[i],
