@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use polars::prelude::{DataFrame, ParquetReader, SerReader};
 
-use super::{CacheError, Manifest, ROW_GROUP_ROWS};
+use super::{CacheError, Manifest};
 use crate::source::tables::{
     FrameSink, ReachFrames, TableError, data_from_tables, invoice_statuses_of, read_reached,
 };
@@ -46,10 +46,10 @@ impl Generation {
         &self,
         wanted: &(dyn Fn(Table) -> bool + Sync),
     ) -> Result<AccountData, CacheError> {
-        self.load_data_sliced(wanted, ROW_GROUP_ROWS)
+        self.load_data_sliced(wanted, usize::MAX)
     }
 
-    /// [`Self::load_data`], reading a table of more than `slice_rows` rows that many at a
+    /// [`Self::load_data`], reading a table's row groups at most `slice_rows` rows at a
     /// time.
     fn load_data_sliced(
         &self,
@@ -144,10 +144,12 @@ pub(super) fn biggest_first(manifest: &Manifest) -> [Table; Table::COUNT] {
     order
 }
 
-/// [`read_table`] `slice_rows` rows at a time for a table of more (the million balance
-/// transactions, a row group at a time): each slice is given to `each` and dropped before
-/// the next is read, so the whole frame never stands beside its rows. The slices' rows
-/// must add up to the manifest's count.
+/// [`read_table`] a row group at a time for a table the file holds in more than one (the
+/// million balance transactions, the charges), each group cut to at most `slice_rows`
+/// rows: each slice is given to `each` and dropped before the next is read, so the whole
+/// frame never stands beside its rows. The slices follow the file's own row groups (a
+/// slice across two would decode both), so a cache written with other row groups is read
+/// as cheaply. The slices' rows must add up to the manifest's count.
 fn read_table_in_slices(
     manifest: &Manifest,
     gen_dir: &Path,
@@ -156,26 +158,49 @@ fn read_table_in_slices(
     each: &mut FrameSink<'_, ReadError>,
 ) -> Result<(), ReadError> {
     let rows = manifest.row_counts.get(table.name()).copied();
-    let Some(rows) = rows.filter(|n| wanted(table) && *n > slice_rows) else {
+    let Some(rows) = rows.filter(|_| wanted(table)) else {
         return each(read_table(manifest, gen_dir, table, wanted)?);
     };
     let path = gen_dir.join(parquet_file(table));
     let open = || File::open(&path).map_err(|e| CacheError::unreadable(&path, e));
-    // The footer's count first: a file that disagrees is refused before any slice is read.
-    let held = ParquetReader::new(open()?)
-        .num_rows()
+    // The footer first: a file whose count disagrees is refused before any slice is read.
+    let groups: Vec<usize> = ParquetReader::new(open()?)
+        .get_metadata()
+        .map(|meta| meta.row_groups.iter().map(|g| g.num_rows()).collect())
         .map_err(|e| CacheError::unreadable(&path, e))?;
-    check_row_count(&path, held, Some(rows))?;
+    check_row_count(&path, groups.iter().sum(), Some(rows))?;
+    let slices = slices_of(&groups, slice_rows);
+    if slices.len() <= 1 {
+        return each(read_table(manifest, gen_dir, table, wanted)?);
+    }
     let mut read = 0;
-    for offset in (0..rows).step_by(slice_rows.max(1)) {
+    for slice in slices {
         let df: DataFrame = ParquetReader::new(open()?)
-            .with_slice(Some((offset, slice_rows)))
+            .with_slice(Some(slice))
             .finish()
             .map_err(|e| CacheError::unreadable(&path, e))?;
         read += df.height();
         each(df)?;
     }
     check_row_count(&path, read, Some(rows)).map_err(ReadError::from)
+}
+
+/// The slices (offset, rows) that read row groups of `groups` rows in order, each group
+/// cut into pieces of at most `slice_rows` rows.
+fn slices_of(groups: &[usize], slice_rows: usize) -> Vec<(usize, usize)> {
+    let step = slice_rows.max(1);
+    let mut slices = Vec::new();
+    let mut start = 0;
+    for &group in groups {
+        let mut at = 0;
+        while at < group {
+            let len = step.min(group - at);
+            slices.push((start + at, len));
+            at += len;
+        }
+        start += group;
+    }
+    slices
 }
 
 /// A table file's rows against the manifest's count (`None`: the manifest has none).
@@ -248,6 +273,73 @@ mod tests {
                 .expect("sliced");
             assert_eq!(sliced, whole, "{slice_rows} rows a slice");
         }
+    }
+
+    #[test]
+    fn slices_follow_the_row_groups_and_cut_none_across_two() {
+        assert_eq!(slices_of(&[], 5), Vec::<(usize, usize)>::new());
+        assert_eq!(slices_of(&[40], usize::MAX), vec![(0, 40)]);
+        assert_eq!(
+            slices_of(&[7, 7, 3], usize::MAX),
+            vec![(0, 7), (7, 7), (14, 3)]
+        );
+        assert_eq!(
+            slices_of(&[7, 3], 4),
+            vec![(0, 4), (4, 3), (7, 3)],
+            "a group is cut, never joined to the next"
+        );
+        assert_eq!(slices_of(&[2], 0), vec![(0, 1), (1, 1)]);
+    }
+
+    /// Rewrites `table`'s file in `generation` with row groups of `group_rows` rows.
+    fn rewrite_in_row_groups(generation: &Generation, table: Table, group_rows: usize) {
+        let path = generation.dir.join(parquet_file(table));
+        let mut df =
+            read_table(&generation.manifest, &generation.dir, table, &|_| true).expect("read");
+        let file = File::create(&path).expect("create");
+        polars::prelude::ParquetWriter::new(file)
+            .with_row_group_size(Some(group_rows))
+            .finish(&mut df)
+            .expect("write");
+    }
+
+    #[test]
+    fn a_file_of_several_row_groups_is_read_one_group_at_a_time() {
+        let (_root, generation) = saved(40);
+        let whole = generation
+            .load_data_sliced(&|_| true, usize::MAX)
+            .expect("whole");
+        rewrite_in_row_groups(&generation, Table::BalanceTransactions, 7);
+        let mut heights = Vec::new();
+        read_table_in_slices(
+            &generation.manifest,
+            &generation.dir,
+            (Table::BalanceTransactions, &|_| true),
+            usize::MAX,
+            &mut |df| {
+                heights.push(df.height());
+                Ok(())
+            },
+        )
+        .map_err(|_| "unreadable")
+        .expect("read");
+        // polars splits the rows into even groups near the size asked (here five of 8).
+        let path = generation
+            .dir
+            .join(parquet_file(Table::BalanceTransactions));
+        let groups: Vec<usize> = ParquetReader::new(File::open(&path).expect("open"))
+            .get_metadata()
+            .expect("footer")
+            .row_groups
+            .iter()
+            .map(|g| g.num_rows())
+            .collect();
+        assert!(groups.len() > 1, "{groups:?}");
+        assert_eq!(heights, groups, "one slice a row group");
+        let sliced = generation
+            .load_data_sliced(&|_| true, usize::MAX)
+            .expect("sliced");
+        assert_eq!(sliced, whole);
     }
 
     #[test]
