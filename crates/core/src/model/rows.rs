@@ -3,11 +3,9 @@
 //! columns by `source::tables`, and carry money as i64 minor units with a [`Currency`].
 //! Pure data: no IO.
 
-use std::sync::Arc;
-
 pub use compact_str::CompactString;
 
-pub use crate::model::compact::{Metadata, StripeId, Word};
+pub use crate::model::compact::{Metadata, Shared, StripeId, Word};
 
 use serde::{Deserialize, Serialize};
 
@@ -102,11 +100,11 @@ pub struct BalanceTxnRow {
 }
 
 /// A text held by many rows at once, one allocation for all of them. Reads as a `&str`.
-pub type SharedText = Arc<str>;
+pub type SharedText = Shared;
 
 /// A payout id held by many rows at once (every line of a payout holds the same one):
 /// one allocation per payout, cloned by reference count. Reads as a `&str`.
-pub type PayoutId = Arc<str>;
+pub type PayoutId = Shared;
 
 /// One part of a balance transaction's fee, as Stripe itemises it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -349,14 +349,11 @@ mod tests {
             let (Some(dx), Some(dy)) = (&x.description, &y.description) else {
                 panic!("described")
             };
-            assert!(
-                std::sync::Arc::ptr_eq(dx, dy),
-                "one copy of the description"
-            );
+            assert!(dx.same_copy(dy), "one copy of the description");
             let (Some(px), Some(py)) = (&x.payout, &y.payout) else {
                 panic!("paid out")
             };
-            assert!(std::sync::Arc::ptr_eq(px, py), "one copy of the payout id");
+            assert!(px.same_copy(py), "one copy of the payout id");
         }
     }
 
