@@ -7,7 +7,7 @@ mod common;
 
 use std::hint::black_box;
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use jiff::tz::TimeZone;
 use rayon::prelude::*;
 use tieout::app::load::Need;
@@ -76,13 +76,27 @@ fn tieout(c: &mut Criterion) {
     // What `tieout reconcile --cached` does for every month: read the payouts and their
     // lines from the cache, tie out, write the CSV and Markdown.
     g.bench_function("all_payouts_from_cache_with_writes", |b| {
-        b.iter_with_large_drop(|| {
-            let data = common::load(&cache, Need::Month("2026-11".parse().expect("month")));
-            black_box(tie_out_all(&data, dir.path()));
-            data
-        })
+        b.iter_batched(
+            || tempfile::tempdir().expect("tmp"),
+            |fresh| {
+                let data = common::load(&cache, Need::Month("2026-11".parse().expect("month")));
+                black_box(tie_out_all(&data, fresh.path()));
+                (data, fresh)
+            },
+            BatchSize::PerIteration,
+        )
     });
     g.bench_function("all_payouts_in_memory_with_writes", |b| {
+        b.iter_batched(
+            || tempfile::tempdir().expect("tmp"),
+            |fresh| {
+                black_box(tie_out_all(&month_data, fresh.path()));
+                fresh
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    g.bench_function("all_payouts_in_memory_rewrites_identical", |b| {
         b.iter(|| black_box(tie_out_all(&month_data, dir.path())))
     });
     g.bench_function("all_payouts_in_memory_no_writes", |b| {

@@ -11,6 +11,8 @@ use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::model::compact::InlineText;
+
 /// A lowercase three-letter currency code as Stripe sends it (`usd`, `jpy`, `kwd`).
 ///
 /// Stored inline so that a million balance-transaction rows do not allocate a string each.
@@ -175,29 +177,34 @@ impl fmt::Display for Money {
 
 /// Formats minor units as decimal major units (see [`Money::major`]).
 pub fn format_major(minor: i64, currency: Currency) -> String {
-    // Integer arithmetic (exports format millions of amounts): the same text as
-    // `Decimal::from(minor)` scaled by the exponent, e.g. `-0.05`, `1234`, `5.120`.
+    format_major_inline(minor, currency).to_text()
+}
+
+/// [`format_major`]'s text made on the stack: what exports use, which format millions of
+/// amounts (24 bytes hold every `i64` of minor units at any exponent).
+pub fn format_major_inline(minor: i64, currency: Currency) -> InlineText {
+    // Integer arithmetic: the same text as `Decimal::from(minor)` scaled by the exponent,
+    // e.g. `-0.05`, `1234`, `5.120`.
     let exp = currency.exponent();
-    let Some(unit) = 10u64.checked_pow(exp) else {
-        return minor.to_string();
-    };
-    if exp == 0 {
-        return minor.to_string();
+    let mut out = InlineText::new();
+    if minor < 0 {
+        out.push_ascii(b"-");
     }
     let abs = minor.unsigned_abs();
-    let mut out = String::with_capacity(24);
-    if minor < 0 {
-        out.push('-');
+    match 10u64.checked_pow(exp) {
+        Some(unit) if exp > 0 => {
+            push_digits(&mut out, abs / unit, 1);
+            out.push_ascii(b".");
+            push_digits(&mut out, abs % unit, exp as usize);
+        }
+        _ => push_digits(&mut out, abs, 1),
     }
-    push_digits(&mut out, abs / unit, 1);
-    out.push('.');
-    push_digits(&mut out, abs % unit, exp as usize);
     out
 }
 
 /// Appends `v` in decimal, zero-padded to at least `width` digits (no formatting
 /// machinery: exports write millions of amounts).
-fn push_digits(out: &mut String, mut v: u64, width: usize) {
+fn push_digits(out: &mut InlineText, mut v: u64, width: usize) {
     let mut digits = [b'0'; 20];
     let mut n = 0;
     while v > 0 || n == 0 {
@@ -206,9 +213,7 @@ fn push_digits(out: &mut String, mut v: u64, width: usize) {
         n += 1;
     }
     let n = n.max(width.min(20));
-    for &d in &digits[20 - n..] {
-        out.push(char::from(d));
-    }
+    out.push_ascii(&digits[20 - n..]);
 }
 
 /// Formats with thousands separators for the screen: `-1,234.50`.

@@ -9,6 +9,8 @@ use jiff::civil::Date;
 use jiff::tz::TimeZone;
 use jiff::{Timestamp, Zoned};
 
+use crate::model::compact::InlineText;
+
 /// A calendar month such as `2026-10`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Month {
@@ -161,15 +163,22 @@ fn to_zoned(ts: i64, tz: &TimeZone) -> Zoned {
 
 /// ISO 8601 in UTC, to the second: `2026-10-31T23:00:00Z` (the `_utc` export columns).
 pub fn iso_utc(ts: i64) -> String {
-    // Years 0000-9999 by arithmetic (exports write millions of these); the rest as jiff
-    // formats them.
+    iso_utc_inline(ts).to_text()
+}
+
+/// [`iso_utc`]'s text made on the stack: what exports use, which write millions of these.
+pub fn iso_utc_inline(ts: i64) -> InlineText {
+    let mut out = InlineText::new();
     let days = ts.div_euclid(86_400);
     let secs = ts.rem_euclid(86_400);
     let (y, m, d) = civil_from_days(days);
     if !(0..=9999).contains(&y) {
-        return Timestamp::from_second(ts)
-            .map(|t| t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string())
-            .unwrap_or_default();
+        // Years 0000-9999 by arithmetic; the rest as jiff formats them (at most 23 bytes:
+        // `-009999-01-01T00:00:00Z`), or nothing past jiff's range.
+        if let Ok(t) = Timestamp::from_second(ts) {
+            out.push_ascii(t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string().as_bytes());
+        }
+        return out;
     }
     // Digits into a fixed pattern: no formatting machinery per field.
     let mut text = *b"0000-00-00T00:00:00Z";
@@ -187,7 +196,8 @@ pub fn iso_utc(ts: i64) -> String {
             v /= 10;
         }
     }
-    String::from_utf8_lossy(&text).into_owned()
+    out.push_ascii(&text);
+    out
 }
 
 /// The proleptic Gregorian (year, month, day) of a day count from 1970-01-01 (Howard

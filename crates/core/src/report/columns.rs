@@ -8,10 +8,78 @@ use std::borrow::{Borrow, Cow};
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
+use crate::model::compact::{InlineText, StripeId};
 use crate::report::csv_out::CsvOut;
 
 /// A row's CSV cell (text; [`CsvOut`] makes it spreadsheet-safe).
-pub type CsvCell<R> = fn(&R) -> Cow<'_, str>;
+pub type CsvCell<R> = fn(&R) -> CellText<'_>;
+
+/// A CSV cell's text: borrowed from the row, made for it, made on the stack (dates and
+/// amounts: a million-line export makes five a line), or an id's bytes read without the
+/// UTF-8 check (three a line). The writer reads every kind as the text's bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CellText<'a> {
+    Borrowed(&'a str),
+    Owned(String),
+    Inline(InlineText),
+    Id(&'a StripeId),
+}
+
+impl CellText<'_> {
+    /// The cell's text (tests and the rare reader that wants a `str`).
+    pub fn text(&self) -> Cow<'_, str> {
+        match self {
+            CellText::Borrowed(text) => Cow::Borrowed(text),
+            CellText::Owned(text) => Cow::Borrowed(text),
+            CellText::Inline(text) => Cow::Owned(text.to_text()),
+            CellText::Id(id) => Cow::Borrowed(id.as_str()),
+        }
+    }
+}
+
+impl AsRef<[u8]> for CellText<'_> {
+    fn as_ref(&self) -> &[u8] {
+        match self {
+            CellText::Borrowed(text) => text.as_bytes(),
+            CellText::Owned(text) => text.as_bytes(),
+            CellText::Inline(text) => text.as_bytes(),
+            CellText::Id(id) => id.as_bytes(),
+        }
+    }
+}
+
+impl<'a> From<&'a StripeId> for CellText<'a> {
+    fn from(id: &'a StripeId) -> Self {
+        CellText::Id(id)
+    }
+}
+
+impl<'a> From<&'a str> for CellText<'a> {
+    fn from(text: &'a str) -> Self {
+        CellText::Borrowed(text)
+    }
+}
+
+impl From<String> for CellText<'_> {
+    fn from(text: String) -> Self {
+        CellText::Owned(text)
+    }
+}
+
+impl From<InlineText> for CellText<'_> {
+    fn from(text: InlineText) -> Self {
+        CellText::Inline(text)
+    }
+}
+
+impl<'a> From<Cow<'a, str>> for CellText<'a> {
+    fn from(text: Cow<'a, str>) -> Self {
+        match text {
+            Cow::Borrowed(text) => CellText::Borrowed(text),
+            Cow::Owned(text) => CellText::Owned(text),
+        }
+    }
+}
 /// A row's JSON value.
 pub type JsonCell<R> = fn(&R) -> Json<'_>;
 

@@ -2,28 +2,47 @@
 //! with `=`, `+`, `-`, `@`, tab or CR is prefixed with `'` so it is not run as a formula.
 //! Numbers (including negative amounts like `-12.34`) stay numbers.
 
+use std::borrow::Cow;
+
 /// Neutralises a cell that a spreadsheet would treat as a formula.
-pub fn neutralise(cell: &str) -> std::borrow::Cow<'_, str> {
-    let risky = matches!(
-        cell.chars().next(),
-        Some('=' | '+' | '-' | '@' | '\t' | '\r')
-    );
-    if risky && !is_plain_number(cell) {
-        std::borrow::Cow::Owned(format!("'{cell}"))
+pub fn neutralise(cell: &str) -> Cow<'_, str> {
+    if is_risky(cell.as_bytes()) {
+        Cow::Owned(format!("'{cell}"))
     } else {
-        std::borrow::Cow::Borrowed(cell)
+        Cow::Borrowed(cell)
     }
 }
 
+/// [`neutralise`] on a cell's bytes (the bytes of a text), as the writer applies it.
+fn neutralise_bytes(cell: &[u8]) -> Cow<'_, [u8]> {
+    if is_risky(cell) {
+        Cow::Owned([b"'", cell].concat())
+    } else {
+        Cow::Borrowed(cell)
+    }
+}
+
+/// Whether a spreadsheet would run the cell as a formula: it starts with a formula
+/// character and is not a plain number.
+fn is_risky(cell: &[u8]) -> bool {
+    matches!(
+        cell.first(),
+        Some(b'=' | b'+' | b'-' | b'@' | b'\t' | b'\r')
+    ) && !is_plain_number(cell)
+}
+
 /// A plain decimal number such as `-12.34`, `+5` or `1234`.
-fn is_plain_number(cell: &str) -> bool {
-    let body = cell.strip_prefix(['-', '+']).unwrap_or(cell);
-    let mut parts = body.splitn(2, '.');
-    let int = parts.next().unwrap_or("");
+fn is_plain_number(cell: &[u8]) -> bool {
+    let body = cell
+        .strip_prefix(b"-")
+        .or_else(|| cell.strip_prefix(b"+"))
+        .unwrap_or(cell);
+    let mut parts = body.splitn(2, |&b| b == b'.');
+    let int = parts.next().unwrap_or(b"");
     let frac = parts.next();
     !int.is_empty()
-        && int.bytes().all(|b| b.is_ascii_digit())
-        && frac.is_none_or(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()))
+        && int.iter().all(u8::is_ascii_digit)
+        && frac.is_none_or(|f| !f.is_empty() && f.iter().all(u8::is_ascii_digit))
 }
 
 /// Builds a CSV document in memory from a header and rows of cells.
@@ -42,7 +61,7 @@ impl CsvDoc {
     pub fn row<I, S>(&mut self, cells: I)
     where
         I: IntoIterator<Item = S>,
-        S: AsRef<str>,
+        S: AsRef<[u8]>,
     {
         let _ = self.out.row(cells);
     }
@@ -73,16 +92,16 @@ impl<W: std::io::Write> CsvOut<W> {
         Self { writer }
     }
 
-    /// Appends one row; every cell is neutralised.
+    /// Appends one row; every cell (a text's bytes) is neutralised.
     pub fn row<I, S>(&mut self, cells: I) -> Result<(), csv::Error>
     where
         I: IntoIterator<Item = S>,
-        S: AsRef<str>,
+        S: AsRef<[u8]>,
     {
         // Field by field, so a cell that needs no change is not copied (a million-line
         // reconciliation is twelve million cells).
         for c in cells {
-            self.writer.write_field(neutralise(c.as_ref()).as_bytes())?;
+            self.writer.write_field(neutralise_bytes(c.as_ref()))?;
         }
         self.writer.write_record(None::<&[u8]>)
     }
@@ -112,6 +131,42 @@ mod tests {
         assert_eq!(neutralise("plain"), "plain");
         assert_eq!(neutralise(""), "");
         assert_eq!(neutralise("-"), "'-");
+    }
+
+    #[test]
+    fn the_writer_neutralises_bytes_as_neutralise_does_text() {
+        for cell in [
+            "=SUM(A1)",
+            "@cmd",
+            "+1 555 0100",
+            "-2+3",
+            "\tx",
+            "\rx",
+            "-12.34",
+            "+5",
+            "1234",
+            "plain",
+            "",
+            "-",
+            "+",
+            "-.5",
+            "5.",
+            "-0.05",
+            "txn_1",
+            "=",
+            "\u{e9}t\u{e9}",
+        ] {
+            let mut doc = CsvDoc::new(&["c"]);
+            doc.row([cell]);
+            let mut expected = CsvDoc::new(&["c"]);
+            expected.row([neutralise(cell).as_ref()]);
+            assert_eq!(doc.into_bytes(), expected.into_bytes(), "{cell:?}");
+            assert_eq!(
+                neutralise_bytes(cell.as_bytes()).as_ref(),
+                neutralise(cell).as_bytes(),
+                "{cell:?}"
+            );
+        }
     }
 
     #[test]

@@ -6,9 +6,9 @@ use std::borrow::Cow;
 
 use crate::domain::tieout::MonthTieOut;
 use crate::model::rows::BalanceTxnRow;
-use crate::money::format_major;
-use crate::report::columns::{self, Column, Json};
-use crate::time::iso_utc;
+use crate::money::format_major_inline;
+use crate::report::columns::{self, CellText, Column, Json};
+use crate::time::{iso_utc, iso_utc_inline};
 
 /// One line paid out: a balance transaction and the payout that paid it.
 pub struct PaidLine<'a> {
@@ -23,7 +23,7 @@ pub fn columns<'a>() -> [Column<PaidLine<'a>>; 12] {
         Column::csv("payout_id", |p| p.payout_id.into()),
         Column::both(
             "balance_transaction_id",
-            |p| p.line.id.as_str().into(),
+            |p| (&p.line.id).into(),
             |p| Json::Str(&p.line.id),
         ),
         Column::both(
@@ -38,17 +38,17 @@ pub fn columns<'a>() -> [Column<PaidLine<'a>>; 12] {
         ),
         Column::both(
             "source_id",
-            |p| p.line.source.as_deref().unwrap_or("").into(),
+            |p| p.line.source.as_ref().map_or("".into(), CellText::from),
             |p| Json::opt_str(p.line.source.as_deref()),
         ),
         Column::both(
             "created_utc",
-            |p| iso_utc(p.line.created).into(),
+            |p| iso_utc_inline(p.line.created).into(),
             |p| Json::Text(iso_utc(p.line.created)),
         ),
         Column::both(
             "available_on_utc",
-            |p| iso_utc(p.line.available_on).into(),
+            |p| iso_utc_inline(p.line.available_on).into(),
             |p| Json::Text(iso_utc(p.line.available_on)),
         ),
         Column::both(
@@ -58,22 +58,22 @@ pub fn columns<'a>() -> [Column<PaidLine<'a>>; 12] {
         ),
         Column::both(
             "gross",
-            |p| format_major(p.line.amount, p.line.currency).into(),
+            |p| format_major_inline(p.line.amount, p.line.currency).into(),
             |p| Json::Int(p.line.amount),
         ),
         Column::both(
             "fee",
-            |p| format_major(p.line.fee, p.line.currency).into(),
+            |p| format_major_inline(p.line.fee, p.line.currency).into(),
             |p| Json::Int(p.line.fee),
         ),
         Column::both(
             "net",
-            |p| format_major(p.line.net, p.line.currency).into(),
+            |p| format_major_inline(p.line.net, p.line.currency).into(),
             |p| Json::Int(p.line.net),
         ),
         Column::both(
             "description",
-            |p| one_line(p.line.description.as_deref().unwrap_or("")),
+            |p| one_line(p.line.description.as_deref().unwrap_or("")).into(),
             |p| Json::opt_str(p.line.description.as_deref()),
         ),
     ]
@@ -106,7 +106,7 @@ pub fn csv_to<W: std::io::Write>(tieout: &MonthTieOut, w: W) -> Result<W, ::csv:
 /// Descriptions stay on one row: line breaks become spaces (a description without one,
 /// nearly all, is borrowed as it is).
 fn one_line(text: &str) -> Cow<'_, str> {
-    if !text.contains(['\r', '\n']) {
+    if memchr::memchr2(b'\r', b'\n', text.as_bytes()).is_none() {
         return Cow::Borrowed(text);
     }
     Cow::Owned(

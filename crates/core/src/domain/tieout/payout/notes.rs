@@ -87,6 +87,10 @@ pub(super) fn returns_a_payout(t: &BalanceTxnRow) -> bool {
 pub(super) fn hold_notes(it: &Itemisation, cur: Currency) -> Vec<String> {
     let mut notes = Vec::new();
     for l in it.lines.iter().filter(|l| l.currency == cur) {
+        // Nearly every line is a charge or a refund: one look at the type for those.
+        if !l.kind.starts_with("payout_") && l.reporting_category != "payout_reversal" {
+            continue;
+        }
         let payout_src = l.source.as_deref().filter(|s| s.starts_with("po_"));
         if l.kind == "payout_minimum_balance_hold" {
             notes.push(format!(
