@@ -43,7 +43,7 @@ fn account() -> AccountData {
                 net: amount - fee,
                 description: (i % 3 == 0).then(|| format!("Order {i}").into()),
                 status: "available".into(),
-                fee_details: tieout_core::model::rows::FeeParts::None,
+                fee_details: tieout_core::model::rows::FeeParts::NONE,
             }
         })
         .collect();

@@ -69,11 +69,11 @@ impl PayoutRow {
 
 /// A balance transaction, with the payout it was listed under (`?payout=`), if any.
 ///
-/// A large account holds a million of these, so the row is kept compact and, in the common
-/// case, free of heap allocations of its own: the ids are [`StripeId`]s (inline), Stripe's
+/// A large account holds a million of these, so the row is kept compact (168 bytes) and
+/// mostly free of heap allocations of its own: the ids are [`StripeId`]s (inline), Stripe's
 /// short open-set words (`type`, `reporting_category`, `status`) are [`Word`]s (an unknown
-/// word is still held as sent), the fee's single part sits in the row ([`FeeParts`]), and
-/// the payout id and the description are shared by the rows that hold the same one.
+/// word is still held as sent), the fee's parts are one pointer ([`FeeParts`]), and the
+/// payout id and the description are shared by the rows that hold the same one.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BalanceTxnRow {
     pub id: StripeId,
@@ -120,24 +120,21 @@ pub struct FeeDetailRow {
     pub application: Option<Box<str>>,
 }
 
-/// A balance transaction's fee parts: almost always none or one, so one part is held in
-/// the row itself and only two or more go to the heap. Reads as a slice of
-/// [`FeeDetailRow`]s and serialises as a list.
+/// A balance transaction's fee parts: none on most lines, one on a charge's. The row holds
+/// one pointer (16 bytes; nothing allocated when there are none) and the parts sit on the
+/// heap in a slice of exactly their number: a part held in the row itself cost every line
+/// its 64 bytes, those without parts too (a million lines, a third with one part: 56 MB
+/// in the rows against 24 MB on the heap). Reads as a slice of [`FeeDetailRow`]s and
+/// serialises as a list.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub enum FeeParts {
-    #[default]
-    None,
-    One(FeeDetailRow),
-    Many(Box<[FeeDetailRow]>),
-}
+pub struct FeeParts(Option<Box<[FeeDetailRow]>>);
 
 impl FeeParts {
+    /// No fee parts (Stripe gave none, or the cache predates them).
+    pub const NONE: FeeParts = FeeParts(None);
+
     pub fn as_slice(&self) -> &[FeeDetailRow] {
-        match self {
-            FeeParts::None => &[],
-            FeeParts::One(part) => std::slice::from_ref(part),
-            FeeParts::Many(parts) => parts,
-        }
+        self.0.as_deref().unwrap_or_default()
     }
 }
 
@@ -149,11 +146,11 @@ impl std::ops::Deref for FeeParts {
 }
 
 impl From<Vec<FeeDetailRow>> for FeeParts {
-    fn from(mut parts: Vec<FeeDetailRow>) -> Self {
-        match parts.len() {
-            0 => FeeParts::None,
-            1 => parts.pop().map_or(FeeParts::None, FeeParts::One),
-            _ => FeeParts::Many(parts.into_boxed_slice()),
+    fn from(parts: Vec<FeeDetailRow>) -> Self {
+        if parts.is_empty() {
+            FeeParts::NONE
+        } else {
+            FeeParts(Some(parts.into_boxed_slice()))
         }
     }
 }
@@ -362,4 +359,39 @@ pub struct RenewalMethodRow {
     pub card_last4: Option<String>,
     pub card_exp_month: Option<i64>,
     pub card_exp_year: Option<i64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_balance_transaction_row_is_as_small_as_promised() {
+        assert_eq!(std::mem::size_of::<FeeParts>(), 16);
+        assert_eq!(std::mem::size_of::<BalanceTxnRow>(), 168);
+    }
+
+    #[test]
+    fn fee_parts_read_and_write_as_the_list_they_were() {
+        let part = |kind: &str, amount| FeeDetailRow {
+            kind: Word::new(kind),
+            amount,
+            currency: "usd".parse().expect("usd"),
+            description: Some("Stripe processing fees".into()),
+            application: None,
+        };
+        for parts in [
+            vec![],
+            vec![part("stripe_fee", 59)],
+            vec![part("stripe_fee", 59), part("tax", 5)],
+        ] {
+            let held = FeeParts::from(parts.clone());
+            assert_eq!(held.as_slice(), parts.as_slice());
+            let json = serde_json::to_string(&held).expect("json");
+            assert_eq!(json, serde_json::to_string(&parts).expect("json"));
+            let back: FeeParts = serde_json::from_str(&json).expect("back");
+            assert_eq!(back, held);
+        }
+        assert_eq!(FeeParts::default(), FeeParts::NONE);
+    }
 }

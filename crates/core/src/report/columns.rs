@@ -25,18 +25,6 @@ pub enum CellText<'a> {
     Id(&'a StripeId),
 }
 
-impl CellText<'_> {
-    /// The cell's text (tests and the rare reader that wants a `str`).
-    pub fn text(&self) -> Cow<'_, str> {
-        match self {
-            CellText::Borrowed(text) => Cow::Borrowed(text),
-            CellText::Owned(text) => Cow::Borrowed(text),
-            CellText::Inline(text) => Cow::Owned(text.to_text()),
-            CellText::Id(id) => Cow::Borrowed(id.as_str()),
-        }
-    }
-}
-
 impl AsRef<[u8]> for CellText<'_> {
     fn as_ref(&self) -> &[u8] {
         match self {

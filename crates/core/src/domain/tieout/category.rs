@@ -97,7 +97,7 @@ mod tests {
             net: 0,
             description: None,
             status: "available".into(),
-            fee_details: crate::model::rows::FeeParts::None,
+            fee_details: crate::model::rows::FeeParts::NONE,
         }
     }
 

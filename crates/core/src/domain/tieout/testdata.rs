@@ -56,7 +56,7 @@ pub fn line(id: &str, payout: &str, kind: &str, cat: &str, amount: i64, fee: i64
         net: amount - fee,
         description: None,
         status: "available".into(),
-        fee_details: FeeParts::None,
+        fee_details: FeeParts::NONE,
     }
 }
 
@@ -75,7 +75,7 @@ pub fn own(p: &PayoutRow) -> BalanceTxnRow {
         net: -p.amount,
         description: Some("STRIPE PAYOUT".into()),
         status: "available".into(),
-        fee_details: FeeParts::None,
+        fee_details: FeeParts::NONE,
     }
 }
 

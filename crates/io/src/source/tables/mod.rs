@@ -375,7 +375,7 @@ mod tests {
         let back = snap.to_data().expect("an older cache still loads");
         let mut expected = data.clone();
         for r in &mut expected.balance_transactions {
-            r.fee_details = FeeParts::None;
+            r.fee_details = FeeParts::NONE;
         }
         assert_eq!(back, expected);
 

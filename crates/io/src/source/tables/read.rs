@@ -124,7 +124,7 @@ fn balance_transactions_rows(df: &DataFrame) -> Result<Vec<BalanceTxnRow>, Table
         .into_par_iter()
         .map(|i| {
             let details = match fee_details.as_ref().and_then(|v| v[i]) {
-                None | Some("[]") => FeeParts::None,
+                None | Some("[]") => FeeParts::NONE,
                 Some(text) => serde_json::from_str(text).map_err(|e| {
                     c.err(
                         "fee_details",
