@@ -169,7 +169,34 @@ impl Serialize for FeeParts {
 
 impl<'de> Deserialize<'de> for FeeParts {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        Vec::<FeeDetailRow>::deserialize(deserializer).map(FeeParts::from)
+        deserializer.deserialize_seq(FeePartsVisitor)
+    }
+}
+
+/// Reads a list of fee parts into one allocation of exactly their number: a `Vec` would
+/// start at four slots and shrink, leaving a freed 256-byte block per line read (a third
+/// of a million of them, kept by the allocator, cost more than the rows saved).
+struct FeePartsVisitor;
+
+impl<'de> serde::de::Visitor<'de> for FeePartsVisitor {
+    type Value = FeeParts;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a list of fee details")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<FeeParts, A::Error> {
+        let Some(first) = seq.next_element::<FeeDetailRow>()? else {
+            return Ok(FeeParts::NONE);
+        };
+        let Some(second) = seq.next_element::<FeeDetailRow>()? else {
+            return Ok(FeeParts(Some(Box::new([first]))));
+        };
+        let mut parts = vec![first, second];
+        while let Some(part) = seq.next_element()? {
+            parts.push(part);
+        }
+        Ok(parts.into())
     }
 }
 
