@@ -285,15 +285,19 @@ pub struct ChargeRow {
     pub disputed: bool,
     pub refunded: bool,
     pub failure_code: Option<Word>,
-    pub failure_message: Option<CompactString>,
+    /// Shared by the charges with the same text, as the three texts below (a decline's
+    /// message and the seller message are Stripe's sentences, a customer's email repeats
+    /// on each of its charges): one pointer a row, one copy per text when read from the
+    /// cache.
+    pub failure_message: Option<SharedText>,
     pub outcome_type: Option<Word>,
     pub outcome_reason: Option<Word>,
     pub outcome_network_status: Option<Word>,
     pub outcome_advice_code: Option<Word>,
-    pub outcome_seller_message: Option<CompactString>,
+    pub outcome_seller_message: Option<SharedText>,
     pub balance_transaction: Option<StripeId>,
-    pub receipt_email: Option<CompactString>,
-    pub billing_email: Option<CompactString>,
+    pub receipt_email: Option<SharedText>,
+    pub billing_email: Option<SharedText>,
 }
 
 impl ChargeRow {

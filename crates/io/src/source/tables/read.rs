@@ -283,15 +283,15 @@ fn charges_rows(df: &DataFrame) -> Result<Vec<ChargeRow>, TableError> {
     let disputed = c.bool("disputed")?;
     let refunded = c.bool("refunded")?;
     let failure_code = c.opt_str("failure_code")?;
-    let failure_message = c.opt_str("failure_message")?;
+    let failure_message = interned(&c.opt_str("failure_message")?);
     let outcome_type = c.opt_str("outcome_type")?;
     let outcome_reason = c.opt_str("outcome_reason")?;
     let outcome_network_status = c.opt_str("outcome_network_status")?;
     let outcome_advice_code = c.opt_str("outcome_advice_code")?;
-    let outcome_seller_message = c.opt_str("outcome_seller_message")?;
+    let outcome_seller_message = interned(&c.opt_str("outcome_seller_message")?);
     let balance_transaction = c.opt_str("balance_transaction")?;
-    let receipt_email = c.opt_str("receipt_email")?;
-    let billing_email = c.opt_str("billing_email")?;
+    let receipt_email = interned(&c.opt_str("receipt_email")?);
+    let billing_email = interned(&c.opt_str("billing_email")?);
     (0..c.height())
         .into_par_iter()
         .map(|i| {
@@ -320,15 +320,15 @@ fn charges_rows(df: &DataFrame) -> Result<Vec<ChargeRow>, TableError> {
                 disputed: disputed[i],
                 refunded: refunded[i],
                 failure_code: owned(failure_code[i]),
-                failure_message: owned(failure_message[i]),
+                failure_message: failure_message[i].clone(),
                 outcome_type: owned(outcome_type[i]),
                 outcome_reason: owned(outcome_reason[i]),
                 outcome_network_status: owned(outcome_network_status[i]),
                 outcome_advice_code: owned(outcome_advice_code[i]),
-                outcome_seller_message: owned(outcome_seller_message[i]),
+                outcome_seller_message: outcome_seller_message[i].clone(),
                 balance_transaction: owned(balance_transaction[i]),
-                receipt_email: owned(receipt_email[i]),
-                billing_email: owned(billing_email[i]),
+                receipt_email: receipt_email[i].clone(),
+                billing_email: billing_email[i].clone(),
             })
         })
         .collect()
