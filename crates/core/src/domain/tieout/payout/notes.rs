@@ -82,39 +82,41 @@ pub(super) fn returns_a_payout(t: &BalanceTxnRow) -> bool {
         || t.reporting_category == "payout_reversal"
 }
 
+/// The payout a line's funds came from or go back to, when its source is one.
+fn payout_src(l: &BalanceTxnRow) -> Option<&str> {
+    l.source.as_deref().filter(|s| s.starts_with("po_"))
+}
+
 /// Notes on minimum-balance holds and releases, and on funds of failed payouts paid out
 /// again, among the lines.
 pub(super) fn hold_notes(it: &Itemisation, cur: Currency) -> Vec<String> {
     let mut notes = Vec::new();
     for l in it.lines.iter().filter(|l| l.currency == cur) {
-        // Nearly every line is a charge or a refund: one look at the type for those.
-        if !l.kind.starts_with("payout_") && l.reporting_category != "payout_reversal" {
-            continue;
-        }
-        let payout_src = l.source.as_deref().filter(|s| s.starts_with("po_"));
-        if l.kind == "payout_minimum_balance_hold" {
-            notes.push(format!(
+        // One look at the type: nearly every line is a charge or a refund, and falls through.
+        match l.kind.as_str() {
+            "payout_minimum_balance_hold" => notes.push(format!(
                 "Stripe withheld {} to keep the account's minimum balance ({} payout_minimum_balance_hold); it is released into a later payout.",
                 money(-l.net, cur),
                 l.id
-            ));
-        } else if l.kind == "payout_minimum_balance_release" {
-            notes.push(format!(
+            )),
+            "payout_minimum_balance_release" => notes.push(format!(
                 "Includes {} released from the minimum-balance hold{} ({} payout_minimum_balance_release).",
                 money(l.net, cur),
-                payout_src.map(|p| format!(" of payout {p}")).unwrap_or_default(),
+                payout_src(l)
+                    .map(|p| format!(" of payout {p}"))
+                    .unwrap_or_default(),
                 l.id
-            ));
-        } else if returns_a_payout(l) {
-            notes.push(format!(
+            )),
+            _ if returns_a_payout(l) => notes.push(format!(
                 "Includes {} that came back from {} ({} {}) and is paid out again here.",
                 money(l.net, cur),
-                payout_src
+                payout_src(l)
                     .map(|p| format!("payout {p}"))
                     .unwrap_or_else(|| "a payout that failed or was reversed".to_string()),
                 l.id,
                 l.kind
-            ));
+            )),
+            _ => {}
         }
     }
     notes
