@@ -181,7 +181,8 @@ pub fn format_major(minor: i64, currency: Currency) -> String {
 }
 
 /// [`format_major`]'s text made on the stack: what exports use, which format millions of
-/// amounts (24 bytes hold every `i64` of minor units at any exponent).
+/// amounts. 24 bytes hold every `i64` of minor units at Stripe's exponents (0, 2 and 3:
+/// at most 22 bytes; `format_major_edges_match_decimal` checks `i64::MIN` and `MAX`).
 pub fn format_major_inline(minor: i64, currency: Currency) -> InlineText {
     // Integer arithmetic: the same text as `Decimal::from(minor)` scaled by the exponent,
     // e.g. `-0.05`, `1234`, `5.120`.

@@ -10,7 +10,7 @@ use crate::domain::declines::Basis;
 use crate::domain::dunning::since::SinceOutcome;
 use crate::domain::dunning::{WorkRow, Worklist};
 use crate::model::SnapshotMeta;
-use crate::money::{Currency, Money, Totals, format_major};
+use crate::money::{Currency, Money, Totals, format_major, format_major_inline};
 use crate::report::columns::{self, Column, Json, JsonRow};
 use crate::time::{iso_utc, iso_utc_opt};
 
@@ -53,7 +53,7 @@ pub const COLUMNS: &[Column<WorkRow>] = &[
     ),
     Column::both(
         "amount_remaining",
-        |r| format_major(r.amount_remaining, r.currency).into(),
+        |r| format_major_inline(r.amount_remaining, r.currency).into(),
         |r| Json::Int(r.amount_remaining),
     ),
     Column::both(

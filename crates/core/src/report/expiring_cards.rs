@@ -10,7 +10,7 @@ use crate::domain::dunning::expiring::{ExpiringCard, ExpiringCards, expiring_car
 use crate::model::{AccountData, MethodsRead};
 use crate::money::{Money, MoneyError, format_major};
 use crate::report::columns::{self, Column, Json, JsonRow};
-use crate::time::iso_utc;
+use crate::time::{iso_utc, iso_utc_inline};
 
 pub const CSV_NAME: &str = "expiring-cards.csv";
 
@@ -123,7 +123,7 @@ pub const COLUMNS: &[Column<ExpiringCard>] = &[
     ),
     Column::both(
         "renews_at_utc",
-        |r| iso_utc(r.renews_at).into(),
+        |r| iso_utc_inline(r.renews_at).into(),
         |r| Json::Text(iso_utc(r.renews_at)),
     ),
     Column::both(

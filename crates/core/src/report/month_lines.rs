@@ -5,9 +5,9 @@
 use std::collections::HashMap;
 
 use crate::model::rows::{ChargeRow, DisputeRow, RefundRow};
-use crate::money::{Currency, format_major};
+use crate::money::{Currency, format_major_inline};
 use crate::report::columns::{self, Column};
-use crate::time::iso_utc;
+use crate::time::iso_utc_inline;
 
 /// One line of either file: a refund or a dispute, with the customer of its charge.
 pub struct Line<'a> {
@@ -27,8 +27,10 @@ pub fn columns<'a>() -> [Column<Line<'a>>; 8] {
         Column::csv("id", |l| l.id.into()),
         Column::csv("charge", |l| l.charge.into()),
         Column::csv("customer", |l| l.customer.into()),
-        Column::csv("created_utc", |l| iso_utc(l.created).into()),
-        Column::csv("amount", |l| format_major(l.amount, l.currency).into()),
+        Column::csv("created_utc", |l| iso_utc_inline(l.created).into()),
+        Column::csv("amount", |l| {
+            format_major_inline(l.amount, l.currency).into()
+        }),
         Column::csv("currency", |l| l.currency.as_str().into()),
         Column::csv("status", |l| l.status.into()),
         Column::csv("reason", |l| l.reason.into()),

@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use crate::domain::refunds::{Suggestion, Ticket};
-use crate::money::format_major;
+use crate::money::format_major_inline;
 use crate::report::columns::{self, Column};
 
 pub const JSONL_FILE: &str = "refund-suggestions.jsonl";
@@ -20,7 +20,7 @@ pub const CSV_COLUMNS: &[Column<(Ticket, Suggestion)>] = &[
     Column::csv("order_id", |(t, _)| t.order_id.trim().into()),
     Column::csv("recommendation", |(_, s)| s.recommendation.as_str().into()),
     Column::csv("amount", |(_, s)| match s.currency {
-        Some(c) => format_major(s.amount, c).into(),
+        Some(c) => format_major_inline(s.amount, c).into(),
         None => s.amount.to_string().into(),
     }),
     Column::csv("currency", |(_, s)| {
