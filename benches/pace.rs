@@ -14,8 +14,8 @@
 
 use std::time::{Duration, Instant};
 
+use tieout::model::Mode;
 use tieout::secrets::ApiKey;
-use tieout::source::Mode;
 use tieout::stripe::{Client, ClientConfig, RateConfig};
 use tieout_testkit::fake_stripe::{FakeConfig, FakeStripe, TEST_KEY};
 

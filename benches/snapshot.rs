@@ -4,10 +4,10 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
+use tieout::model::rows::BalanceTxnRow;
+use tieout::model::{AccountData, Mode, Origin, SnapshotMeta};
 use tieout::money::Currency;
-use tieout::source::rows::BalanceTxnRow;
 use tieout::source::tables::Snapshot;
-use tieout::source::{AccountData, Mode, Origin, SnapshotMeta};
 
 const LINES: usize = 1_000_000;
 

@@ -17,8 +17,8 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use tieout::model::AccountData;
 use tieout::secrets::ApiKey;
-use tieout::source::AccountData;
 use tieout::source::cache::Cache;
 use tieout::source::progress::Quiet;
 use tieout::source::sync::{self, SyncOptions};

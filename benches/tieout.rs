@@ -14,8 +14,8 @@ use tieout::app::load::Need;
 use tieout::domain::dunning;
 use tieout::domain::tieout::tie_out_months;
 use tieout::files::{write_atomic, write_atomic_with};
+use tieout::model::AccountData;
 use tieout::report::reconciliation::{CSV_FILE, MD_FILE, ReportHeader, csv_to, markdown};
-use tieout::source::AccountData;
 use tieout::time::Month;
 
 #[global_allocator]

@@ -161,7 +161,7 @@ fn main() -> Result<(), String> {
                     .map_err(|_| "no generation")
             })?;
         let mut kept = Vec::new();
-        for table in tieout::source::Table::ALL {
+        for table in tieout::model::Table::ALL {
             let t = Instant::now();
             let data = generation
                 .load_data(&|x| x == table)
@@ -175,9 +175,9 @@ fn main() -> Result<(), String> {
             kept.push(data);
         }
         for table in [
-            tieout::source::Table::Charges,
-            tieout::source::Table::PaymentIntents,
-            tieout::source::Table::Invoices,
+            tieout::model::Table::Charges,
+            tieout::model::Table::PaymentIntents,
+            tieout::model::Table::Invoices,
         ] {
             let pointer = cache
                 .last_used(PROFILE)
@@ -207,7 +207,7 @@ fn main() -> Result<(), String> {
         let worklist_data = kept
             .into_iter()
             .reduce(|mut all, mut part| {
-                for table in tieout::source::Table::ALL {
+                for table in tieout::model::Table::ALL {
                     if part.row_count(table) > 0 {
                         all.take_table(table, &mut part);
                     }

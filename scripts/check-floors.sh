@@ -22,8 +22,8 @@ if grep -E '^hyper(-util)? ' <<<"$product" | grep -q 'server'; then
   fail=1
 fi
 
-# The TUI's test harness (src/tui/{harness,sample,svg}.rs) is behind the root package's
-# `harness` feature, which only tieout-testkit (a dev-dependency) turns on.
+# The TUI's test harness (src/tui/{harness,sample,screenshots,svg}.rs) is behind the root
+# package's `harness` feature, which only tieout-testkit (a dev-dependency) turns on.
 if grep -E '^tieout v' <<<"$product" | grep -q 'harness'; then
   echo "floors: the tieout binary is built with the 'harness' feature (test tooling belongs to tests only)" >&2
   fail=1

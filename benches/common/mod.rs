@@ -19,8 +19,8 @@
 use std::path::PathBuf;
 
 use tieout::app::load::{Need, load_cached};
+use tieout::model::{AccountData, Mode};
 use tieout::source::cache::Cache;
-use tieout::source::{AccountData, Mode};
 
 /// The profile the bench cache is recorded under.
 pub const PROFILE: &str = "default";

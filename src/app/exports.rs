@@ -1,5 +1,5 @@
-//! Writing a set of export files: all of them or none. The one code path behind every
-//! command's and pane's `--out` folder.
+//! Writing export files: a command's set, all of them or none (the one code path behind
+//! every command's `--out` folder), and a pane's single file under a free name.
 
 use std::path::{Path, PathBuf};
 
@@ -38,4 +38,32 @@ pub fn write_exports(
         written.push((path, changed));
     }
     Ok(written)
+}
+
+/// Writes to `path`, or to `name-2.ext`, `name-3.ext`, ... when an earlier, different
+/// file is there (an export from a pane never replaces another).
+pub fn write_new(path: &Path, bytes: &[u8]) -> Result<PathBuf, String> {
+    use crate::files::{WriteError, write_atomic};
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let ext = path
+        .extension()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut candidate = path.to_path_buf();
+    for n in 2..=100 {
+        match write_atomic(&candidate, bytes, false) {
+            Ok(_) => return Ok(candidate),
+            Err(WriteError::Exists(_)) => {
+                candidate = path.with_file_name(format!("{stem}-{n}.{ext}"));
+            }
+            Err(e) => return Err(e.to_string()),
+        }
+    }
+    Err(format!(
+        "could not find a free name next to {}",
+        path.display()
+    ))
 }

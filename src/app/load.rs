@@ -12,10 +12,10 @@ use jiff::tz::TimeZone;
 use super::ReadRequest;
 use crate::app::run_history::CachedLookup;
 use crate::failure::{FailKind, Failure};
+use crate::model::{AccountData, Parts, Table};
 use crate::source::cache::{Cache, CacheError, Generation};
 use crate::source::progress::StderrProgress;
-use crate::source::sync::{self, Parts, SyncOptions};
-use crate::source::{AccountData, Table};
+use crate::source::sync::{self, SyncOptions};
 use crate::stripe::StripeError;
 use crate::time::Month;
 
@@ -151,7 +151,7 @@ pub fn load_cached(
 }
 
 /// Whether the payouts of `data` (read for its window) cover `month` in `tz`.
-pub fn covers(meta: &crate::source::SnapshotMeta, month: Month, tz: &TimeZone) -> bool {
+pub fn covers(meta: &crate::model::SnapshotMeta, month: Month, tz: &TimeZone) -> bool {
     let (start, end) = month.range(tz);
     start >= meta.window_start && end <= meta.window_end
 }
@@ -323,10 +323,10 @@ fn read_fresh_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::{Mode, Origin};
     use crate::source::cache::ProfilePointer;
     use crate::source::tables::Snapshot;
     use crate::source::testdata::random_data;
-    use crate::source::{Mode, Origin};
 
     #[test]
     fn demo_needs_no_key_and_no_network() {

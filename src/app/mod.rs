@@ -8,6 +8,8 @@
 
 pub mod accounts;
 pub mod audit;
+pub mod bank;
+pub mod close;
 pub mod connect;
 pub mod exports;
 pub mod journal;
@@ -15,12 +17,15 @@ pub mod load;
 pub mod pane_reads;
 pub mod permission_check;
 pub mod query;
+pub mod reconcile;
 pub mod refund_exec;
 pub mod run_history;
 pub mod schedule;
 pub mod settings;
+pub mod threads;
 pub mod ticket_fetch;
 pub mod tickets;
+pub mod workbench;
 
 pub use connect::{client_config, connect, verify_key};
 
@@ -57,4 +62,10 @@ pub fn config_dir() -> Option<std::path::PathBuf> {
         return Some(std::path::PathBuf::from(d));
     }
     directories::ProjectDirs::from("", "", "tieout").map(|p| p.config_dir().to_path_buf())
+}
+
+/// The platform's data folder for tieout (`TIEOUT_DATA_DIR` overrides), shared with the
+/// cache: run records, the audit log, `tickets.csv`, the log file.
+pub fn data_dir() -> Option<std::path::PathBuf> {
+    crate::source::cache::data_root().ok()
 }

@@ -9,12 +9,11 @@
 use jiff::tz::TimeZone;
 
 use super::load::Need;
+use crate::model::rows::StripeId;
+use crate::model::{AccountData, AccountIdent, Parts, Resource, SnapshotMeta};
 use crate::source::cache::Cache;
 use crate::source::progress::Progress;
-use crate::source::rows::StripeId;
-use crate::source::sync::partial::{self, Resource, Unread};
-use crate::source::sync::{AccountIdent, Parts};
-use crate::source::{AccountData, SnapshotMeta};
+use crate::source::sync::partial::{self, Unread};
 use crate::stripe::permissions::resource_of;
 use crate::stripe::{Client, StripeError};
 
@@ -36,32 +35,18 @@ pub enum Problem {
     Failed(String),
 }
 
-/// The Dashboard row of a resource, when Stripe's refusal named no known permission.
-fn row_of(r: Resource) -> (&'static str, &'static str) {
-    match r {
-        Resource::Payouts => ("rak_payout_read", "Payouts"),
-        Resource::Invoices => ("rak_invoice_read", "Invoices"),
-        Resource::Customers => ("rak_customer_read", "Customers"),
-        Resource::Charges | Resource::Refunds => ("rak_charge_read", "Charges"),
-        Resource::Disputes => ("rak_dispute_read", "Disputes"),
-        Resource::Subscriptions => ("rak_subscription_read", "Subscriptions"),
-        Resource::PaymentMethods => ("rak_payment_method_read", "PaymentMethods"),
-    }
-}
-
 impl Gap {
     pub fn of(u: &Unread) -> Self {
         let problem = match u.error.as_ref() {
             StripeError::MissingPermission { permission, .. } => {
+                // The resource's own permission and row when Stripe named no known one.
+                let r = u.resource;
                 let (slug, row) = match permission.as_deref() {
-                    Some(p) => (
-                        p.to_string(),
-                        resource_of(p).unwrap_or(row_of(u.resource).1),
-                    ),
-                    None => (row_of(u.resource).0.to_string(), row_of(u.resource).1),
+                    Some(p) => (p, resource_of(p).unwrap_or(r.dashboard_row())),
+                    None => (r.permission(), r.dashboard_row()),
                 };
                 Problem::Lacks {
-                    permission: slug,
+                    permission: slug.to_string(),
                     row: row.to_string(),
                 }
             }
@@ -144,11 +129,7 @@ pub fn read(
 
 /// The account `meta` was read from, as a read names it (no `GET /v1/account` again).
 pub fn account_of(meta: &SnapshotMeta) -> AccountIdent {
-    AccountIdent {
-        id: meta.account_id.clone(),
-        name: meta.account_name.clone(),
-        default_currency: meta.default_currency,
-    }
+    AccountIdent::of(meta)
 }
 
 /// Reads again only `parts` (a pane's retry of the resources that failed) of the account
@@ -216,7 +197,7 @@ pub fn merge_again(shown: &AccountData, gaps: &[Gap], again: PaneData, retried: 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::rows::ChargeRow;
+    use crate::model::rows::ChargeRow;
     use crate::source::testdata::random_data;
 
     fn failed(r: Resource, stale: bool) -> Gap {

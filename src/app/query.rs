@@ -1,6 +1,8 @@
 //! SQL over the snapshot (the engine is `query` in the IO crate): load the account as the
 //! other headless commands do, build the engine, run one query, list the tables, find the
 //! saved queries (built-in plus `queries/*.sql` in the config folder) and write a result.
+//! The workbench's Query tab holds the engine as a [`SqlEngine`] and reads its failures as
+//! [`SqlError`]s: the same engine and guard as `tieout query`, in this layer's words.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -10,10 +12,10 @@ use polars::prelude::DataFrame;
 use super::ReadRequest;
 use super::load::{Need, load};
 use crate::failure::Failure;
+use crate::model::AccountData;
 use crate::query::output::{self, Format};
 use crate::query::saved::{self, Saved};
 use crate::query::{Engine, QueryError, functions};
-use crate::source::AccountData;
 
 /// The engine over everything the request reads (demo, cache or fresh).
 pub fn engine(ctx: &ReadRequest) -> Result<Engine, Failure> {
@@ -48,9 +50,92 @@ pub fn queries_dir() -> Option<PathBuf> {
     Some(super::config_dir()?.join("queries"))
 }
 
+/// A saved query: its name (what `tieout query --saved` takes), its title (the file's
+/// first comment line) and its SQL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SavedQuery {
+    pub name: String,
+    pub title: String,
+    pub sql: String,
+}
+
+impl From<Saved> for SavedQuery {
+    fn from(q: Saved) -> Self {
+        Self {
+            name: q.name,
+            title: q.title,
+            sql: q.sql,
+        }
+    }
+}
+
 /// The built-in queries and the user's, with a sentence per file that could not be read.
-pub fn saved_queries() -> (Vec<Saved>, Vec<String>) {
-    saved::all(queries_dir().as_deref())
+pub fn saved_queries() -> (Vec<SavedQuery>, Vec<String>) {
+    let (list, problems) = saved::all(queries_dir().as_deref());
+    (list.into_iter().map(SavedQuery::from).collect(), problems)
+}
+
+/// The built-in queries alone.
+pub fn builtin_queries() -> Vec<SavedQuery> {
+    saved::builtin().into_iter().map(SavedQuery::from).collect()
+}
+
+/// A place in the SQL text, 1-based.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SqlPos {
+    pub line: u64,
+    pub column: u64,
+}
+
+/// Why a query gave no result: the message with the offending line of SQL and a caret
+/// under the column, and where it points.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SqlError {
+    pub message: String,
+    pub at: Option<SqlPos>,
+}
+
+/// The engine over one account, built once and asked many questions.
+pub struct SqlEngine(Engine);
+
+impl SqlEngine {
+    /// The engine over `data` (the worklist at `now`, tie-out months in `tz`).
+    pub fn over(data: &AccountData, now: i64, tz: &jiff::tz::TimeZone) -> Result<Self, Failure> {
+        engine_for(data, now, tz).map(SqlEngine)
+    }
+
+    /// An engine the caller built (tests over synthetic tables).
+    pub fn from_engine(engine: Engine) -> Self {
+        SqlEngine(engine)
+    }
+
+    /// Runs `sql` through the guard and the engine.
+    pub fn run(&self, sql: &str) -> Result<DataFrame, SqlError> {
+        self.0.run(sql).map_err(|e| SqlError {
+            message: e.with_source(sql),
+            at: e.at().map(|p| SqlPos {
+                line: p.line,
+                column: p.column,
+            }),
+        })
+    }
+}
+
+/// A result cell as text (what the CSV writes for it).
+pub fn cell_text(v: &polars::prelude::AnyValue<'_>) -> String {
+    output::text(v)
+}
+
+/// Writes the whole of `df` into `dir` as `query-result.csv`, `.md` and `.json` (each
+/// atomically), returning the paths written.
+pub fn write_result_files(df: &DataFrame, dir: &Path) -> Result<Vec<PathBuf>, Failure> {
+    let mut paths = Vec::new();
+    for f in [Format::Csv, Format::Md, Format::Json] {
+        let path = dir.join(format!("query-result.{}", f.extension()));
+        write_result(df, f, Some(&path), &mut std::io::sink())?;
+        paths.push(path);
+    }
+    Ok(paths)
 }
 
 /// The two lists after the tables: the added functions and the saved queries (with a

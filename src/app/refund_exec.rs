@@ -1,4 +1,4 @@
-//! Refund execution behind the approval gate (ARCHITECTURE.md, "The rules of each job"): records the proposal and
+//! Refund execution behind the approval gate (RULES.md, "The rules of each job"): records the proposal and
 //! the approval, re-reads the charge and its disputes, runs the gate's checks
 //! ([`crate::domain::refund_gate::check`]), sends the one idempotent `POST /v1/refunds`
 //! through the [`RefundWriter`], reads the refund back, and writes every step to the
@@ -383,5 +383,68 @@ impl Gate {
             disputed: charge.disputed,
             disputes: disputes.into_iter().map(|d| d.id).collect(),
         })
+    }
+}
+
+/// The gate of one workbench session (one writer, so a `livemode: true` answer disables
+/// it for the rest of the session) and its clock.
+#[derive(Debug, Clone)]
+pub struct GateSession {
+    pub gate: Gate,
+    /// `--now` when given (reproducible runs); else the system clock at each step.
+    pub now: Option<i64>,
+}
+
+/// The refund gate for `req`'s profile: a test-mode key only (refused before any request
+/// otherwise), with the same client configuration as every other read.
+pub fn session(req: &super::ReadRequest, now: Option<i64>) -> Result<GateSession, String> {
+    let (key, _) = crate::secrets::resolve_key(&req.profile, req.allow_secret_key)
+        .map_err(|e| crate::failure::Failure::from(e).message)?;
+    let config = super::client_config(req, key).map_err(|f| f.message)?;
+    let writer = RefundWriter::new(config).map_err(|e| e.to_string())?;
+    Ok(GateSession {
+        gate: Gate {
+            writer,
+            audit: crate::app::audit::AuditLog::default_location().map_err(|e| e.to_string())?,
+            policy: load_policy()?,
+            tz: req.tz.clone(),
+            user: crate::app::audit::os_user(),
+        },
+        now,
+    })
+}
+
+impl GateSession {
+    fn now(&self) -> i64 {
+        self.now.unwrap_or_else(crate::time::now_unix)
+    }
+
+    /// Approves and executes `p` (proposing it first unless its preview recorded it),
+    /// blocking on the network. `Err` only when nothing could be recorded (the audit log
+    /// could not be written: then nothing is sent).
+    pub fn execute_blocking(&self, p: &Proposal) -> Result<Outcome, String> {
+        crate::stripe::blocking::block_on(self.execute(p))
+            .map_err(|e| format!("could not start the network runtime: {e}"))?
+    }
+
+    /// Approves and executes `p` (proposing it first unless its preview recorded it).
+    pub async fn execute(&self, p: &Proposal) -> Result<Outcome, String> {
+        let g = &self.gate;
+        g.ensure_proposed(p, self.now())
+            .map_err(|e| e.to_string())?;
+        let approval = g.approve(p, self.now()).map_err(|e| e.to_string())?;
+        g.execute(p, &approval, self.now())
+            .await
+            .map_err(|e| e.to_string())
+    }
+
+    /// Records that the preview of `p` was opened (the proposal).
+    pub fn preview_opened(&self, p: &Proposal) -> Result<(), String> {
+        self.gate.propose(p, self.now()).map_err(|e| e.to_string())
+    }
+
+    /// Records that the preview of `p` was closed unsent.
+    pub fn preview_cancelled(&self, p: &Proposal) -> Result<(), String> {
+        self.gate.cancel(p, self.now()).map_err(|e| e.to_string())
     }
 }

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use crate::domain::dunning::Worklist;
 use crate::domain::dunning::since::{self, Departures, RunRecord, Since, SinceOutcome};
 use crate::failure::Failure;
-use crate::source::AccountData;
+use crate::model::AccountData;
 
 /// How many days of records are kept when nothing else is said.
 pub const DEFAULT_KEEP_DAYS: u32 = 35;

@@ -15,7 +15,7 @@ use std::time::Duration;
 use serde::Deserialize;
 
 use crate::failure::Failure;
-use crate::source::Mode;
+use crate::model::Mode;
 use crate::stripe::RateConfig;
 
 /// The file's name in the config folder.

@@ -37,10 +37,10 @@ use crate::domain::refunds::matching::{
     EmailMatch, OrderMatch, PERIOD_PAID_SLACK_SECS, customers_by_email, match_order,
 };
 use crate::domain::refunds::trail::StripeLookup;
-use crate::source::rows::{
+use crate::model::rows::{
     ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, RefundRow, SubscriptionRow,
 };
-use crate::source::{AccountData, SnapshotMeta};
+use crate::model::{AccountData, SnapshotMeta};
 use crate::stripe::Listed;
 use crate::stripe::models::{
     self, Charge, ChargeStatus, Customer, Dispute, HasId, InvoicePayment, Refund, Subscription,
@@ -587,7 +587,7 @@ mod tests {
 
     use super::*;
     use crate::domain::refunds::{Facts, Policy, assess};
-    use crate::source::{Mode, Origin};
+    use crate::model::{Mode, Origin};
 
     /// A read double over in-memory JSON objects (the shapes the API returns), recording
     /// each call; for tests of the fetch itself.

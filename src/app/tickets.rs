@@ -18,9 +18,10 @@ use std::path::Path;
 
 use serde::Deserialize;
 
+use crate::domain::refunds::Ticket;
 use crate::domain::refunds::ticket_columns::{ColumnMap, OrderPattern};
 use crate::domain::refunds::tickets::{
-    ReadOptions, TicketsFormat, TicketsRead, read_tickets_bytes_with,
+    ReadOptions, TicketsFormat, TicketsRead, read_tickets, read_tickets_bytes_with,
 };
 use crate::failure::Failure;
 
@@ -103,6 +104,17 @@ pub fn read_bytes(
         &String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]),
     );
     read_tickets_bytes_with(bytes, format, opts)
+}
+
+/// Parses `tickets.csv` text (header `ticket_id,email,order_id,message`, optionally
+/// `amount`) with the rules' reader, the one `tieout suggest --tickets` uses. The pane has
+/// nowhere to list skipped lines, so a line that cannot be read fails the load and is named.
+pub fn parse_tickets_csv(text: &str) -> Result<Vec<Ticket>, String> {
+    let read = read_tickets(text, TicketsFormat::Csv).map_err(|e| format!("tickets.csv {e}"))?;
+    match read.problems.first() {
+        Some(p) => Err(format!("tickets.csv line {}: {}", p.line, p.message)),
+        None => Ok(read.tickets.into_iter().map(|(_, t)| t).collect()),
+    }
 }
 
 #[cfg(test)]

@@ -10,11 +10,9 @@
 use std::path::Path;
 
 use super::{BankArgs, CmdResult, Ctx, Failure};
+use crate::app::close::{self, CloseRequest};
 use crate::app::load::{Need, load};
-use crate::report::close_packet::PacketSpec;
-use crate::report::packet::PacketError;
 use crate::time::Month;
-use crate::time::zone_name;
 
 pub fn run(
     ctx: &Ctx,
@@ -35,41 +33,28 @@ pub fn run(
     let month = month.ok_or_else(|| Failure::usage("--month YYYY-MM is required"))?;
     let out = out.ok_or_else(|| Failure::usage("--out DIR is required"))?;
     // A malformed statement stops the run before Stripe is asked.
-    let statements = super::reconcile::read_statements(bank)?;
+    let statements = crate::app::bank::read_statements(&bank.statements())?;
     let accounts = super::journal::read_map(None)?;
     let data = load(&ctx.request(), Need::Close(month))?;
-    let zone = zone_name(&ctx.tz);
-    let spec = PacketSpec {
+    let req = CloseRequest {
         month,
         data: &data,
         now: ctx.now,
         tz: &ctx.tz,
-        zone: &zone,
         accounts: &accounts,
         bank: statements.as_deref(),
     };
-    let exported = crate::packet_dir::export(&spec, out, force, &mut |_| {}).map_err(failure)?;
-    for line in exported.summary {
+    let written = close::write(&req, out, force, &mut |_| {}).map_err(close::failure)?;
+    for line in written.summary {
         println!("{line}");
     }
     println!("wrote close packet {}", out.display());
     Ok(())
 }
 
-fn failure(e: PacketError) -> Failure {
-    match e {
-        PacketError::Data(m) => Failure::data(m),
-        // The account map does not fit the month: fix the map (or leave the journal out).
-        PacketError::Journal(m) => Failure::usage(m),
-        // Like any export refused because files are there: a usage problem (2).
-        e @ (PacketError::Exists(_) | PacketError::NotEmpty(_)) => Failure::usage(e.to_string()),
-        other => Failure::other(other.to_string()),
-    }
-}
-
 fn verify_packet(dir: &Path) -> CmdResult {
-    let (manifest, v) =
-        crate::packet_dir::verify(dir).map_err(|e| Failure::usage(e.to_string()))?;
+    let v = close::verify(dir)?;
+    let manifest = &v.manifest;
     println!(
         "close packet {} ({} {}, {} files listed)",
         dir.display(),

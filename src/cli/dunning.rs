@@ -14,10 +14,10 @@ use super::{CmdResult, Ctx, Failure, Formats, OutArgs};
 use crate::app::run_history::{self, NoLookup, RunHistory, StatusLookup};
 use crate::domain::dunning;
 use crate::domain::dunning::since::{Since, SinceOutcome};
+use crate::model::AccountData;
 use crate::report::dunning as export;
 use crate::report::dunning_since;
 use crate::report::expiring_cards::{self, ExpiringSection};
-use crate::source::AccountData;
 
 /// How many decline codes the channel post names.
 const TOP_DECLINES: usize = 3;

@@ -136,6 +136,16 @@ pub struct BankArgs {
     pub bank_profile: String,
 }
 
+impl BankArgs {
+    /// The statements as the use cases take them.
+    pub fn statements(&self) -> crate::app::bank::Statements {
+        crate::app::bank::Statements {
+            files: self.files.clone(),
+            profile: self.bank_profile.clone(),
+        }
+    }
+}
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Open the TUI on the bundled demo account.

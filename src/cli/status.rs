@@ -10,8 +10,8 @@ use std::io::Write;
 use super::keys::say;
 use super::{CmdResult, Ctx, Failure};
 use crate::app::verify_key;
+use crate::model::{AccountData, Mode, SnapshotMeta};
 use crate::secrets::{self, ApiKey, KeySource};
-use crate::source::{AccountData, Mode, SnapshotMeta};
 use crate::stripe::DEFAULT_API_BASE;
 
 pub fn run(ctx: &Ctx) -> CmdResult {

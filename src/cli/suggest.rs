@@ -27,8 +27,8 @@ use crate::failure::FailKind;
 
 /// The trail of every ticket, with `--explain` on a tickets file.
 pub const EXPLAIN_FILE: &str = "refund-explanations.md";
+use crate::model::AccountData;
 use crate::report::refunds::{CSV_FILE, JSONL_FILE, csv, json_line, jsonl};
-use crate::source::AccountData;
 
 use super::{CmdResult, Ctx, Failure, SuggestArgs};
 
@@ -281,7 +281,7 @@ mod live {
     use super::*;
     use crate::app::load::stripe_failure;
     use crate::app::ticket_fetch::fetch_tickets;
-    use crate::source::{Origin, SnapshotMeta};
+    use crate::model::{Origin, SnapshotMeta};
 
     pub fn fetch(ctx: &Ctx, tickets: &[Ticket]) -> Result<(AccountData, Vec<TicketRead>), Failure> {
         let client = crate::app::connect(&ctx.request())?;

@@ -13,7 +13,7 @@
 
 use std::borrow::Cow;
 
-use super::panes;
+use super::tabs;
 
 macro_rules! actions {
     (
@@ -25,17 +25,17 @@ macro_rules! actions {
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Action {
             $( $(#[$m])* $variant, )*
-            /// Go to a tab: its index in the pane registry ([`panes::TABS`]), named
+            /// Go to a tab: its index in the tab list ([`tabs::ALL`]), named
             /// `tab_1`, `tab_2`, ... in keymap files.
             Tab(u8),
             $( $(#[$m2])* $variant2, )*
         }
 
         impl Action {
-            /// Every action, in help order: the tab actions come from the pane registry.
+            /// Every action, in help order: the tab actions come from the tab list.
             pub fn all() -> Vec<Action> {
                 let mut all = vec![$(Action::$variant,)*];
-                all.extend((0..panes::TABS.len()).filter_map(|i| u8::try_from(i).ok()).map(Action::Tab));
+                all.extend((0..tabs::ALL.len()).filter_map(|i| u8::try_from(i).ok()).map(Action::Tab));
                 all.extend([$(Action::$variant2,)*]);
                 all
             }
@@ -55,7 +55,7 @@ macro_rules! actions {
                     $(Action::$variant => Cow::Borrowed($desc),)*
                     Action::Tab(i) => Cow::Owned(format!(
                         "go to the {} tab",
-                        panes::TABS.get(usize::from(i)).map_or("?", |t| t.title)
+                        tabs::ALL.get(usize::from(i)).map_or("?", |t| t.title)
                     )),
                     $(Action::$variant2 => Cow::Borrowed($desc2),)*
                 }
@@ -222,10 +222,7 @@ mod tests {
             assert_eq!(Action::from_name(a.name()), Some(a));
         }
         assert_eq!(Action::from_name("tab_1"), Some(Action::Tab(0)));
-        assert!(
-            panes::TABS.len() <= TAB_NAMES.len(),
-            "one digit key per tab"
-        );
+        assert!(tabs::ALL.len() <= TAB_NAMES.len(), "one digit key per tab");
         assert_eq!(Action::from_name("launch_rockets"), None);
         assert!(Action::valid_names().contains("copy_row"));
         // The typing actions are named, but only the mode layers take them.

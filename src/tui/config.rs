@@ -13,7 +13,7 @@ pub use crate::app::config_dir;
 /// The platform's data folder for tieout (`TIEOUT_DATA_DIR` overrides), shared with the
 /// cache.
 pub fn data_dir() -> Option<PathBuf> {
-    crate::source::cache::data_root().ok()
+    crate::app::data_dir()
 }
 
 /// The keymap: the preset, then `keymap.toml` from the config folder if there is one.

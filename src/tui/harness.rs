@@ -21,12 +21,8 @@ pub type TestLoader = Box<dyn Fn(LoadKind) -> Result<Workspace, LoadError>>;
 
 /// A pane's retry for scripted runs (`Effect::Retry`): the resources and the account on
 /// screen in, what was read of them out.
-pub type TestRetry = Box<
-    dyn Fn(
-        crate::source::sync::Parts,
-        &crate::source::sync::AccountIdent,
-    ) -> Result<Workspace, LoadError>,
->;
+pub type TestRetry =
+    Box<dyn Fn(crate::model::Parts, &crate::model::AccountIdent) -> Result<Workspace, LoadError>>;
 
 /// Settings for tests: default keys, the dark theme, the demo's clock, UTC.
 pub fn test_settings(startup: Startup) -> Settings {

@@ -80,6 +80,7 @@
 
 pub mod action;
 pub mod config;
+pub mod context;
 // Test tooling: compiled for this crate's unit tests and, through the `harness` feature
 // that only tieout-testkit turns on, for the integration tests, benches and examples.
 // The product binary never contains it (scripts/check-floors.sh checks the feature is off
@@ -90,12 +91,17 @@ pub mod keymap;
 pub mod msg;
 pub mod pane;
 pub mod panes;
+pub mod prompt;
+pub mod request;
 pub mod runtime;
 #[cfg(any(test, feature = "harness"))]
 pub mod sample;
+#[cfg(any(test, feature = "harness"))]
+pub mod screenshots;
 pub mod state;
 #[cfg(any(test, feature = "harness"))]
 pub mod svg;
+pub mod tabs;
 pub mod theme;
 pub mod update;
 pub mod view;

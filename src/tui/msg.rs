@@ -17,25 +17,10 @@ use jiff::tz::TimeZone;
 use super::action::Action;
 use super::keymap::Key;
 use super::workspace::{LoadError, LoadKind, Workspace};
-use crate::source::AccountData;
+use crate::model::AccountData;
 use crate::time::Month;
 
-/// Identifies one piece of background work. Allocated from a counter (deterministic in
-/// tests); larger is newer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct RequestId(pub u64);
-
-/// Who asked for a piece of work, so its result goes back there and is cancelled when
-/// that screen closes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Owner {
-    /// The shell itself (loading the account).
-    Shell,
-    /// A tab, by position in the pane list.
-    Tab(usize),
-    /// A drill-down screen, by its id.
-    Screen(u64),
-}
+pub use super::request::{Owner, RequestId};
 
 /// What a finished job hands back; the owner downcasts it to the type it asked for.
 pub type JobOutput = Box<dyn Any + Send>;
@@ -268,8 +253,8 @@ pub enum Effect {
     /// `Msg::Loaded` with `LoadKind::Retry(parts)` and is merged into the data on screen.
     Retry {
         req: RequestId,
-        parts: crate::source::sync::Parts,
-        account: crate::source::sync::AccountIdent,
+        parts: crate::model::Parts,
+        account: crate::model::AccountIdent,
     },
     /// Run CPU work off the UI task; the result comes back as `Msg::Computed`.
     Compute { req: RequestId, job: Job },

@@ -10,20 +10,12 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use super::action::Action;
-use super::keymap::{Input, Keymap};
+pub use super::context::{Handled, ViewCx, Work};
+use super::keymap::Input;
 use super::msg::{Effect, Job, JobOutput, Owner, RequestId};
-use super::state::{Prompt, PromptKind};
-use super::theme::Theme;
+use super::prompt::{Prompt, PromptKind};
 use super::widgets::table::DataTable;
 use super::workspace::Workspace;
-
-/// Whether a pane used an action; if not, the shell applies its own meaning (table moves,
-/// filter, sort, copy, open a row detail, ...).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Handled {
-    Yes,
-    No,
-}
 
 /// One tab or drill-down screen.
 pub trait Pane {
@@ -107,16 +99,16 @@ pub trait Pane {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Reads {
     /// Without these the pane has nothing true to show.
-    pub needs: &'static [crate::source::sync::Resource],
+    pub needs: &'static [crate::model::Resource],
     /// These feed only some columns or screens: the resource and what it feeds.
-    pub partly: &'static [(crate::source::sync::Resource, &'static str)],
+    pub partly: &'static [(crate::model::Resource, &'static str)],
 }
 
 impl Reads {
     /// The lines that mark a pane for the resources `gaps` could not read: what is
     /// missing and what to do, and for a resource only some columns need, which.
     /// Whether the pane reads `r` at all (a pane that declares nothing may read anything).
-    pub fn touches(&self, r: crate::source::sync::Resource) -> bool {
+    pub fn touches(&self, r: crate::model::Resource) -> bool {
         (self.needs.is_empty() && self.partly.is_empty())
             || self.needs.contains(&r)
             || self.partly.iter().any(|(p, _)| *p == r)
@@ -124,8 +116,8 @@ impl Reads {
 
     /// The resources of `gaps` the pane is marked for that a retry may bring (they failed;
     /// a missing permission needs the key changed): what its `refresh` reads again.
-    pub fn retryable(&self, gaps: &[crate::tui::workspace::Gap]) -> crate::source::sync::Parts {
-        crate::source::sync::Parts::of(
+    pub fn retryable(&self, gaps: &[crate::tui::workspace::Gap]) -> crate::model::Parts {
+        crate::model::Parts::of(
             gaps.iter()
                 .filter(|g| g.retryable())
                 .filter(|g| {
@@ -328,12 +320,26 @@ impl<'a> Cx<'a> {
     }
 }
 
-/// What a pane gets while drawing.
-pub struct ViewCx<'a> {
-    pub theme: &'a Theme,
-    pub keymap: &'a Keymap,
-    pub tz: &'a TimeZone,
-    pub now: i64,
-    /// Whether the account is still loading / failed (panes show it in their body).
-    pub load: &'a super::workspace::LoadState,
+impl Work for Cx<'_> {
+    fn now(&self) -> i64 {
+        Cx::now(self)
+    }
+    fn tz(&self) -> &TimeZone {
+        Cx::tz(self)
+    }
+    fn compute(&mut self, job: Job) -> RequestId {
+        Cx::compute(self, job)
+    }
+    fn cancel(&mut self, req: RequestId) {
+        Cx::cancel(self, req);
+    }
+    fn toast(&mut self, text: String) {
+        Cx::toast(self, text);
+    }
+    fn toast_error(&mut self, text: String) {
+        Cx::toast_error(self, text);
+    }
+    fn copy(&mut self, text: String) {
+        Cx::copy(self, text);
+    }
 }

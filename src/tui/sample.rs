@@ -1,9 +1,9 @@
 //! A small hand-made account for tests and snapshots (independent of the generated demo
 //! fixtures, so pane snapshots do not change when the demo is regenerated).
 
+use crate::model::rows::{InvoiceRow, PayoutRow};
+use crate::model::{AccountData, Mode, Origin, SnapshotMeta};
 use crate::money::{Currency, Money};
-use crate::source::rows::{InvoiceRow, PayoutRow};
-use crate::source::{AccountData, Mode, Origin, SnapshotMeta};
 use crate::stripe::models::{InvoiceStatus, PayoutStatus, ReconciliationStatus};
 
 use super::workspace::{Ticket, Workspace};

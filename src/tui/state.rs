@@ -24,25 +24,7 @@ pub enum Startup {
     CacheThenFresh,
 }
 
-/// Which line prompt is open.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PromptKind {
-    /// Filter the focused table as you type.
-    Filter,
-    /// Jump to a row number or an id.
-    Goto,
-    /// The folder to write the month's close packet into (the Tie-out pane answers).
-    PacketDir,
-}
-
-/// A one-line text prompt at the bottom of the screen.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Prompt {
-    pub kind: PromptKind,
-    pub text: String,
-    /// The filter before the prompt opened (restored on Esc).
-    pub before: String,
-}
+pub use super::prompt::{Prompt, PromptKind};
 
 /// The rest of a load shown from its first part (see `Msg::LoadedFirst`): until it
 /// arrives, tabs that need it show that it is loading, or why it could not be read.

@@ -1,6 +1,7 @@
 //! Renders a drawn buffer to SVG with its colours: one background `<rect>` per run of
 //! equal background and one `<text>` per run of equal style, on a monospace grid. Used by
-//! the screenshot example (`cargo run --example screenshots`).
+//! the screenshots ([`super::screenshots`]: `cargo run --example screenshots` writes them,
+//! `tests/it/screenshots.rs` checks them).
 
 use std::fmt::Write;
 

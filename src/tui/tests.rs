@@ -15,7 +15,7 @@ use super::theme::Role;
 use super::update::update;
 use super::widgets::table::{Cell, DataTable, RowsSource, col};
 use super::workspace::{LoadError, LoadKind, LoadState, Workspace};
-use crate::source::{AccountData, Origin};
+use crate::model::{AccountData, Origin};
 
 const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
 
@@ -44,8 +44,8 @@ fn shell_tabs() -> Vec<Box<dyn Pane>> {
 }
 
 fn invoices_table(ws: &Workspace) -> Arc<dyn super::widgets::table::TableSource> {
+    use crate::model::rows::InvoiceRow;
     use crate::money::Money;
-    use crate::source::rows::InvoiceRow;
     use crate::stripe::models::InvoiceStatus;
     fn status(r: &InvoiceRow) -> Cell<'_> {
         let role = match r.status {
@@ -828,7 +828,7 @@ fn a_started_key_sequence_lapses_after_about_a_second() {
 /// the tables the first part read only in part (whole in both here).
 fn in_parts(ws: &Workspace) -> (Workspace, AccountData) {
     use crate::app::load::{FIRST_PART, rest_reads};
-    use crate::source::Table;
+    use crate::model::Table;
     let mut first = (*ws.data).clone();
     let mut rest = AccountData::empty(first.meta.clone());
     let mut copy = (*ws.data).clone();

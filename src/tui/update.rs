@@ -407,12 +407,7 @@ fn refresh(state: &mut State) {
 
 /// What `refresh` reads again on the active tab: the resources it is marked for that
 /// failed (not those the key lacks), of the account on screen; `None`: a whole refresh.
-fn retry_target(
-    state: &State,
-) -> Option<(
-    crate::source::sync::Parts,
-    crate::source::sync::AccountIdent,
-)> {
+fn retry_target(state: &State) -> Option<(crate::model::Parts, crate::model::AccountIdent)> {
     if state.startup != Startup::CacheThenFresh {
         return None;
     }

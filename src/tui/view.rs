@@ -15,7 +15,7 @@ use super::state::{Mode, PromptKind, Rest, State};
 use super::theme::{Role, Theme};
 use super::widgets::text::{fit, width};
 use super::workspace::LoadState;
-use crate::source::{Mode as AccountMode, Origin};
+use crate::model::{Mode as AccountMode, Origin};
 
 /// The smallest terminal the workbench draws in.
 pub const MIN_WIDTH: u16 = 60;

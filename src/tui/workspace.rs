@@ -3,10 +3,9 @@
 
 use std::sync::Arc;
 
-use crate::domain::refunds::tickets::{TicketsFormat, read_tickets};
-use crate::source::AccountData;
+use crate::model::AccountData;
 
-use super::msg::RequestId;
+use super::request::RequestId;
 
 /// A support ticket asking for a refund: the rules' own type, so the Refunds pane decides
 /// exactly what `tieout suggest --tickets` decides (the optional `amount` included).
@@ -74,7 +73,7 @@ impl Workspace {
             for t in tables {
                 data.take_table(*t, &mut old);
             }
-            if g.resource == crate::source::sync::Resource::Payouts {
+            if g.resource == crate::model::Resource::Payouts {
                 data.meta.window_start = older.data.meta.window_start;
                 data.meta.window_end = older.data.meta.window_end;
             }
@@ -114,25 +113,11 @@ pub enum LoadKind {
     Fresh,
     /// Only these resources, fresh from Stripe: a pane's retry of what failed, merged
     /// into the data on screen (`Effect::Retry`).
-    Retry(crate::source::sync::Parts),
+    Retry(crate::model::Parts),
 }
 
-/// Why a load failed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LoadError {
-    pub message: String,
-    /// There simply is no cache yet: not an error worth showing while a refresh runs.
-    pub missing_cache: bool,
-}
-
-impl LoadError {
-    pub fn new(message: impl Into<String>) -> Self {
-        Self {
-            message: message.into(),
-            missing_cache: false,
-        }
-    }
-}
+/// Why a load failed (the application's word for it: the message says what to do).
+pub use crate::app::workbench::OpenError as LoadError;
 
 /// The shell's view of the account load.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -150,16 +135,8 @@ pub enum LoadState {
     Failed { message: String },
 }
 
-/// Parses `tickets.csv` (header `ticket_id,email,order_id,message`, optionally `amount`)
-/// with the rules' reader, the one `tieout suggest --tickets` uses. The pane has nowhere to
-/// list skipped lines, so a line that cannot be read fails the load and is named.
-pub fn parse_tickets_csv(text: &str) -> Result<Vec<Ticket>, String> {
-    let read = read_tickets(text, TicketsFormat::Csv).map_err(|e| format!("tickets.csv {e}"))?;
-    match read.problems.first() {
-        Some(p) => Err(format!("tickets.csv line {}: {}", p.line, p.message)),
-        None => Ok(read.tickets.into_iter().map(|(_, t)| t).collect()),
-    }
-}
+/// The tickets reader the workbench uses for `tickets.csv` text (the demo's, the tests').
+pub use crate::app::tickets::parse_tickets_csv;
 
 #[cfg(test)]
 mod tests {

@@ -29,7 +29,7 @@ fn quick_budget() -> RateConfig {
         backoff_base: Duration::from_millis(20),
         backoff_cap: Duration::from_millis(200),
         give_up_after: Duration::from_secs(20),
-        ..RateConfig::for_mode(tieout::source::Mode::Test)
+        ..RateConfig::for_mode(tieout::model::Mode::Test)
     }
 }
 

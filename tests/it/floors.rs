@@ -83,7 +83,7 @@ fn the_check_finds_a_planted_back_edge() {
     );
 }
 
-/// A clone has no design handbook beside it: sources cite ARCHITECTURE.md, the README or
+/// A clone has no design handbook beside it: sources cite ARCHITECTURE.md, RULES.md, the README or
 /// SECURITY.md, never a document outside the repository.
 #[test]
 fn sources_cite_only_documents_in_the_repository() {
@@ -111,5 +111,137 @@ fn sources_cite_only_documents_in_the_repository() {
         found.is_empty(),
         "cites a document outside the repository:\n{}",
         found.join("\n")
+    );
+}
+
+// ---- scripts/check-unused-deps.sh, on a planted workspace ------------------------------
+
+/// Writes `files` (path, text) under a temporary directory and runs the dependency check
+/// on it: its exit code and everything it printed.
+fn check_deps(files: &[(&str, &str)]) -> (Option<i32>, String) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (path, text) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
+        std::fs::write(&path, text).expect("write");
+    }
+    let out = std::process::Command::new("bash")
+        .arg(package("scripts/check-unused-deps.sh"))
+        .arg(dir.path())
+        .output()
+        .expect("bash runs the script");
+    (
+        out.status.code(),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    )
+}
+
+/// A workspace of two members whose every dependency is used: a target table, a
+/// `package =` rename, an absolute path, a dev-dependency used by a test only.
+const CLEAN: &[(&str, &str)] = &[
+    (
+        "Cargo.toml",
+        "[package]\nname = \"planted\"\n\n[dependencies]\nserde = { workspace = true }\n\
+         json = { package = \"serde_json\", version = \"1\" }\n\n[dev-dependencies]\n\
+         proptest.workspace = true\n\n[workspace]\nmembers = [\n  \".\",\n  \"crates/a\",\n]\n\n\
+         [workspace.dependencies]\nserde = \"1\"\nproptest = \"1\"\n",
+    ),
+    (
+        "src/lib.rs",
+        "//! Uses serde and json.\nuse serde::Serialize;\npub fn f() -> json::Value { ::json::Value::Null }\n",
+    ),
+    ("tests/t.rs", "use proptest::prelude::*;\n"),
+    (
+        "crates/a/Cargo.toml",
+        "[package]\nname = \"planted-a\"\n\n[target.'cfg(unix)'.dependencies]\nfoo-bar = \"1\"\n",
+    ),
+    ("crates/a/src/lib.rs", "pub use foo_bar::Thing;\n"),
+];
+
+/// [`CLEAN`] with `file` replaced (or added).
+fn planted(file: &str, text: &str) -> Vec<(String, String)> {
+    let mut files: Vec<(String, String)> = CLEAN
+        .iter()
+        .filter(|(p, _)| *p != file)
+        .map(|(p, t)| (p.to_string(), t.to_string()))
+        .collect();
+    files.push((file.to_string(), text.to_string()));
+    files
+}
+
+fn check_planted(files: &[(String, String)]) -> (Option<i32>, String) {
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    check_deps(&refs)
+}
+
+#[test]
+fn the_deps_check_passes_a_workspace_that_uses_every_dependency() {
+    let (code, out) = check_deps(CLEAN);
+    assert_eq!(code, Some(0), "{out}");
+}
+
+#[test]
+fn the_deps_check_names_a_planted_unused_dependency_and_its_crate() {
+    let files = planted(
+        "crates/a/Cargo.toml",
+        "[package]\nname = \"planted-a\"\n\n[dependencies]\nleft-pad = \"1\"\n\n\
+         [target.'cfg(unix)'.dependencies]\nfoo-bar = \"1\"\n",
+    );
+    // A mention in a comment or a string is not a use.
+    let mut files = files;
+    files.push((
+        "crates/a/src/pad.rs".into(),
+        "//! left_pad would do this.\nconst S: &str = \"left_pad\";\n".into(),
+    ));
+    let (code, out) = check_planted(&files);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("planted-a: [dependencies] left-pad is not used in src/"),
+        "{out}"
+    );
+    assert_eq!(out.matches("unused-deps:").count(), 1, "{out}");
+}
+
+#[test]
+fn the_deps_check_sends_a_test_only_dependency_to_dev_dependencies() {
+    let files = planted(
+        "Cargo.toml",
+        "[package]\nname = \"planted\"\n\n[dependencies]\nserde = { workspace = true }\n\
+         json = { package = \"serde_json\", version = \"1\" }\nproptest.workspace = true\n\n\
+         [workspace]\nmembers = [\".\", \"crates/a\"]\n\n\
+         [workspace.dependencies]\nserde = \"1\"\nproptest = \"1\"\nrand = \"0.9\"\n",
+    );
+    let (code, out) = check_planted(&files);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains(
+            "planted: [dependencies] proptest is used only by tests, benches or examples: \
+             move it to [dev-dependencies]"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("[workspace.dependencies] rand is inherited by no member"),
+        "{out}"
+    );
+}
+
+#[test]
+fn every_dependency_of_the_workspace_is_used() {
+    let out = std::process::Command::new("bash")
+        .arg(package("scripts/check-unused-deps.sh"))
+        .output()
+        .expect("bash runs the script");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
     );
 }

@@ -11,7 +11,7 @@ use std::time::Duration;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use tieout::source::Mode;
+use tieout::model::Mode;
 use tieout::source::cache::{Cache, CacheError};
 
 use crate::hardening_secrets::files_under;

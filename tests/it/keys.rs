@@ -11,8 +11,8 @@ use serde_json::{Value, json};
 use tieout::cli::keys::{login_with, logout_with};
 use tieout::cli::status::status_with;
 use tieout::cli::{Cli, Ctx, FailKind};
+use tieout::model::{Mode, Origin, SnapshotMeta};
 use tieout::secrets::{ApiKey, Backend, KeySource, Keychain};
-use tieout::source::{Mode, Origin, SnapshotMeta};
 
 use crate::client::{KEY, Reply, Seen, Server, assert_only_gets, error_reply, ok, start};
 

@@ -504,7 +504,7 @@ async fn a_livemode_post_answer_disables_the_writer_and_audits_the_refund_it_ret
 }
 
 /// The TUI's loader, reduced to the refund gate it hands the runtime.
-struct GateLoader(Option<tieout::tui::runtime::refunds::GateSession>);
+struct GateLoader(Option<tieout::app::refund_exec::GateSession>);
 
 impl tieout::tui::runtime::Loader for GateLoader {
     fn load(
@@ -515,7 +515,7 @@ impl tieout::tui::runtime::Loader for GateLoader {
         Err(tieout::tui::workspace::LoadError::new("not used"))
     }
 
-    fn refund_gate(&self) -> Result<tieout::tui::runtime::refunds::GateSession, String> {
+    fn refund_gate(&self) -> Result<tieout::app::refund_exec::GateSession, String> {
         match &self.0 {
             Some(s) => Ok(s.clone()),
             None => Err("refund execution is not available in this run".into()),
@@ -544,7 +544,7 @@ async fn run_in_tui_runtime(
 async fn the_tui_runtime_proposes_approves_and_executes_off_the_ui_task() {
     let fake = fake().await;
     let dir = tempfile::tempdir().expect("tmp");
-    let session = tieout::tui::runtime::refunds::GateSession {
+    let session = tieout::app::refund_exec::GateSession {
         gate: gate(&fake, &dir, GatePolicy::default()),
         now: Some(NOW),
     };
@@ -588,7 +588,7 @@ async fn a_preview_opened_and_cancelled_leaves_a_proposal_and_a_cancelled_entry(
     use tieout::tui::runtime::refunds::RefundLane;
     let fake = fake().await;
     let dir = tempfile::tempdir().expect("tmp");
-    let session = tieout::tui::runtime::refunds::GateSession {
+    let session = tieout::app::refund_exec::GateSession {
         gate: gate(&fake, &dir, GatePolicy::default()),
         now: Some(NOW),
     };

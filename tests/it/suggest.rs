@@ -19,10 +19,10 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 use tieout::domain::refunds::tickets::{TicketsFormat, read_tickets};
 use tieout::domain::refunds::{Facts, Policy, Ticket, assess};
-use tieout::source::rows::{
+use tieout::model::rows::{
     ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, RefundRow, SubscriptionRow,
 };
-use tieout::source::{AccountData, Mode, Origin, SnapshotMeta};
+use tieout::model::{AccountData, Mode, Origin, SnapshotMeta};
 use tieout::stripe::models;
 
 use crate::support::{FakeConfig, NOW, TEST_KEY, Tieout, assert_golden, start_fake};

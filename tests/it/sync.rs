@@ -9,15 +9,15 @@ use std::path::Path;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 
-use tieout::secrets::ApiKey;
-use tieout::source::cache::Cache;
-use tieout::source::progress::{Progress, Quiet, SyncEvent};
-use tieout::source::rows::{
+use tieout::model::rows::{
     ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, InvoiceRow, PaymentIntentRow, PayoutRow,
     RefundRow, SubscriptionRow,
 };
+use tieout::model::{AccountData, Mode, Origin, SnapshotMeta};
+use tieout::secrets::ApiKey;
+use tieout::source::cache::Cache;
+use tieout::source::progress::{Progress, Quiet, SyncEvent};
 use tieout::source::sync::{self, SyncOptions, failing_payment_intent, itemisable};
-use tieout::source::{AccountData, Mode, Origin, SnapshotMeta};
 use tieout::stripe::models;
 use tieout::stripe::{Client, ClientConfig, RateConfig};
 use tieout_testkit::fake_stripe::{LoggedRequest, mini_fixtures};

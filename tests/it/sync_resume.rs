@@ -6,8 +6,8 @@
 //! uninterrupted sync sends. (Of each endpoint's kept pages the first is read again, to
 //! prove the key may still read it.)
 
+use tieout::model::Mode;
 use tieout::secrets::ApiKey;
-use tieout::source::Mode;
 use tieout::source::cache::{Cache, CacheError};
 use tieout::source::progress::Quiet;
 use tieout::source::sync::journal::{DiskJournal, JOURNAL_DIR};

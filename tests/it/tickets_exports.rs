@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use proptest::prelude::*;
 use tieout::domain::refunds::tickets::{TicketsFormat, read_tickets, read_tickets_bytes};
 use tieout::domain::refunds::{Facts, Policy, assess};
-use tieout::source::AccountData;
+use tieout::model::AccountData;
 
 use crate::fuzz_kit::fuzz;
 use crate::support::{NOW, Tieout};

@@ -3,9 +3,9 @@
 //! marked, with the permission to add; the other panes load fresh.
 
 use jiff::tz::TimeZone;
+use tieout::model::{AccountIdent, Parts};
 use tieout::secrets::ApiKey;
 use tieout::source::progress::SyncEvent;
-use tieout::source::sync::{AccountIdent, Parts};
 use tieout::stripe::{Client, ClientConfig, RateConfig};
 use tieout::tui::harness::{Harness, test_settings};
 use tieout::tui::state::Startup;

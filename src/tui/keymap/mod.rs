@@ -131,7 +131,7 @@ pub enum Resolved {
 /// registry key), one per mode that reads actions (`help`), and the mode layers of the
 /// modes that read typed text ([`MODES`]).
 pub fn contexts() -> Vec<&'static str> {
-    let mut c: Vec<&'static str> = super::panes::TABS.iter().map(|t| t.key).collect();
+    let mut c: Vec<&'static str> = super::tabs::ALL.iter().map(|t| t.key).collect();
     c.push(HELP);
     c.extend(MODES.iter().map(|m| m.name));
     c

@@ -11,40 +11,34 @@ pub mod tieout;
 pub mod worklist;
 
 use super::pane::Pane;
+use super::tabs::{self, TabName};
 
 /// One tab of the registry.
 pub struct Tab {
-    /// The name of the tab's keymap layer (`[keys.<key>]`) and of its context.
-    pub key: &'static str,
-    /// The tab's title: its pane's `title()` (a test checks) and its name in the help
-    /// ("go to the Worklist tab").
-    pub title: &'static str,
+    /// Its key and title (`tui::tabs`).
+    pub name: TabName,
     /// Builds the tab's pane.
     pub make: fn() -> Box<dyn Pane>,
 }
 
-/// The tabs, in order: the tab line, the `tab_1`, `tab_2`, ... actions and the keymap
-/// layers follow this list. Add a tab by adding its entry here (and its digit key to the
+/// The tabs, in the order of [`tabs::ALL`]: each name with the pane that draws it. Add a
+/// tab by adding its name to `tui::tabs`, its entry here (and its digit key to the
 /// keymap's global layer).
 pub const TABS: &[Tab] = &[
     Tab {
-        key: "worklist",
-        title: "Worklist",
+        name: tabs::WORKLIST,
         make: worklist::pane,
     },
     Tab {
-        key: "tieout",
-        title: "Tie-out",
+        name: tabs::TIEOUT,
         make: tieout::pane,
     },
     Tab {
-        key: "refunds",
-        title: "Refunds",
+        name: tabs::REFUNDS,
         make: refunds::pane,
     },
     Tab {
-        key: "query",
-        title: "Query",
+        name: tabs::QUERY,
         make: query::pane,
     },
 ];
@@ -57,7 +51,9 @@ pub fn tabs() -> Vec<Box<dyn Pane>> {
 /// The registry key (keymap layer) of a tab's pane, found by its title.
 pub fn context_of(pane: &dyn Pane) -> Option<&'static str> {
     let title = pane.title();
-    TABS.iter().find(|t| t.title == title).map(|t| t.key)
+    TABS.iter()
+        .find(|t| t.name.title == title)
+        .map(|t| t.name.key)
 }
 
 #[cfg(test)]
@@ -66,14 +62,16 @@ mod tests {
 
     #[test]
     fn each_tab_has_its_title_and_its_own_key() {
+        let names: Vec<TabName> = TABS.iter().map(|t| t.name).collect();
+        assert_eq!(names, tabs::ALL, "the registry follows tui::tabs, in order");
         for (i, t) in TABS.iter().enumerate() {
-            assert_eq!((t.make)().title(), t.title);
+            assert_eq!((t.make)().title(), t.name.title);
             assert!(
                 TABS[..i]
                     .iter()
-                    .all(|u| u.key != t.key && u.title != t.title)
+                    .all(|u| u.name.key != t.name.key && u.name.title != t.name.title)
             );
-            assert_eq!(context_of((t.make)().as_ref()), Some(t.key));
+            assert_eq!(context_of((t.make)().as_ref()), Some(t.name.key));
         }
     }
 }

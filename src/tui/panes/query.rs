@@ -20,11 +20,8 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
-use crate::app::query as uc;
-use crate::query::output::Format;
-use crate::query::saved::Saved;
-use crate::query::{Engine, Pos, output};
-use crate::source::AccountData;
+use crate::app::query::{self as uc, SavedQuery as Saved, SqlEngine as Engine, SqlPos as Pos};
+use crate::model::AccountData;
 use crate::tui::action::Action;
 use crate::tui::keymap::{self, Input, Keymap};
 use crate::tui::msg::{Job, JobOutput, RequestId};
@@ -136,12 +133,12 @@ impl QueryPane {
         let (now, tz) = (self.now, self.tz.clone());
         let job = Job::new("running the query", move |_| -> Ran {
             let engine =
-                engine.get_or_init(|| uc::engine_for(&data, now, &tz).map_err(|f| f.message));
+                engine.get_or_init(|| Engine::over(&data, now, &tz).map_err(|f| f.message));
             let engine = engine.as_ref().map_err(|e| (e.clone(), None))?;
             engine
                 .run(&sql)
                 .map(Arc::new)
-                .map_err(|e| (e.with_source(&sql), e.at()))
+                .map_err(|e| (e.message, e.at))
         });
         self.running = Some(cx.compute(job));
         self.body = Body::Running(self.editor.text().trim().to_string());
@@ -155,13 +152,8 @@ impl QueryPane {
         };
         let dir = self.export_dir.clone();
         let job = Job::new("exporting the result", move |_| -> Result<String, String> {
-            let mut names = Vec::new();
-            for f in [Format::Csv, Format::Md, Format::Json] {
-                let path = dir.join(format!("query-result.{}", f.extension()));
-                uc::write_result(&df, f, Some(&path), &mut std::io::sink())
-                    .map_err(|e| e.message)?;
-                names.push(path.display().to_string());
-            }
+            let paths = uc::write_result_files(&df, &dir).map_err(|e| e.message)?;
+            let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
             Ok(format!("{} rows -> {}", df.height(), names.join(", ")))
         });
         self.exporting = Some(cx.compute(job));
@@ -473,7 +465,7 @@ impl TableSource for FrameSource {
                 Cell::DateTime(Some(v.div_euclid(per)))
             }
             Ok(AnyValue::String(s)) => Cell::Text(Cow::Borrowed(s)),
-            Ok(other) => Cell::Text(Cow::Owned(output::text(&other))),
+            Ok(other) => Cell::Text(Cow::Owned(uc::cell_text(&other))),
         }
     }
 }

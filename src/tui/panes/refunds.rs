@@ -30,8 +30,10 @@ use serde::Serialize;
 use crate::app::refund_exec::Outcome;
 use crate::domain::refunds::matching::{OrderMatch, PeriodLink};
 use crate::domain::refunds::{Assessment, Facts, Policy, Recommendation, assess};
+use crate::model::AccountData;
 use crate::money::{Money, format_major};
-use crate::source::AccountData;
+use crate::report::fields as report_fields;
+use crate::report::refunds::fields as suggestion_fields;
 use crate::time::date_in;
 use crate::tui::action::Action;
 use crate::tui::keymap::{self, Input};
@@ -39,7 +41,9 @@ use crate::tui::msg::{Job, JobOutput, RefundDone, RequestId};
 use crate::tui::pane::{Cx, Handled, Pane, Reads, ViewCx};
 use crate::tui::panes::detail::RowDetail;
 use crate::tui::theme::Role;
-use crate::tui::widgets::table::{Cell, DataTable, RowsSource, TableSource, col};
+use crate::tui::widgets::table::{
+    Cell, ColumnDef, DataTable, RowsSource, TableSource, cell_of, field_col,
+};
 use crate::tui::workspace::{self, Workspace};
 
 mod detail;
@@ -221,26 +225,37 @@ fn suggest_cell(r: &QueueRow) -> Cell<'_> {
     }
 }
 
-fn amount_cell(a: &Assessment) -> Cell<'_> {
-    match a.suggestion.currency {
-        Some(c) if a.suggestion.amount > 0 => Cell::Money(Money::new(a.suggestion.amount, c)),
-        _ => Cell::Empty,
-    }
-}
+/// The queue's columns, in order: a field of the suggestion row's one declaration
+/// (`report::refunds::fields`) and the most it is drawn wide.
+const SHOWN: &[(&str, u16)] = &[
+    ("ticket_id", 10),
+    ("recommendation", 9),
+    ("refund", 16),
+    ("rule", 22),
+    ("email", 30),
+    ("order_id", 12),
+    ("message", 60),
+    ("reason", 200),
+];
 
-fn columns() -> Vec<crate::tui::widgets::table::ColumnDef<QueueRow>> {
-    vec![
-        col("Ticket", 10, |r: &QueueRow| {
-            Cell::opt(r.a.suggestion.ticket_id.as_deref())
-        }),
-        col("Suggest", 9, suggest_cell),
-        col("Amount", 16, |r| amount_cell(&r.a)),
-        col("Rule", 22, |r| Cell::text(&r.a.suggestion.rule)),
-        col("Email", 30, |r| Cell::text(&r.a.ticket.email)),
-        col("Order", 12, |r| Cell::text(&r.a.ticket.order_id)),
-        col("Message", 60, |r| Cell::text(&r.a.ticket.message)),
-        col("Reason", 200, |r| Cell::text(&r.a.suggestion.reason)),
-    ]
+/// The queue's columns: each a declared field under its title; the suggestion drawn as a
+/// tag coloured by what it says (or by what the approval did).
+fn columns() -> Vec<ColumnDef<QueueRow>> {
+    let declared = suggestion_fields::<Assessment>();
+    SHOWN
+        .iter()
+        .filter_map(|&(name, width)| {
+            let field = *report_fields::field(&declared, name)?;
+            Some(match name {
+                "recommendation" => ColumnDef {
+                    title: field.pane_title(),
+                    max_width: width,
+                    get: cell_of(suggest_cell),
+                },
+                _ => field_col(field, width, |r: &QueueRow| &r.a),
+            })
+        })
+        .collect()
 }
 
 /// The suggestion as text to paste: recommendation and amount, reason, evidence.
@@ -270,7 +285,7 @@ impl Pane for RefundsPane {
     }
 
     fn reads(&self) -> Reads {
-        use crate::source::sync::Resource as R;
+        use crate::model::Resource as R;
         // Every rule reads these; a suggestion without one of them could be wrong.
         Reads {
             needs: &[

@@ -243,7 +243,7 @@ impl Pane for WorklistPane {
     }
 
     fn reads(&self) -> Reads {
-        use crate::source::sync::Resource as R;
+        use crate::model::Resource as R;
         Reads {
             needs: &[R::Invoices],
             partly: &[
@@ -513,8 +513,8 @@ fn facet_line<'a>(f: &Filter, shown: usize, total: usize, cx: &ViewCx<'_>) -> Li
 mod tests {
     use super::*;
     use crate::domain::dunning::testdata::*;
-    use crate::source::rows::SubscriptionRow;
-    use crate::source::{AccountData, Origin};
+    use crate::model::rows::SubscriptionRow;
+    use crate::model::{AccountData, Origin};
     use crate::stripe::models::{InvoiceStatus, SubscriptionStatus};
     use crate::tui::harness::{Harness, test_settings};
     use crate::tui::msg::Effect;
@@ -771,8 +771,8 @@ mod tests {
         amount: Option<i64>,
         currency: Currency,
         (brand, last4, month, year): (&str, &str, i64, i64),
-    ) -> crate::source::rows::RenewalMethodRow {
-        crate::source::rows::RenewalMethodRow {
+    ) -> crate::model::rows::RenewalMethodRow {
+        crate::model::rows::RenewalMethodRow {
             subscription: sub.into(),
             customer: Some(format!("cus_{sub}")),
             customer_email: None,

@@ -5,14 +5,14 @@
 
 use std::collections::HashMap;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use tokio::sync::mpsc::Sender;
 
 use super::clipboard::{self, Tool};
 use super::opener;
-use crate::source::AccountData;
+use crate::model::AccountData;
 use crate::time::Month;
 use crate::tui::msg::{
     CancelFlag, Effect, JobFailed, Msg, PacketInput, PacketResult, RequestId, RestHold,
@@ -45,8 +45,8 @@ pub trait Loader: Send + Sync + 'static {
     /// the gaps of those that failed again. Runs on a worker thread.
     fn retry(
         &self,
-        parts: crate::source::sync::Parts,
-        _account: &crate::source::sync::AccountIdent,
+        parts: crate::model::Parts,
+        _account: &crate::model::AccountIdent,
         _progress: &(dyn Fn(String) + Send + Sync),
     ) -> Result<Workspace, LoadError> {
         let what: Vec<&str> = parts.resources().iter().map(|r| r.label()).collect();
@@ -71,7 +71,7 @@ pub trait Loader: Send + Sync + 'static {
 
     /// The refund gate for `Effect::ExecuteRefund`, or why refunds cannot be sent in this
     /// run (the demo, no key, a live key). Runs on a worker thread.
-    fn refund_gate(&self) -> Result<super::refunds::GateSession, String> {
+    fn refund_gate(&self) -> Result<crate::app::refund_exec::GateSession, String> {
         Err("refund execution is not available in this run".into())
     }
 }
@@ -297,7 +297,8 @@ impl EffectRunner {
             Effect::Write { path, bytes } => {
                 let tx = self.tx.clone();
                 spawn("write".into(), move || {
-                    let _ = tx.blocking_send(Msg::Written(write_new(&path, &bytes)));
+                    let _ = tx
+                        .blocking_send(Msg::Written(crate::app::exports::write_new(&path, &bytes)));
                 });
             }
             Effect::ExportPacket {
@@ -345,17 +346,11 @@ fn with_month(
     loader: &dyn Loader,
     progress: &(dyn Fn(String) + Send + Sync),
 ) -> Result<PacketInput, String> {
-    if input.data.meta.window_end <= input.data.meta.window_start
-        || crate::app::load::covers(&input.data.meta, month, &input.tz)
-    {
-        return Ok(input);
-    }
-    progress(format!("reading the payouts of {month}"));
-    let month_data = loader.load_month(month, progress)?;
-    Ok(PacketInput {
-        data: Arc::new(crate::app::load::with_month(&input.data, month_data)),
-        ..input
-    })
+    let data = crate::app::close::with_month(&input.data, month, &input.tz, || {
+        progress(format!("reading the payouts of {month}"));
+        loader.load_month(month, progress)
+    })?;
+    Ok(PacketInput { data, ..input })
 }
 
 /// Writes the close packet for `month` into `dir` (made absolute against the current
@@ -367,21 +362,11 @@ pub fn export_packet(
     force: bool,
     progress: &mut dyn FnMut(String),
 ) -> PacketResult {
-    use crate::packet_dir::export;
-    use crate::report::close_packet::PacketSpec;
+    use crate::app::close::{CloseRequest, absolute, write};
     use crate::report::packet::PacketError;
-    let dir = if dir.is_absolute() {
-        dir.to_path_buf()
-    } else {
-        match std::env::current_dir() {
-            Ok(cwd) => cwd.join(dir),
-            Err(e) => {
-                return PacketResult::Failed(format!(
-                    "could not tell where {} is (the current folder is unreadable: {e}); give an absolute folder",
-                    dir.display()
-                ));
-            }
-        }
+    let dir = match absolute(dir) {
+        Ok(d) => d,
+        Err(e) => return PacketResult::Failed(e),
     };
     // The same account map as `tieout close` (the config folder's, else the default).
     let accounts = match crate::app::accounts::read_map(None) {
@@ -393,20 +378,18 @@ pub fn export_packet(
             ));
         }
     };
-    let zone = crate::time::zone_name(&input.tz);
-    let spec = PacketSpec {
+    let req = CloseRequest {
         month,
         data: &input.data,
         now: input.now,
         tz: &input.tz,
-        zone: &zone,
         accounts: &accounts,
         bank: input.bank.as_deref().map(Vec::as_slice),
     };
-    match export(&spec, &dir, force, &mut |step| progress(step.to_string())) {
+    match write(&req, &dir, force, progress) {
         Ok(done) => PacketResult::Written {
             dir: done.dir,
-            files: done.manifest.files.len(),
+            files: done.files,
         },
         Err(PacketError::Exists(d)) => PacketResult::Exists(d),
         Err(PacketError::NotEmpty(d)) => PacketResult::Failed(format!(
@@ -415,34 +398,6 @@ pub fn export_packet(
         )),
         Err(e) => PacketResult::Failed(e.to_string()),
     }
-}
-
-/// Writes to `path`, or to `name-2.ext`, `name-3.ext`, ... when an earlier, different
-/// file is there (an export never replaces another).
-fn write_new(path: &Path, bytes: &[u8]) -> Result<PathBuf, String> {
-    use crate::files::{WriteError, write_atomic};
-    let stem = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let ext = path
-        .extension()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let mut candidate = path.to_path_buf();
-    for n in 2..=100 {
-        match write_atomic(&candidate, bytes, false) {
-            Ok(_) => return Ok(candidate),
-            Err(WriteError::Exists(_)) => {
-                candidate = path.with_file_name(format!("{stem}-{n}.{ext}"));
-            }
-            Err(e) => return Err(e.to_string()),
-        }
-    }
-    Err(format!(
-        "could not find a free name next to {}",
-        path.display()
-    ))
 }
 
 fn panic_text(panic: &Box<dyn std::any::Any + Send>) -> String {
@@ -456,7 +411,7 @@ fn panic_text(panic: &Box<dyn std::any::Any + Send>) -> String {
 /// Runs effect `name` on the shared runtime's blocking pool (loads and refunds may take
 /// minutes, so a pool that grows, not a fixed-size one).
 pub(super) fn spawn(name: String, f: impl FnOnce() + Send + 'static) {
-    if let Err(e) = crate::stripe::blocking::spawn_blocking(f) {
+    if let Err(e) = crate::app::threads::spawn_blocking(f) {
         tracing::error!("could not start the worker for {name}: {e}");
     }
 }

@@ -10,6 +10,7 @@ pub mod logging;
 pub mod opener;
 pub mod refunds;
 pub mod terminal;
+pub mod workbench;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -54,7 +55,7 @@ pub fn translate(ev: Event) -> Option<Msg> {
 
 /// Runs the TUI until the user quits. The terminal is restored however this ends.
 pub fn run(state: State, loader: Arc<dyn Loader>) -> Result<(), String> {
-    let result = crate::stripe::blocking::block_on(main_loop(state, loader))
+    let result = crate::app::threads::block_on(main_loop(state, loader))
         .map_err(|e| format!("could not start the async runtime: {e}"))
         .and_then(|r| r);
     terminal::restore();

@@ -2,7 +2,7 @@
 //! log gets its entries in the order the operator acted: `Effect::AuditPreview` records
 //! the proposal when a preview opens and `cancelled` when it is closed unsent;
 //! `Effect::ExecuteRefund` records the operator's approval (bound to exactly the
-//! previewed arguments), then [`Gate::execute`] (fresh checks, the one idempotent
+//! previewed arguments), then `Gate::execute` (fresh checks, the one idempotent
 //! `POST /v1/refunds`, the read-back), each step in the audit log. The outcome comes back
 //! as `Msg::RefundExecuted`.
 
@@ -11,58 +11,17 @@ use std::sync::Arc;
 use tokio::sync::mpsc::Sender;
 
 use super::effects::{Loader, spawn};
-use crate::app::refund_exec::{Gate, Outcome};
+use crate::app::refund_exec::Outcome;
 use crate::domain::refund_gate::Proposal;
 use crate::tui::msg::{Msg, PreviewEvent, RefundDone, RequestId};
-
-/// The gate of this TUI session (one writer, so a `livemode: true` answer disables it for
-/// the rest of the session) and its clock.
-#[derive(Debug, Clone)]
-pub struct GateSession {
-    pub gate: Gate,
-    /// `--now` when given (reproducible runs); else the system clock at each step.
-    pub now: Option<i64>,
-}
-
-impl GateSession {
-    fn now(&self) -> i64 {
-        self.now.unwrap_or_else(crate::time::now_unix)
-    }
-}
-
-/// Approves and executes `p` through `session` (proposing it first unless its preview
-/// recorded it). `Err` only when nothing could be recorded (the audit log could not be
-/// written: then nothing is sent).
-pub async fn execute(session: &GateSession, p: &Proposal) -> Result<Outcome, String> {
-    let g = &session.gate;
-    g.ensure_proposed(p, session.now())
-        .map_err(|e| e.to_string())?;
-    let approval = g.approve(p, session.now()).map_err(|e| e.to_string())?;
-    g.execute(p, &approval, session.now())
-        .await
-        .map_err(|e| e.to_string())
-}
-
-/// Records that the preview of `p` was opened (the proposal) or closed unsent.
-pub fn record_preview(
-    session: &GateSession,
-    p: &Proposal,
-    event: PreviewEvent,
-) -> Result<(), String> {
-    let g = &session.gate;
-    match event {
-        PreviewEvent::Opened => g.propose(p, session.now()),
-        PreviewEvent::Cancelled => g.cancel(p, session.now()),
-    }
-    .map_err(|e| e.to_string())
-}
 
 fn preview_blocking(loader: &dyn Loader, p: &Proposal, event: PreviewEvent) {
     // Without a gate (the demo, no key, a live key) nothing can be sent, so there is no
     // proposal to record; the preview says why.
-    let result = loader
-        .refund_gate()
-        .and_then(|session| record_preview(&session, p, event));
+    let result = loader.refund_gate().and_then(|session| match event {
+        PreviewEvent::Opened => session.preview_opened(p),
+        PreviewEvent::Cancelled => session.preview_cancelled(p),
+    });
     match result {
         Ok(()) => tracing::info!(ticket = %p.ticket, ?event, "refund preview audited"),
         Err(e) => {
@@ -123,9 +82,7 @@ impl RefundLane {
 }
 
 fn run_blocking(loader: &dyn Loader, p: &Proposal) -> Result<Outcome, String> {
-    let session = loader.refund_gate()?;
-    crate::stripe::blocking::block_on(execute(&session, p))
-        .map_err(|e| format!("could not start the network runtime: {e}"))?
+    loader.refund_gate()?.execute_blocking(p)
 }
 
 /// Runs the refund on a worker thread of its own and sends its outcome back.

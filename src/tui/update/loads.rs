@@ -100,7 +100,7 @@ fn to_screens(state: &mut State, ws: &super::super::workspace::Workspace) {
 fn on_retried(
     state: &mut State,
     req: super::super::msg::RequestId,
-    parts: crate::source::sync::Parts,
+    parts: crate::model::Parts,
     result: Result<super::super::workspace::Workspace, super::super::workspace::LoadError>,
 ) -> bool {
     let what: Vec<&str> = parts.resources().iter().map(|r| r.label()).collect();
@@ -199,7 +199,7 @@ pub(super) fn on_loaded_first(
 pub(super) fn on_loaded_rest(
     state: &mut State,
     req: super::super::msg::RequestId,
-    result: Result<Box<crate::source::AccountData>, super::super::workspace::LoadError>,
+    result: Result<Box<crate::model::AccountData>, super::super::workspace::LoadError>,
 ) -> bool {
     if state.core.pending.remove(&req).is_none() || state.rest != Some(Rest::Loading(req)) {
         return false; // cancelled, or newer data replaced the first part

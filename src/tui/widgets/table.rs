@@ -24,9 +24,10 @@ use ratatui::widgets::{Block, Widget};
 
 use crate::money::{Money, format_major, format_major_grouped};
 use crate::report::csv_out::CsvDoc;
+use crate::report::fields::{Field, Value};
 use crate::tui::action::Action;
+use crate::tui::context::{Handled, ViewCx, Work};
 use crate::tui::msg::{CancelFlag, Job, JobOutput, RequestId};
-use crate::tui::pane::{Cx, Handled, ViewCx};
 use crate::tui::theme::Role;
 
 use super::text::{contains_ci, fit, width};
@@ -35,7 +36,10 @@ mod render;
 mod source;
 mod view;
 
-pub use source::{Cell, Column, ColumnDef, RowsSource, TableSource, col, money_role};
+pub use source::{
+    Cell, CellOf, Column, ColumnDef, RowsSource, TableSource, cell_of, col, field_cell, field_col,
+    money_role,
+};
 use view::*;
 pub use view::{SortDir, compute_view};
 
@@ -111,7 +115,7 @@ impl DataTable {
 
     /// Replaces the rows (new data), keeping filter, sort and the selected row if it is
     /// still there.
-    pub fn set_source(&mut self, source: Arc<dyn TableSource>, cx: &mut Cx<'_>) {
+    pub fn set_source(&mut self, source: Arc<dyn TableSource>, cx: &mut dyn Work) {
         self.source = source;
         let ncols = self.source.columns().len();
         if self.sort.is_some_and(|(c, _)| c >= ncols) {
@@ -185,7 +189,7 @@ impl DataTable {
     }
 
     /// Sets the filter (as typed) and recomputes the view.
-    pub fn set_filter(&mut self, text: &str, cx: &mut Cx<'_>) {
+    pub fn set_filter(&mut self, text: &str, cx: &mut dyn Work) {
         if self.filter != text {
             self.filter = text.to_string();
             self.recompute(cx);
@@ -193,12 +197,12 @@ impl DataTable {
     }
 
     /// Sorts by `col` in `dir` (or unsorted with `None`).
-    pub fn set_sort(&mut self, sort: Option<(usize, SortDir)>, cx: &mut Cx<'_>) {
+    pub fn set_sort(&mut self, sort: Option<(usize, SortDir)>, cx: &mut dyn Work) {
         self.sort = sort;
         self.recompute(cx);
     }
 
-    fn recompute(&mut self, cx: &mut Cx<'_>) {
+    fn recompute(&mut self, cx: &mut dyn Work) {
         self.tz = cx.tz().clone();
         if let Some(old) = self.busy.take() {
             cx.cancel(old);
@@ -256,7 +260,7 @@ impl DataTable {
     }
 
     /// The table's default handling of an action.
-    pub fn handle(&mut self, action: Action, cx: &mut Cx<'_>) -> Handled {
+    pub fn handle(&mut self, action: Action, cx: &mut dyn Work) -> Handled {
         let n = self.view.len();
         let last = n.saturating_sub(1);
         let page = self.page.max(1);
@@ -284,26 +288,26 @@ impl DataTable {
                 match next {
                     Some((_, SortDir::Asc)) => cx.toast(format!("sorted by {name}, ascending")),
                     Some((_, SortDir::Desc)) => cx.toast(format!("sorted by {name}, descending")),
-                    None => cx.toast("sort off"),
+                    None => cx.toast("sort off".into()),
                 }
             }
             Action::ClearFilter => {
                 self.set_filter("", cx);
-                cx.toast("filter cleared");
+                cx.toast("filter cleared".into());
             }
             Action::CopyCell => match self.selected_row() {
                 Some(r) => {
                     let text = self.source.cell(r, self.col).export(&self.tz).into_owned();
                     cx.copy(text);
                 }
-                None => cx.toast_error("nothing to copy"),
+                None => cx.toast_error("nothing to copy".into()),
             },
             Action::CopyRow => match self.selected_row() {
                 Some(r) => {
                     let text = self.row_export(r).join("\t");
                     cx.copy(text);
                 }
-                None => cx.toast_error("nothing to copy"),
+                None => cx.toast_error("nothing to copy".into()),
             },
             _ => return Handled::No,
         }
@@ -445,7 +449,7 @@ mod tests {
     use super::*;
     use crate::money::Currency;
     use crate::tui::msg::{Effect, Owner};
-    use crate::tui::pane::Core;
+    use crate::tui::pane::{Core, Cx};
 
     struct Row {
         id: String,

@@ -19,5 +19,5 @@ pub use tieout_testkit::fake_stripe::{
     FakeConfig, FakeStripe, Fault, ObjectKind, RateLimit, TEST_KEY, VersionCheck,
 };
 
-/// The API version tieout pins (ARCHITECTURE.md, "Stripe facts"); the fake echoes whatever is sent.
+/// The API version tieout pins (RULES.md, "Stripe facts"); the fake echoes whatever is sent.
 pub const STRIPE_VERSION: &str = "2026-07-29.dahlia";

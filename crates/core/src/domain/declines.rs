@@ -3,7 +3,7 @@
 //!
 //! Source: Stripe's published decline codes (docs.stripe.com/declines/codes) and the
 //! Smart Retries list of non-retryable codes (billing/revenue-recovery/smart-retries), as
-//! collected in ARCHITECTURE.md ("Stripe facts"). Every row of that table is here.
+//! collected in RULES.md ("Stripe facts"). Every row of that table is here.
 //!
 //! How a failure is classified ([`classify`]), most specific signal first:
 //! 1. `outcome.reason` of a Stripe block that hides behind `generic_decline`
@@ -1029,7 +1029,7 @@ mod tests {
         "transaction_not_allowed",
     ];
 
-    /// Every row of the decline table (ARCHITECTURE.md, "Stripe facts") with the action tieout gives it.
+    /// Every row of the decline table (RULES.md, "Stripe facts") with the action tieout gives it.
     const EXPECTED: &[(&str, Action)] = &[
         ("authentication_required", Action::CustomerMustAuthenticate),
         (

@@ -1,6 +1,6 @@
 //! The dunning worklist: which open invoices billing staff must chase, why their payments
 //! failed, and what to do about each. Pure: rows of the snapshot and the clock in, the
-//! worklist out (ARCHITECTURE.md, "Worklist").
+//! worklist out (RULES.md, "Worklist").
 //!
 //! Membership: `status = open`, `amount_remaining > 0`, and either a failed payment
 //! attempt or a `due_date` in the past. A failed attempt is a failed charge or a payment

@@ -1,7 +1,7 @@
 //! The approval gate in front of refund execution, pure: the frozen proposal, the
 //! approval bound to it by a hash, the policy (allowed currencies, daily budgets) and the
 //! checks run on freshly re-read Stripe data just before `POST /v1/refunds`
-//! (ARCHITECTURE.md, "Refund execution"). No IO here; the root package's `app::refund_exec` does the calls.
+//! (RULES.md, "Refund execution"). No IO here; the root package's `app::refund_exec` does the calls.
 
 use std::collections::BTreeMap;
 

@@ -1,14 +1,19 @@
 //! The account as tieout understands it, whatever it was read from: plain rows of the
 //! objects the three jobs compute on ([`rows`], their strings held compactly by [`compact`]),
 //! the status vocabulary Stripe uses for them
-//! ([`status`]), what a snapshot is of ([`SnapshotMeta`]), and where an id opens in the
-//! Stripe Dashboard ([`dashboard`]). No IO: the IO crate turns
-//! Stripe's answers, the demo files or the cache into these.
+//! ([`status`]), what a snapshot is of ([`SnapshotMeta`]), what a read of it is made of
+//! ([`resource`]: the [`Resource`]s a sync reads, the [`Parts`] one read makes, the
+//! [`AccountIdent`] it reads), and where an id opens in the Stripe Dashboard
+//! ([`dashboard`]). No IO: the IO crate turns Stripe's answers, the demo files or the
+//! cache into these.
 
 pub mod compact;
 pub mod dashboard;
+pub mod resource;
 pub mod rows;
 pub mod status;
+
+pub use resource::{AccountIdent, Parts, Resource};
 
 use serde::{Deserialize, Serialize};
 use strum::IntoStaticStr;

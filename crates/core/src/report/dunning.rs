@@ -10,137 +10,165 @@ use crate::domain::declines::Basis;
 use crate::domain::dunning::since::SinceOutcome;
 use crate::domain::dunning::{WorkRow, Worklist};
 use crate::model::SnapshotMeta;
-use crate::money::{Currency, Money, Totals, format_major, format_major_inline};
-use crate::report::columns::{self, Column, Json, JsonRow};
-use crate::time::{iso_utc, iso_utc_opt};
+use crate::money::{Money, Totals, format_major};
+use crate::report::fields::{self, Field, Get, JsonFields};
+use crate::time::iso_utc;
 
 pub const CSV_NAME: &str = "failed-payments.csv";
 pub const MD_NAME: &str = "failed-payments.md";
 pub const JSON_NAME: &str = "failed-payments.json";
 
-/// The worklist's columns: the CSV's header and cells (exactly as README.md ("Exports")
-/// fixes them, money in major units) and the JSON rows' keys and values (minor units).
-pub const COLUMNS: &[Column<WorkRow>] = &[
-    Column::both(
-        "invoice_id",
-        |r| r.invoice_id.as_str().into(),
-        |r| Json::Str(&r.invoice_id),
-    ),
-    Column::both(
+/// The worklist row, declared once ([`fields`]): the CSV's header and cells (exactly as
+/// README.md ("Exports") fixes them, money in major units), the JSON rows' keys and values
+/// (minor units), the SQL view `worklist` (minor units, timestamps), and the titles and
+/// text of the Markdown table ([`MARKDOWN_TABLE`]) and the Worklist pane.
+pub const FIELDS: &[Field<WorkRow>] = &[
+    Field::new("invoice_id", "Invoice", Get::Str(|r| Some(&r.invoice_id))),
+    Field::new(
         "invoice_number",
-        |r| opt(&r.invoice_number).into(),
-        |r| Json::opt_str(r.invoice_number.as_deref()),
+        "Number",
+        Get::Str(|r| r.invoice_number.as_deref()),
     ),
-    Column::both(
+    Field::new(
         "customer_id",
-        |r| opt(&r.customer_id).into(),
-        |r| Json::opt_str(r.customer_id.as_deref()),
+        "Customer id",
+        Get::Str(|r| r.customer_id.as_deref()),
     ),
-    Column::both(
+    Field::new(
         "customer_email",
-        |r| opt(&r.customer_email).into(),
-        |r| Json::opt_str(r.customer_email.as_deref()),
+        "Email",
+        Get::Str(|r| r.customer_email.as_deref()),
     ),
-    Column::both(
+    Field::new(
         "customer_name",
-        |r| opt(&r.customer_name).into(),
-        |r| Json::opt_str(r.customer_name.as_deref()),
+        "Name",
+        Get::Str(|r| r.customer_name.as_deref()),
     ),
-    Column::both(
+    Field::new(
         "currency",
-        |r| r.currency.as_str().into(),
-        |r| Json::Str(r.currency.as_str()),
+        "Currency",
+        Get::Str(|r| Some(r.currency.as_str())),
     ),
-    Column::both(
+    Field::new(
         "amount_remaining",
-        |r| format_major_inline(r.amount_remaining, r.currency).into(),
-        |r| Json::Int(r.amount_remaining),
+        "Amount",
+        Get::Money(|r| Some(r.money())),
     ),
-    Column::both(
+    Field::new(
         "attempt_count",
-        |r| r.attempt_count.to_string().into(),
-        |r| Json::Int(r.attempt_count),
-    ),
-    Column::both(
+        "Attempts",
+        Get::Int(|r: &WorkRow| Some(r.attempt_count)),
+    )
+    .short("Att."),
+    Field::new(
         "next_payment_attempt_utc",
-        |r| iso_utc_opt(r.next_payment_attempt).into(),
-        |r| Json::opt_text(r.next_payment_attempt.map(iso_utc)),
+        "Next attempt",
+        Get::Time(|r| r.next_payment_attempt),
     ),
-    Column::both(
+    Field::new(
         "retries_left",
-        |r| yes_no(r.retries_left).into(),
-        |r| Json::Bool(r.retries_left),
+        "Retries left",
+        Get::Bool(|r| r.retries_left),
     ),
-    Column::both(
-        "due_date_utc",
-        |r| iso_utc_opt(r.due_date).into(),
-        |r| Json::opt_text(r.due_date.map(iso_utc)),
-    ),
-    Column::both(
+    Field::new("due_date_utc", "Due", Get::Time(|r| r.due_date)),
+    Field::new(
         "days_past_due",
-        |r| {
-            r.days_past_due
-                .map(|d| d.to_string())
-                .unwrap_or_default()
-                .into()
-        },
-        |r| Json::opt_int(r.days_past_due),
-    ),
-    Column::both(
+        "Days past due",
+        Get::Int(|r: &WorkRow| r.days_past_due),
+    )
+    .short("Days late"),
+    Field::new(
         "subscription_id",
-        |r| opt(&r.subscription_id).into(),
-        |r| Json::opt_str(r.subscription_id.as_deref()),
+        "Subscription",
+        Get::Str(|r| r.subscription_id.as_deref()),
     ),
-    Column::both(
+    Field::new(
         "decline_code",
-        |r| opt(&r.decline_code).into(),
-        |r| Json::opt_str(r.decline_code.as_deref()),
+        "Decline code",
+        Get::Str(|r| r.decline_code.as_deref()),
     ),
-    Column::both(
+    Field::new(
         "failure_code",
-        |r| opt(&r.failure_code).into(),
-        |r| Json::opt_str(r.failure_code.as_deref()),
+        "Failure code",
+        Get::Str(|r| r.failure_code.as_deref()),
     ),
-    Column::both(
+    Field::new(
         "outcome_reason",
-        |r| opt(&r.outcome_reason).into(),
-        |r| Json::opt_str(r.outcome_reason.as_deref()),
+        "Outcome",
+        Get::Str(|r| r.outcome_reason.as_deref()),
     ),
-    Column::both(
+    Field::new(
         "advice_code",
-        |r| opt(&r.advice_code).into(),
-        |r| Json::opt_str(r.advice_code.as_deref()),
+        "Advice",
+        Get::Str(|r| r.advice_code.as_deref()),
     ),
-    Column::both(
+    Field::new(
         "action",
-        |r| r.action().as_str().into(),
-        |r| Json::Str(r.action().as_str()),
-    ),
-    Column::both(
+        "Action",
+        Get::Str(|r: &WorkRow| Some(r.action().as_str())),
+    )
+    .shown_as(|r| r.action().label().to_string()),
+    Field::new(
         "hosted_invoice_url",
-        |r| opt(&r.hosted_invoice_url).into(),
-        |r| Json::opt_str(r.hosted_invoice_url.as_deref()),
+        "Invoice URL",
+        Get::Str(|r| r.hosted_invoice_url.as_deref()),
+    ),
+    // What people read, made of the fields above.
+    Field::people("customer", "Customer", Get::Str(customer)),
+    Field::people(
+        "next_retry",
+        "Next retry",
+        Get::Time(|r: &WorkRow| r.next_payment_attempt),
+    )
+    .short("Retry")
+    .shown_as(|r| {
+        r.next_payment_attempt
+            .map_or_else(|| "none".to_string(), iso_utc)
+    }),
+    Field::people("decline", "Decline", Get::Text(|r| Some(decline_cell(r)))),
+    Field::people(
+        "action_in_full",
+        "Action (in full)",
+        Get::Str(|r| Some(r.action().label())),
     ),
 ];
 
-fn opt(s: &Option<String>) -> &str {
-    s.as_deref().unwrap_or("")
-}
+/// The Markdown worklist's columns, in order (names from [`FIELDS`]).
+pub const MARKDOWN_TABLE: &[&str] = &[
+    "invoice_id",
+    "invoice_number",
+    "customer",
+    "customer_email",
+    "amount_remaining",
+    "attempt_count",
+    "next_retry",
+    "retries_left",
+    "due_date_utc",
+    "days_past_due",
+    "subscription_id",
+    "decline",
+    "action",
+    "hosted_invoice_url",
+];
 
-fn yes_no(b: bool) -> &'static str {
-    if b { "yes" } else { "no" }
+/// Who the invoice is for, as people read it: the name, else the email, else the id.
+fn customer(r: &WorkRow) -> Option<&str> {
+    r.customer_name
+        .as_deref()
+        .or(r.customer_email.as_deref())
+        .or(r.customer_id.as_deref())
 }
 
 /// `failed-payments.csv`: one row per worklist invoice, in the worklist's order.
 pub fn csv(w: &Worklist) -> Vec<u8> {
-    columns::csv(COLUMNS, &w.rows)
+    fields::csv(FIELDS, &w.rows)
 }
 
 #[derive(Serialize)]
 struct JsonDoc<'a> {
     source: JsonSource<'a>,
     computed_at_utc: String,
-    rows: Vec<JsonRow<'a, WorkRow, &'a WorkRow>>,
+    rows: Vec<JsonFields<'a, 'a, WorkRow>>,
     totals_by_currency: Vec<JsonCurrencyTotal>,
     totals_by_decline_code: Vec<JsonDeclineTotal>,
     uncollectible: Vec<JsonAmountCount>,
@@ -224,7 +252,7 @@ pub fn json_with(w: &Worklist, meta: &SnapshotMeta, extras: &Extras<'_>) -> Vec<
             api_version: &meta.api_version,
         },
         computed_at_utc: iso_utc(w.now),
-        rows: w.rows.iter().map(|r| JsonRow::new(COLUMNS, r)).collect(),
+        rows: w.rows.iter().map(|r| JsonFields::new(FIELDS, r)).collect(),
         totals_by_currency: w
             .totals_by_currency
             .iter()
@@ -263,10 +291,6 @@ pub fn json_with(w: &Worklist, meta: &SnapshotMeta, extras: &Extras<'_>) -> Vec<
     bytes
 }
 
-fn money(minor: i64, currency: Currency) -> String {
-    Money::new(minor, currency).display()
-}
-
 /// Amounts per currency joined for one line, in the worklist's currency order (the
 /// account's default first): `1234.00 USD, 56.00 EUR`.
 fn join_totals(w: &Worklist, t: &Totals) -> String {
@@ -289,13 +313,6 @@ fn order_words(w: &Worklist) -> String {
         ),
         None => "currencies by number of invoices (ties by code)".to_string(),
     }
-}
-
-/// A Markdown table cell: pipes escaped, line breaks flattened.
-fn cell(s: &str) -> String {
-    s.replace('\\', "\\\\")
-        .replace('|', "\\|")
-        .replace(['\r', '\n'], " ")
 }
 
 fn plural(n: usize, one: &str, many: &str) -> String {
@@ -405,34 +422,7 @@ pub fn markdown_with(w: &Worklist, meta: &SnapshotMeta, extras: &Extras<'_>) -> 
         o.push_str("No open invoice has a failed payment or is past due.\n\n");
     } else {
         o.push_str(&format!("Largest first within each currency; {}. Days past due count from the due date; an invoice charged automatically has none, so its count runs from its first payment attempt.\n\n", order_words(w)));
-        o.push_str("| Invoice | Number | Customer | Email | Amount | Attempts | Next retry (UTC) | Retries left | Due (UTC) | Days past due | Subscription | Decline | Action | Invoice URL |\n");
-        o.push_str("|---|---|---|---|---:|---:|---|---|---|---:|---|---|---|---|\n");
-        for r in &w.rows {
-            o.push_str(&format!(
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-                cell(&r.invoice_id),
-                cell(opt(&r.invoice_number)),
-                cell(
-                    r.customer_name
-                        .as_deref()
-                        .or(r.customer_id.as_deref())
-                        .unwrap_or("")
-                ),
-                cell(opt(&r.customer_email)),
-                money(r.amount_remaining, r.currency),
-                r.attempt_count,
-                r.next_payment_attempt
-                    .map(iso_utc)
-                    .unwrap_or_else(|| "none".to_string()),
-                if r.retries_left { "yes" } else { "no" },
-                r.due_date.map(iso_utc).unwrap_or_default(),
-                r.days_past_due.map(|d| d.to_string()).unwrap_or_default(),
-                cell(opt(&r.subscription_id)),
-                cell(&decline_cell(r)),
-                r.action().label(),
-                cell(opt(&r.hosted_invoice_url)),
-            ));
-        }
+        o.push_str(&fields::markdown_table(FIELDS, MARKDOWN_TABLE, &w.rows));
         o.push('\n');
     }
 
@@ -444,7 +434,7 @@ pub fn markdown_with(w: &Worklist, meta: &SnapshotMeta, extras: &Extras<'_>) -> 
         for t in &w.totals_by_decline_code {
             o.push_str(&format!(
                 "| {} | {} | {} |\n",
-                cell(&t.key.label()),
+                fields::markdown_cell(&t.key.label()),
                 t.count,
                 join_totals(w, &t.amounts)
             ));
@@ -524,6 +514,7 @@ mod tests {
         CurrencyOrder, CurrencyTotal, DeclineKey, DeclineTotal, Reason, Uncollectible,
     };
     use crate::model::{Mode, Origin};
+    use crate::money::Currency;
 
     fn meta() -> SnapshotMeta {
         SnapshotMeta {
@@ -669,7 +660,7 @@ mod tests {
         assert_eq!(v["uncollectible"][0]["amount"], 1050);
         assert_eq!(v["source"]["origin"], "demo");
         let fields: Vec<&String> = v["rows"][0].as_object().expect("object").keys().collect();
-        let mut want: Vec<&str> = columns::csv_header(COLUMNS);
+        let mut want: Vec<&str> = fields::csv_header(FIELDS);
         want.sort_unstable();
         let mut got: Vec<&str> = fields.iter().map(|s| s.as_str()).collect();
         got.sort_unstable();
@@ -707,7 +698,7 @@ mod tests {
         assert_eq!(table_rows, 2);
     }
 
-    /// ARCHITECTURE.md ("Worklist") lists the due date among a row's fields, and a reader of "Days past due"
+    /// RULES.md ("Worklist") lists the due date among a row's fields, and a reader of "Days past due"
     /// must see what it counts from: the due date when there is one, else the first attempt.
     #[test]
     fn markdown_rows_show_the_due_date_and_say_what_days_past_due_count_from() {

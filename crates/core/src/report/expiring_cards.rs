@@ -8,14 +8,13 @@ use serde_json::{Value, json};
 use crate::domain::dunning::CurrencyOrder;
 use crate::domain::dunning::expiring::{ExpiringCard, ExpiringCards, expiring_cards};
 use crate::model::{AccountData, MethodsRead};
-use crate::money::{Money, MoneyError, format_major};
-use crate::report::columns::{self, Column, Json, JsonRow};
-use crate::time::{iso_utc, iso_utc_inline};
+use crate::money::{Money, MoneyError};
+use crate::report::fields::{self, Field, Get, JsonFields};
 
 pub const CSV_NAME: &str = "expiring-cards.csv";
 
 /// The permission the card read needs of a restricted key.
-pub const PERMISSION: &str = "rak_payment_method_read";
+pub const PERMISSION: &str = crate::model::Resource::PaymentMethods.permission();
 
 /// What the run learned about cards.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,84 +63,101 @@ fn refused_text(permission: &str) -> String {
     )
 }
 
-fn opt(s: &Option<String>) -> &str {
-    s.as_deref().unwrap_or("")
-}
-
-/// The columns of `expiring-cards.csv` and the rows of `expiring_cards` in the JSON
-/// (which carries the amount in minor units).
-pub const COLUMNS: &[Column<ExpiringCard>] = &[
-    Column::both(
+/// The expiring card row, declared once ([`fields`]): the columns of
+/// `expiring-cards.csv` (major units), the rows of `expiring_cards` in the JSON (minor
+/// units), and the titles and text of the Markdown table ([`MARKDOWN_TABLE`]) and of the
+/// Worklist pane's cards view.
+pub const FIELDS: &[Field<ExpiringCard>] = &[
+    Field::new(
         "subscription_id",
-        |r| r.subscription_id.as_str().into(),
-        |r| Json::Str(&r.subscription_id),
+        "Subscription",
+        Get::Str(|r| Some(&r.subscription_id)),
     ),
-    Column::both(
+    Field::new(
         "customer_id",
-        |r| opt(&r.customer_id).into(),
-        |r| Json::opt_str(r.customer_id.as_deref()),
+        "Customer id",
+        Get::Str(|r| r.customer_id.as_deref()),
     ),
-    Column::both(
+    Field::new(
         "customer_email",
-        |r| opt(&r.customer_email).into(),
-        |r| Json::opt_str(r.customer_email.as_deref()),
+        "Email",
+        Get::Str(|r| r.customer_email.as_deref()),
     ),
-    Column::both(
+    Field::new(
         "customer_name",
-        |r| opt(&r.customer_name).into(),
-        |r| Json::opt_str(r.customer_name.as_deref()),
+        "Name",
+        Get::Str(|r| r.customer_name.as_deref()),
     ),
-    Column::both(
+    Field::new(
         "payment_method_id",
-        |r| r.card.payment_method_id.as_str().into(),
-        |r| Json::Str(&r.card.payment_method_id),
+        "Payment method",
+        Get::Str(|r| Some(&r.card.payment_method_id)),
     ),
-    Column::both(
+    Field::new(
         "payment_method_source",
-        |r| r.source.as_str().into(),
-        |r| Json::Str(r.source.as_str()),
+        "Method from",
+        Get::Str(|r| Some(r.source.as_str())),
     ),
-    Column::both(
-        "brand",
-        |r| opt(&r.card.brand).into(),
-        |r| Json::opt_str(r.card.brand.as_deref()),
-    ),
-    Column::both(
-        "last4",
-        |r| opt(&r.card.last4).into(),
-        |r| Json::opt_str(r.card.last4.as_deref()),
-    ),
-    Column::both(
+    Field::new("brand", "Brand", Get::Str(|r| r.card.brand.as_deref())),
+    Field::new("last4", "Last 4", Get::Str(|r| r.card.last4.as_deref())),
+    Field::new(
         "exp_month",
-        |r| r.card.exp_month.to_string().into(),
-        |r| Json::Int(i64::from(r.card.exp_month)),
+        "Expiry month",
+        Get::Int(|r| Some(i64::from(r.card.exp_month))),
     ),
-    Column::both(
+    Field::new(
         "exp_year",
-        |r| r.card.exp_year.to_string().into(),
-        |r| Json::Int(i64::from(r.card.exp_year)),
+        "Expiry year",
+        Get::Int(|r| Some(i64::from(r.card.exp_year))),
     ),
-    Column::both(
-        "renews_at_utc",
-        |r| iso_utc_inline(r.renews_at).into(),
-        |r| Json::Text(iso_utc(r.renews_at)),
-    ),
-    Column::both(
+    Field::new("renews_at_utc", "Renews", Get::Time(|r| Some(r.renews_at))),
+    Field::new(
         "currency",
-        |r| r.currency.as_str().into(),
-        |r| Json::Str(r.currency.as_str()),
+        "Currency",
+        Get::Str(|r| Some(r.currency.as_str())),
     ),
-    Column::both(
+    Field::new(
         "amount_at_risk",
-        |r| {
-            r.amount
-                .map(|a| format_major(a, r.currency))
-                .unwrap_or_default()
-                .into()
-        },
-        |r| Json::opt_int(r.amount),
+        "At risk",
+        Get::Money(|r| r.amount.map(|a| Money::new(a, r.currency))),
+    ),
+    // What people read, made of the fields above.
+    Field::people(
+        "customer",
+        "Customer",
+        Get::Str(|r| {
+            r.customer_name
+                .as_deref()
+                .or(r.customer_email.as_deref())
+                .or(r.customer_id.as_deref())
+        }),
+    ),
+    Field::people("card", "Card", Get::Text(|r| Some(card(r)))),
+    Field::people(
+        "expires",
+        "Expires",
+        Get::Text(|r| Some(format!("{:02}/{}", r.card.exp_month, r.card.exp_year))),
     ),
 ];
+
+/// The Markdown table's columns, in order (names from [`FIELDS`]).
+pub const MARKDOWN_TABLE: &[&str] = &[
+    "subscription_id",
+    "customer",
+    "card",
+    "expires",
+    "renews_at_utc",
+    "amount_at_risk",
+];
+
+/// The card as people name it: brand and last four, what is known of them.
+fn card(r: &ExpiringCard) -> String {
+    [r.card.brand.as_deref(), r.card.last4.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
 
 /// `expiring-cards.csv` (the header alone when the cards could not be read).
 pub fn csv(section: &ExpiringSection) -> Vec<u8> {
@@ -149,7 +165,7 @@ pub fn csv(section: &ExpiringSection) -> Vec<u8> {
         ExpiringSection::Found(f) => &f.rows,
         _ => &[],
     };
-    columns::csv(COLUMNS, rows)
+    fields::csv(FIELDS, rows)
 }
 
 /// The `expiring_cards` object of `failed-payments.json`: whether the cards were
@@ -159,7 +175,7 @@ pub fn json_value(section: &ExpiringSection, order: &CurrencyOrder) -> Value {
         ExpiringSection::Found(f) => json!({
             "checked": true,
             "message": null,
-            "rows": f.rows.iter().map(|r| JsonRow::new(COLUMNS, r)).collect::<Vec<_>>(),
+            "rows": f.rows.iter().map(|r| JsonFields::new(FIELDS, r)).collect::<Vec<_>>(),
             "at_risk_by_currency": order
                 .amounts(&f.at_risk)
                 .iter()
@@ -218,29 +234,7 @@ pub fn markdown_section(section: &ExpiringSection, order: &CurrencyOrder) -> Str
             String::new()
         }
     ));
-    o.push_str("| Subscription | Customer | Card | Expires | Renews (UTC) | Amount |\n");
-    o.push_str("|---|---|---|---|---|---:|\n");
-    for r in &f.rows {
-        let who = r
-            .customer_name
-            .as_deref()
-            .or(r.customer_email.as_deref())
-            .or(r.customer_id.as_deref())
-            .unwrap_or("");
-        o.push_str(&format!(
-            "| {} | {} | {} {} | {:02}/{} | {} | {} |\n",
-            r.subscription_id,
-            who.replace('|', "\\|"),
-            opt(&r.card.brand),
-            opt(&r.card.last4),
-            r.card.exp_month,
-            r.card.exp_year,
-            iso_utc(r.renews_at),
-            r.amount
-                .map(|a| Money::new(a, r.currency).display())
-                .unwrap_or_default(),
-        ));
-    }
+    o.push_str(&fields::markdown_table(FIELDS, MARKDOWN_TABLE, &f.rows));
     o.push('\n');
     o
 }

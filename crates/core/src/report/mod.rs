@@ -10,6 +10,7 @@ pub mod csv_out;
 pub mod dunning;
 pub mod dunning_since;
 pub mod expiring_cards;
+pub mod fields;
 pub mod month_lines;
 pub mod packet;
 pub mod reconciliation;

@@ -4,78 +4,144 @@
 //! `ticket_id,email,order_id,recommendation,amount,currency,reason,evidence,evidence_urls`.
 //! JSON carries minor units; the CSV shows major units with the currency's exponent.
 
-use serde::Serialize;
-
-use crate::domain::refunds::{Suggestion, Ticket};
-use crate::money::format_major_inline;
-use crate::report::columns::{self, Column};
+use crate::domain::refunds::{Assessment, Suggestion, Ticket};
+use crate::money::{Money, format_major_inline};
+use crate::report::fields::{self as report_fields, Field, Get, JsonFields, Reach};
 
 pub const JSONL_FILE: &str = "refund-suggestions.jsonl";
 pub const CSV_FILE: &str = "refund-suggestions.csv";
-/// The CSV's columns: a ticket and the suggestion for it. Amount in major units (`0`
-/// when no charge matched, so no currency applies), evidence as space-separated ids.
-pub const CSV_COLUMNS: &[Column<(Ticket, Suggestion)>] = &[
-    Column::csv("ticket_id", |(_, s)| opt(s.ticket_id.as_deref()).into()),
-    Column::csv("email", |(t, _)| t.email.trim().into()),
-    Column::csv("order_id", |(t, _)| t.order_id.trim().into()),
-    Column::csv("recommendation", |(_, s)| s.recommendation.as_str().into()),
-    Column::csv("amount", |(_, s)| match s.currency {
-        Some(c) => format_major_inline(s.amount, c).into(),
-        None => s.amount.to_string().into(),
-    }),
-    Column::csv("currency", |(_, s)| {
-        opt(s.currency.as_ref().map(|c| c.as_str())).into()
-    }),
-    Column::csv("reason", |(_, s)| s.reason.as_str().into()),
-    Column::csv("evidence", |(_, s)| s.evidence.join(" ").into()),
-    Column::csv("evidence_urls", |(_, s)| s.evidence_urls.join(" ").into()),
-];
 
-fn opt(s: Option<&str>) -> &str {
-    s.unwrap_or("")
+/// A row that carries a ticket and the suggestion for it: the pairs `suggest` writes and
+/// the Refunds pane's assessments.
+pub trait Suggested {
+    fn ticket(&self) -> &Ticket;
+    fn suggestion(&self) -> &Suggestion;
+}
+
+impl Suggested for (Ticket, Suggestion) {
+    fn ticket(&self) -> &Ticket {
+        &self.0
+    }
+    fn suggestion(&self) -> &Suggestion {
+        &self.1
+    }
+}
+
+impl Suggested for Assessment {
+    fn ticket(&self) -> &Ticket {
+        &self.ticket
+    }
+    fn suggestion(&self) -> &Suggestion {
+        &self.suggestion
+    }
+}
+
+/// The suggestion row, declared once ([`fields`]): the CSV's columns (amount in major
+/// units, `0` when no charge matched so no currency applies; ids and links
+/// space-separated), the JSON line's keys in the contract's order (minor units, lists),
+/// and the titles of the Refunds pane's queue.
+pub fn fields<R: Suggested>() -> [Field<R>; 12] {
+    [
+        Field::new(
+            "ticket_id",
+            "Ticket",
+            Get::Str(|r: &R| r.suggestion().ticket_id.as_deref()),
+        ),
+        Field::new(
+            "email",
+            "Email",
+            Get::Str(|r: &R| Some(r.ticket().email.trim())),
+        )
+        .only(Reach::CsvOnly),
+        Field::new(
+            "order_id",
+            "Order",
+            Get::Str(|r: &R| Some(r.ticket().order_id.trim())),
+        )
+        .only(Reach::CsvOnly),
+        Field::new(
+            "recommendation",
+            "Suggest",
+            Get::Str(|r: &R| Some(r.suggestion().recommendation.as_str())),
+        ),
+        Field::new(
+            "amount",
+            "Amount",
+            Get::Int(|r: &R| Some(r.suggestion().amount)),
+        )
+        .csv_as(|r: &R| {
+            let s = r.suggestion();
+            match s.currency {
+                Some(c) => format_major_inline(s.amount, c).into(),
+                None => s.amount.to_string().into(),
+            }
+        }),
+        Field::new(
+            "currency",
+            "Currency",
+            Get::Str(|r: &R| r.suggestion().currency.as_ref().map(|c| c.as_str())),
+        ),
+        Field::new(
+            "reason",
+            "Reason",
+            Get::Str(|r: &R| Some(&r.suggestion().reason)),
+        ),
+        Field::new(
+            "evidence",
+            "Evidence",
+            Get::List(|r: &R| &r.suggestion().evidence),
+        ),
+        Field::new("rule", "Rule", Get::Str(|r: &R| Some(&r.suggestion().rule)))
+            .only(Reach::JsonOnly),
+        Field::new(
+            "evidence_urls",
+            "Evidence links",
+            Get::List(|r: &R| &r.suggestion().evidence_urls),
+        ),
+        // What people read.
+        Field::people(
+            "refund",
+            "Amount",
+            Get::Money(|r: &R| {
+                let s = r.suggestion();
+                s.currency
+                    .filter(|_| s.amount > 0)
+                    .map(|c| Money::new(s.amount, c))
+            }),
+        ),
+        Field::people(
+            "message",
+            "Message",
+            Get::Str(|r: &R| Some(&r.ticket().message)),
+        ),
+    ]
 }
 
 /// The JSON object of one suggestion, keys in the contract's order:
 /// `{"ticket_id","recommendation","amount","currency","reason","evidence","rule","evidence_urls"}`.
 pub fn json_line(s: &Suggestion) -> String {
-    #[derive(Serialize)]
-    struct Line<'a> {
-        ticket_id: Option<&'a str>,
-        recommendation: &'static str,
-        amount: i64,
-        currency: Option<&'a str>,
-        reason: &'a str,
-        evidence: &'a [String],
-        rule: &'a str,
-        evidence_urls: &'a [String],
-    }
-    let line = Line {
-        ticket_id: s.ticket_id.as_deref(),
-        recommendation: s.recommendation.as_str(),
-        amount: s.amount,
-        currency: s.currency.as_ref().map(|c| c.as_str()),
-        reason: &s.reason,
-        evidence: &s.evidence,
-        rule: &s.rule,
-        evidence_urls: &s.evidence_urls,
-    };
-    // Serialising plain strings and integers cannot fail.
-    serde_json::to_string(&line).unwrap_or_default()
+    json_of(&(Ticket::default(), s.clone()))
+}
+
+/// The JSON object of one row's suggestion.
+pub fn json_of<R: Suggested>(row: &R) -> String {
+    // Serialising strings, integers and lists cannot fail.
+    serde_json::to_string(&JsonFields::new(&fields::<R>(), row)).unwrap_or_default()
 }
 
 /// `refund-suggestions.jsonl`: one [`json_line`] per ticket, `\n`-terminated.
 pub fn jsonl(rows: &[(Ticket, Suggestion)]) -> Vec<u8> {
     let mut out = String::new();
-    for (_, s) in rows {
-        out.push_str(&json_line(s));
+    for row in rows {
+        out.push_str(&json_of(row));
         out.push('\n');
     }
     out.into_bytes()
 }
 
-/// `refund-suggestions.csv`: one row per ticket, in [`CSV_COLUMNS`].
+/// `refund-suggestions.csv`: one row per ticket, in the CSV columns of [`fields`].
 pub fn csv(rows: &[(Ticket, Suggestion)]) -> Vec<u8> {
-    columns::csv(CSV_COLUMNS, rows)
+    report_fields::csv(&fields(), rows)
 }
 
 #[cfg(test)]

@@ -10,12 +10,14 @@ use polars::prelude::{
     NewChunkedArray, StringChunked, TimeUnit, col, lit,
 };
 
-use tieout_core::domain::dunning::{self, Reason};
+use tieout_core::domain::dunning;
 use tieout_core::domain::tieout::{self as tie, category};
+use tieout_core::report::dunning as report_dunning;
+use tieout_core::report::fields::{SqlData, sql_columns};
 use tieout_core::time::Month;
 
-use crate::source::AccountData;
 use crate::source::tables::Snapshot;
+use tieout_core::model::AccountData;
 
 use super::QueryError;
 
@@ -267,52 +269,26 @@ fn tieout_views(data: &AccountData, tz: &TimeZone) -> Result<(DataFrame, DataFra
     Ok((payouts, lines))
 }
 
-fn reason_str(r: Reason) -> &'static str {
-    match r {
-        Reason::FailedAttempt => "failed_attempt",
-        Reason::PastDue => "past_due",
-        Reason::FailedAndPastDue => "failed_and_past_due",
-    }
-}
-
-/// `worklist`: the dunning worklist at `now`, in its own order.
+/// `worklist`: the dunning worklist at `now`, in its own order, with the columns of
+/// `failed-payments.csv` (the row's one declaration, `report::dunning::FIELDS`): amounts in
+/// minor units, `*_utc` as timestamps.
 fn worklist_view(data: &AccountData, now: i64) -> Result<DataFrame, QueryError> {
     let w = dunning::build(data, now).map_err(|e| QueryError::engine(e.to_string()))?;
-    let r = &w.rows;
-    let strs = |f: fn(&dunning::WorkRow) -> String| r.iter().map(f).collect::<Vec<_>>();
-    let opts = |f: fn(&dunning::WorkRow) -> Option<String>| r.iter().map(f).collect::<Vec<_>>();
-    let ints = |f: fn(&dunning::WorkRow) -> Option<i64>| r.iter().map(f).collect::<Vec<_>>();
-    frame(
-        r.len(),
-        vec![
-            s("invoice", strs(|x| x.invoice_id.clone())),
-            os("invoice_number", opts(|x| x.invoice_number.clone())),
-            os("customer", opts(|x| x.customer_id.clone())),
-            os("customer_email", opts(|x| x.customer_email.clone())),
-            os("customer_name", opts(|x| x.customer_name.clone())),
-            s("currency", strs(|x| x.currency.as_str().to_string())),
-            i(
-                "amount_remaining",
-                r.iter().map(|x| x.amount_remaining).collect(),
-            ),
-            i("attempt_count", r.iter().map(|x| x.attempt_count).collect()),
-            oi("next_payment_attempt", ints(|x| x.next_payment_attempt)),
-            b("retries_left", r.iter().map(|x| x.retries_left).collect()),
-            oi("due_date", ints(|x| x.due_date)),
-            oi("days_past_due", ints(|x| x.days_past_due)),
-            os("subscription", opts(|x| x.subscription_id.clone())),
-            os(
-                "subscription_status",
-                opts(|x| {
-                    x.subscription_status
-                        .as_ref()
-                        .map(|s| s.as_str().to_string())
-                }),
-            ),
-            os("decline_code", opts(|x| x.decline_code.clone())),
-            os("failure_code", opts(|x| x.failure_code.clone())),
-            s("reason", strs(|x| reason_str(x.reason).to_string())),
-            s("action", strs(|x| x.action().as_str().to_string())),
-        ],
-    )
+    declared_frame(w.rows.len(), sql_columns(report_dunning::FIELDS, &w.rows))
+}
+
+/// A view from a row's declared SQL columns.
+fn declared_frame(height: usize, columns: Vec<(&str, SqlData)>) -> Result<DataFrame, QueryError> {
+    let mut cols = Vec::with_capacity(columns.len());
+    for (name, data) in columns {
+        cols.push(match data {
+            SqlData::Text(v) => os(name, v),
+            SqlData::Int(v) => oi(name, v),
+            SqlData::Bool(v) => b(name, v),
+            SqlData::Time(v) => oi(name, v.into_iter().map(|t| t.map(|s| s * 1000)).collect())
+                .cast(&DataType::Datetime(TimeUnit::Milliseconds, None))
+                .map_err(QueryError::engine)?,
+        });
+    }
+    frame(height, cols)
 }

@@ -26,7 +26,7 @@ use polars::prelude::{DataFrame, DataType, IntoLazy, PolarsError};
 use polars::sql::SQLContext;
 use sqlparser::ast::Statement;
 
-use crate::source::AccountData;
+use tieout_core::model::AccountData;
 
 pub use catalog::TableInfo;
 

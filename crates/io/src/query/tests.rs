@@ -339,3 +339,31 @@ fn user_queries_are_read_from_the_folder_and_replace_a_builtin_of_the_same_name(
         Err(QueryError::Refused { .. })
     ));
 }
+
+#[test]
+fn the_worklist_view_has_the_columns_of_failed_payments_csv_typed() {
+    use tieout_core::report::{dunning, fields};
+    let view = demo()
+        .tables()
+        .iter()
+        .find(|t| t.name == "worklist")
+        .expect("worklist");
+    let cols = view.columns();
+    let names: Vec<&str> = cols.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, fields::csv_header(dunning::FIELDS));
+    let type_of = |name: &str| {
+        cols.iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, t)| t.as_str())
+            .expect("column")
+    };
+    assert_eq!(type_of("amount_remaining"), "integer");
+    assert_eq!(type_of("next_payment_attempt_utc"), "timestamp (UTC)");
+    assert_eq!(type_of("retries_left"), "boolean");
+    assert_eq!(type_of("advice_code"), "text");
+    // Minor units, as every money column of the SQL tables.
+    let total = demo()
+        .run("SELECT SUM(amount_remaining) FROM worklist WHERE currency = 'usd'")
+        .expect("runs");
+    assert!(one_i64(&total) > 0);
+}

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::source::Mode;
+use tieout_core::model::Mode;
 
 /// Secret (`sk_`) or restricted (`rk_`) key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -28,7 +28,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::source::tables::Snapshot;
-use crate::source::{AccountData, Mode, Origin, SnapshotMeta, Table};
+use tieout_core::model::{AccountData, Mode, Origin, SnapshotMeta, Table};
 
 mod generation;
 pub use generation::Generation;

@@ -16,12 +16,12 @@ use std::path::{Path, PathBuf};
 use serde::de::{DeserializeOwned, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 
-use super::rows::{
+use crate::stripe::models;
+use tieout_core::model::rows::{
     ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, InvoiceRow, PaymentIntentRow, PayoutId,
     PayoutRow, RefundRow, RenewalMethodRow, SubscriptionRow,
 };
-use super::{AccountData, Mode, Origin, SnapshotMeta};
-use crate::stripe::models;
+use tieout_core::model::{AccountData, Mode, Origin, SnapshotMeta};
 
 /// The demo's fixed clock: 2026-11-30T12:00:00Z.
 pub const DEMO_NOW: i64 = 1_796_040_000;

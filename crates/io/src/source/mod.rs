@@ -3,8 +3,6 @@
 //! [`tables::Snapshot`] (polars tables, cached as Parquet) and, for the domain,
 //! [`AccountData`] (plain rows, defined in the core crate's `model`).
 
-pub use tieout_core::model::{AccountData, Mode, Origin, SnapshotMeta, Table, rows};
-
 pub mod cache;
 pub mod demo;
 pub mod from_wire;

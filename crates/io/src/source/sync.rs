@@ -79,18 +79,18 @@ use serde::de::DeserializeOwned;
 
 use crate::source::cache::{Cache, CacheError, ProfilePointer, Saved};
 use crate::source::progress::{Part, Progress, SyncEvent};
-use crate::source::rows::{
-    BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, InvoiceRow,
-    PaymentIntentRow, PayoutId, PayoutRow, RefundRow, StripeId, SubscriptionRow,
-};
 use crate::source::tables::{Snapshot, TableError};
-use crate::source::{AccountData, Origin, SnapshotMeta};
 use crate::stripe::models::{
     BalanceTransaction, Charge, Customer, Dispute, Expandable, HasId, Invoice, InvoicePayment,
     InvoiceStatus, PaymentIntent, Payout, PayoutStatus, ReconciliationStatus, Refund, Subscription,
 };
 use crate::stripe::query::params;
 use crate::stripe::{Client, RequestStats, StripeError};
+use tieout_core::model::rows::{
+    BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, InvoiceRow,
+    PaymentIntentRow, PayoutId, PayoutRow, RefundRow, StripeId, SubscriptionRow,
+};
+use tieout_core::model::{AccountData, Mode, Origin, SnapshotMeta};
 use tieout_core::time::Month;
 
 mod cards;
@@ -102,47 +102,14 @@ mod payouts;
 pub use invoices::failing_payment_intent;
 use invoices::*;
 use paced::with_pace;
-pub use partial::Resource;
 use payouts::*;
 pub use payouts::{itemisable, settled};
+/// The vocabulary of what a read is made of lives in the core crate
+/// (`tieout_core::model::resource`); named here too while the shells move to it.
+use tieout_core::model::{AccountIdent, Parts, Resource};
 
 /// How many months of charges a sync reads, counting back from the current one.
 pub const CHARGE_MONTHS: u32 = 13;
-
-/// Which parts of the account to read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Parts {
-    /// Payouts in the window and their lines.
-    pub payouts: bool,
-    /// Open and uncollectible invoices, their payments and failing payment intents.
-    pub invoices: bool,
-    pub customers: bool,
-    pub charges: bool,
-    pub refunds: bool,
-    pub disputes: bool,
-    pub subscriptions: bool,
-    pub payment_methods: bool,
-}
-
-impl Parts {
-    pub fn all() -> Self {
-        Self {
-            payouts: true,
-            invoices: true,
-            customers: true,
-            charges: true,
-            refunds: true,
-            disputes: true,
-            subscriptions: true,
-            payment_methods: true,
-        }
-    }
-
-    /// Nothing (every part off).
-    pub fn none() -> Self {
-        Self::default()
-    }
-}
 
 /// What a sync reads and as of when.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -185,15 +152,6 @@ impl SyncOptions {
             now,
         }
     }
-}
-
-/// The account a key reads.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AccountIdent {
-    pub id: String,
-    pub name: Option<String>,
-    /// The account's default currency (absent when the key may not read the account).
-    pub default_currency: Option<tieout_core::money::Currency>,
 }
 
 /// The id used when neither Stripe nor the command line names the account.
@@ -319,7 +277,7 @@ pub async fn fetch_each(
             parts.customers,
             list_with::<Customer>(
                 client,
-                "/v1/customers",
+                Resource::Customers.list_path(),
                 Vec::new(),
                 Part::Customers,
                 progress
@@ -327,21 +285,39 @@ pub async fn fetch_each(
         ),
         maybe(
             parts.charges,
-            list_with::<Charge>(client, "/v1/charges", charges_q, Part::Charges, progress)
+            list_with::<Charge>(
+                client,
+                Resource::Charges.list_path(),
+                charges_q,
+                Part::Charges,
+                progress
+            )
         ),
         maybe(
             parts.refunds,
-            list_with::<Refund>(client, "/v1/refunds", Vec::new(), Part::Refunds, progress)
+            list_with::<Refund>(
+                client,
+                Resource::Refunds.list_path(),
+                Vec::new(),
+                Part::Refunds,
+                progress
+            )
         ),
         maybe(
             parts.disputes,
-            list_with::<Dispute>(client, "/v1/disputes", Vec::new(), Part::Disputes, progress)
+            list_with::<Dispute>(
+                client,
+                Resource::Disputes.list_path(),
+                Vec::new(),
+                Part::Disputes,
+                progress
+            )
         ),
         maybe(
             parts.subscriptions,
             list_with::<Subscription>(
                 client,
-                "/v1/subscriptions",
+                Resource::Subscriptions.list_path(),
                 params([("status", "all")]),
                 Part::Subscriptions,
                 progress
@@ -551,7 +527,7 @@ pub async fn sync(
 fn open_journal(
     cache: &Cache,
     account: &AccountIdent,
-    mode: crate::source::Mode,
+    mode: Mode,
     opts: &SyncOptions,
     progress: &dyn Progress,
 ) -> Option<std::sync::Arc<journal::DiskJournal>> {

@@ -6,16 +6,16 @@ use std::collections::BTreeMap;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::source::rows::{
-    BalanceTxnRow, ChargeRow, CompactString, CustomerRow, DisputeRow, FeeDetailRow,
-    InvoicePaymentRow, InvoiceRow, PaymentIntentRow, PayoutId, PayoutRow, RefundRow,
-    RenewalMethodRow, SharedText, StripeId, SubscriptionRow,
-};
-use crate::source::{AccountData, Mode, Origin, SnapshotMeta};
 use crate::stripe::models::{
     ChargeStatus, DisputeStatus, InvoiceStatus, PayoutStatus, ReconciliationStatus, RefundStatus,
     SubscriptionStatus, TraceIdStatus,
 };
+use tieout_core::model::rows::{
+    BalanceTxnRow, ChargeRow, CompactString, CustomerRow, DisputeRow, FeeDetailRow,
+    InvoicePaymentRow, InvoiceRow, PaymentIntentRow, PayoutId, PayoutRow, RefundRow,
+    RenewalMethodRow, SharedText, StripeId, SubscriptionRow,
+};
+use tieout_core::model::{AccountData, Mode, Origin, SnapshotMeta};
 use tieout_core::money::Currency;
 
 const TEXTS: [&str; 8] = [

@@ -6,7 +6,7 @@
 use super::client::Client;
 use super::error::StripeError;
 use super::models::{Account, Balance};
-use crate::source::Mode;
+use tieout_core::model::Mode;
 
 /// What a key showed about its account.
 #[derive(Debug, Clone, PartialEq, Eq)]

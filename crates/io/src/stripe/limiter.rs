@@ -4,7 +4,7 @@
 //! may go without any success before it gives up).
 //!
 //! Stripe allows 100 req/s live, 25 in test mode, 25 per endpoint and 20 for search
-//! (ARCHITECTURE.md, "Stripe facts"). tieout's default budget is 20 req/s in either mode
+//! (RULES.md, "Stripe facts"). tieout's default budget is 20 req/s in either mode
 //! (`--rate` or the settings file change it, up to the mode's ceiling) and 18 for search
 //! endpoints, with a small burst so a fresh client cannot spike past the limit.
 //!
@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 
 use super::pace::{Change, Pace};
-use crate::source::Mode;
+use tieout_core::model::Mode;
 
 /// Pacing and patience of a [`super::Client`].
 #[derive(Debug, Clone, PartialEq, Eq)]

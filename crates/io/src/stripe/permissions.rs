@@ -1,5 +1,9 @@
-//! The restricted-key permissions tieout reads with (ARCHITECTURE.md, "Stripe facts"): what `login`
+//! The restricted-key permissions tieout reads with (RULES.md, "Stripe facts"): what `login`
 //! asks the user to grant, and how a 403's `rak_...` slug maps to the Dashboard's rows.
+//! The permission of each resource a sync reads, and its Dashboard row, come from that
+//! resource's declaration (`tieout_core::model::Resource`); the others are declared here.
+
+use tieout_core::model::Resource;
 
 /// One permission of a restricted key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,18 +32,18 @@ pub const PERMISSIONS: &[Permission] = &[
         probe: Some("/v1/balance_transactions"),
     },
     Permission {
-        slug: "rak_payout_read",
-        resource: "Payouts",
+        slug: Resource::Payouts.permission(),
+        resource: Resource::Payouts.dashboard_row(),
         used_for: "payouts (tie-out)",
         required: true,
-        probe: Some("/v1/payouts"),
+        probe: Some(Resource::Payouts.list_path()),
     },
     Permission {
-        slug: "rak_invoice_read",
-        resource: "Invoices",
+        slug: Resource::Invoices.permission(),
+        resource: Resource::Invoices.dashboard_row(),
         used_for: "open invoices and their payment attempts (worklist)",
         required: true,
-        probe: Some("/v1/invoices"),
+        probe: Some(Resource::Invoices.list_path()),
     },
     Permission {
         slug: "rak_payment_intent_read",
@@ -49,32 +53,32 @@ pub const PERMISSIONS: &[Permission] = &[
         probe: Some("/v1/payment_intents"),
     },
     Permission {
-        slug: "rak_charge_read",
-        resource: "Charges",
+        slug: Resource::Charges.permission(),
+        resource: Resource::Charges.dashboard_row(),
         used_for: "charges and their refunds (refund suggestions, drill-down)",
         required: true,
-        probe: Some("/v1/charges"),
+        probe: Some(Resource::Charges.list_path()),
     },
     Permission {
-        slug: "rak_customer_read",
-        resource: "Customers",
+        slug: Resource::Customers.permission(),
+        resource: Resource::Customers.dashboard_row(),
         used_for: "customers by email (worklist, refund suggestions)",
         required: true,
-        probe: Some("/v1/customers"),
+        probe: Some(Resource::Customers.list_path()),
     },
     Permission {
-        slug: "rak_dispute_read",
-        resource: "Disputes",
+        slug: Resource::Disputes.permission(),
+        resource: Resource::Disputes.dashboard_row(),
         used_for: "disputes (refund suggestions, tie-out drill-down)",
         required: true,
-        probe: Some("/v1/disputes"),
+        probe: Some(Resource::Disputes.list_path()),
     },
     Permission {
-        slug: "rak_subscription_read",
-        resource: "Subscriptions",
+        slug: Resource::Subscriptions.permission(),
+        resource: Resource::Subscriptions.dashboard_row(),
         used_for: "subscriptions and their periods (worklist, annual prorating)",
         required: true,
-        probe: Some("/v1/subscriptions"),
+        probe: Some(Resource::Subscriptions.list_path()),
     },
     Permission {
         slug: "rak_plan_read",
@@ -91,8 +95,8 @@ pub const PERMISSIONS: &[Permission] = &[
         probe: Some("/v1/refunds"),
     },
     Permission {
-        slug: "rak_payment_method_read",
-        resource: "PaymentMethods",
+        slug: Resource::PaymentMethods.permission(),
+        resource: Resource::PaymentMethods.dashboard_row(),
         used_for: "cards that expire before a subscription renews (dunning; without it that section says so)",
         required: false,
         probe: Some("/v1/payment_methods"),
@@ -187,5 +191,54 @@ mod tests {
         assert!(optional.contains("rak_payment_method_read"), "{optional}");
         assert_eq!(lines.len(), required.len() + 1);
         assert!(lines[1].contains("rak_payout_read") && lines[1].contains("Payouts"));
+    }
+
+    #[test]
+    fn each_resource_is_read_with_a_listed_permission_on_its_dashboard_row() {
+        // The slugs the resources declare, as Stripe names them in a 403.
+        assert_eq!(
+            Resource::ALL.map(Resource::permission),
+            [
+                "rak_payout_read",
+                "rak_invoice_read",
+                "rak_customer_read",
+                "rak_charge_read",
+                "rak_charge_read",
+                "rak_dispute_read",
+                "rak_subscription_read",
+                "rak_payment_method_read",
+            ]
+        );
+        for r in Resource::ALL {
+            let listed: Vec<&Permission> = PERMISSIONS
+                .iter()
+                .filter(|p| p.slug == r.permission())
+                .collect();
+            assert_eq!(listed.len(), 1, "{r}: {listed:?}");
+            assert_eq!(listed[0].resource, r.dashboard_row(), "{r}");
+            assert_eq!(resource_of(r.permission()), Some(r.dashboard_row()));
+        }
+        // The permission of a resource with a list of its own is checked on that list.
+        for r in [
+            Resource::Payouts,
+            Resource::Invoices,
+            Resource::Customers,
+            Resource::Charges,
+            Resource::Disputes,
+            Resource::Subscriptions,
+        ] {
+            assert_eq!(
+                PERMISSIONS
+                    .iter()
+                    .find(|p| p.slug == r.permission())
+                    .and_then(|p| p.probe),
+                Some(r.list_path()),
+                "{r}"
+            );
+        }
+        let mut slugs: Vec<&str> = PERMISSIONS.iter().map(|p| p.slug).collect();
+        slugs.sort_unstable();
+        slugs.dedup();
+        assert_eq!(slugs.len(), PERMISSIONS.len());
     }
 }

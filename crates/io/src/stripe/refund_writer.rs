@@ -18,7 +18,7 @@ use super::error::StripeError;
 use super::models::{Charge, Dispute, ErrorBody, List, Refund};
 use super::query;
 use crate::secrets::{ApiKey, scrub_keys};
-use crate::source::Mode;
+use tieout_core::model::Mode;
 
 /// Why the writer refused or failed.
 #[derive(Debug, thiserror::Error)]

@@ -32,7 +32,7 @@ impl std::fmt::Display for ConnectionReset {
 
 impl std::error::Error for ConnectionReset {}
 
-/// The permission slug a request needs, if any (ARCHITECTURE.md, "Stripe facts").
+/// The permission slug a request needs, if any (RULES.md, "Stripe facts").
 pub(super) fn permission_for(method: &Method, path: &str) -> Option<&'static str> {
     let rest = path.strip_prefix("/v1/")?;
     let first = rest.split('/').next().unwrap_or_default();

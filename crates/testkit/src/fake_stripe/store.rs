@@ -97,7 +97,7 @@ impl ObjectKind {
         ObjectKind::ALL.into_iter().find(|k| k.plural() == plural)
     }
 
-    /// The restricted-key permission a GET of this type needs (ARCHITECTURE.md, "Stripe facts").
+    /// The restricted-key permission a GET of this type needs (RULES.md, "Stripe facts").
     pub fn read_permission(self) -> &'static str {
         match self {
             ObjectKind::Payout => "rak_payout_read",

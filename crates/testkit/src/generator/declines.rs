@@ -1,6 +1,6 @@
 //! The declines the generator puts on failed payments: error code, issuer decline code,
 //! advice code, Stripe's customer-facing message and the charge `outcome` they come with
-//! (ARCHITECTURE.md, "Stripe facts").
+//! (RULES.md, "Stripe facts").
 
 /// How a failed attempt looks on the PaymentIntent's `last_payment_error` and on the
 /// failed charge.

@@ -1,5 +1,5 @@
 //! The failed-payment side of the account: the worklist invoices (open, failed attempts or
-//! past due) over the decline codes of ARCHITECTURE.md ("Stripe facts"), and the
+//! past due) over the decline codes of RULES.md ("Stripe facts"), and the
 //! invoices around them (uncollectible, void, draft, open but not yet attempted or not yet
 //! due), each with its PaymentIntent, failed charges and invoice payment.
 //!

@@ -1,6 +1,6 @@
 //! The refund tickets of the demo (`fixtures/demo/tickets.csv`) and the customers,
 //! charges, refunds, disputes and subscriptions built for them, so that every rule of the
-//! default refund policy (ARCHITECTURE.md, "The rules of each job") fires at least once at the demo's now,
+//! default refund policy (RULES.md, "The rules of each job") fires at least once at the demo's now,
 //! 2026-11-30T12:00:00Z.
 //!
 //! Which ticket is meant to hit which rule (first match wins; amounts in minor units; the

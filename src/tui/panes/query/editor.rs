@@ -9,7 +9,7 @@
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
-use crate::query::Pos;
+use crate::app::query::SqlPos as Pos;
 use crate::tui::action::Action;
 use crate::tui::keymap::Input;
 use crate::tui::theme::{Role, Theme};

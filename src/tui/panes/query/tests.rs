@@ -1,7 +1,7 @@
 use super::*;
+use crate::model::Origin;
+use crate::query::Engine;
 use crate::query::TableInfo;
-use crate::query::saved;
-use crate::source::Origin;
 use crate::tui::harness::{Harness, test_settings};
 use crate::tui::state::Startup;
 
@@ -16,7 +16,9 @@ fn harness((w, h): (u16, u16)) -> Harness {
     let ws = crate::tui::sample::workspace(Origin::Demo);
     let mut h = Harness::with_tabs(
         test_settings(Startup::Demo),
-        vec![Box::new(QueryPane::new(saved::builtin()))],
+        vec![Box::new(QueryPane::new(
+            crate::app::query::builtin_queries(),
+        ))],
         Box::new(move |_| Ok(ws.clone())),
         w,
         h,
@@ -128,8 +130,8 @@ fn a_million_row_result_stays_virtualised_and_exports_streamed() {
     let mut h = Harness::with_tabs(
         test_settings(Startup::Demo),
         vec![Box::new(QueryPane::with_engine(
-            saved::builtin(),
-            engine,
+            crate::app::query::builtin_queries(),
+            crate::app::query::SqlEngine::from_engine(engine),
             dir.path().to_path_buf(),
         ))],
         Box::new(move |_| Ok(ws.clone())),
@@ -258,7 +260,7 @@ fn a_saved_query_keeps_its_lines_in_the_multi_line_editor() {
     h.keys("n");
     let frame = h.frame();
     // The cursor is at the end: the last rows show, with their line numbers.
-    let first = saved::builtin().remove(0);
+    let first = crate::app::query::builtin_queries().remove(0);
     let lines: Vec<&str> = first.sql.trim().lines().collect();
     let last = format!("{} {}", lines.len(), lines[lines.len() - 1]);
     assert!(

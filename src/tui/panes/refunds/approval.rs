@@ -1,4 +1,4 @@
-//! The Refunds pane's approval overlay (ARCHITECTURE.md, "Refund execution"): a frozen
+//! The Refunds pane's approval overlay (RULES.md, "Refund execution"): a frozen
 //! preview of the refund a suggestion proposes (ticket, charge, amount and currency,
 //! Stripe reason, evidence ids, rule, and the digest the approval will be bound to), a
 //! deliberate typed confirmation ([`CONFIRM_WORD`] then `submit`, Enter by default; no
@@ -18,7 +18,7 @@ use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 use crate::app::refund_exec::Outcome;
 use crate::domain::refund_gate::Proposal;
 use crate::domain::refunds::{Assessment, Recommendation};
-use crate::source::{AccountData, Mode, Origin};
+use crate::model::{AccountData, Mode, Origin};
 use crate::tui::action::Action;
 use crate::tui::keymap::{self, Input};
 use crate::tui::msg::{Effect, PreviewEvent, RefundDone, RequestId};

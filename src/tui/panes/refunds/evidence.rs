@@ -4,6 +4,7 @@
 use super::*;
 use crate::model::dashboard::DashboardLinks;
 use crate::tui::msg::Effect;
+use crate::tui::widgets::table::col;
 
 /// One evidence object: what it is, its id, a one-line summary and all its fields.
 #[derive(Debug, Clone)]

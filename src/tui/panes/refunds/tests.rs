@@ -5,11 +5,11 @@
 
 use std::path::Path;
 
-use crate::report::refunds::json_line;
-use crate::source::rows::{
+use crate::model::rows::{
     ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, RefundRow, SubscriptionRow,
 };
-use crate::source::{AccountData, Mode, Origin, SnapshotMeta};
+use crate::model::{AccountData, Mode, Origin, SnapshotMeta};
+use crate::report::refunds::json_line;
 use crate::stripe::models;
 use crate::tui::action::Action;
 use crate::tui::harness::{Harness, test_settings};

@@ -54,7 +54,7 @@ pub(crate) fn bank_cell(s: BankStatus) -> Cell<'static> {
 }
 
 fn status_cell<'s>(p: &'s PayoutTieOut<'static>) -> Cell<'s> {
-    use crate::stripe::models::PayoutStatus as S;
+    use crate::model::status::PayoutStatus as S;
     let role = match p.payout.status {
         S::Paid => Role::Ok,
         S::Failed | S::Canceled => Role::Failed,

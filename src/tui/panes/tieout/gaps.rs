@@ -5,7 +5,7 @@
 //! with the same key stops).
 
 use crate::domain::tieout::EMPTY_MONTH;
-use crate::source::sync::Resource;
+use crate::model::Resource;
 use crate::tui::workspace::Gap;
 
 /// The payouts' gap, if the fresh read could not read them.

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::app::journal::{JournalExport, default_dir, export_month};
-use crate::source::AccountData;
+use crate::model::AccountData;
 use crate::time::Month;
 use crate::tui::msg::{Job, RequestId};
 use crate::tui::pane::Cx;

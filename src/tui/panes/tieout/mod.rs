@@ -11,7 +11,7 @@
 //! does `overwrite_packet` replace it (the second, explicit confirmation).
 //! `export_journal` writes the month's journal for the books ([`journal`]).
 //!
-//! The tie-out is computed off the UI task ([`crate::domain::tieout::tie_out_month`] in a
+//! The tie-out is computed off the UI task ([`crate::app::reconcile::tie_out`] in a
 //! job); the latest request wins. With a bank statement in the workspace (`TIEOUT_BANK`,
 //! or the demo's own) a Bank column and summary line appear ([`bank`]).
 
@@ -21,7 +21,9 @@ mod bank_tests;
 mod columns;
 mod facts;
 mod gaps;
+mod header;
 mod journal;
+mod packet;
 mod screens;
 #[cfg(test)]
 mod tests;
@@ -32,19 +34,17 @@ use std::sync::Arc;
 use jiff::tz::TimeZone;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
-use crate::domain::tieout::{MonthTieOut, Verdict, tie_out_month};
-use crate::money::format_major_grouped;
+use crate::app::reconcile as uc;
+use crate::domain::tieout::MonthTieOut;
+use crate::model::AccountData;
 use crate::report::Formats;
-use crate::report::reconciliation::{ReportHeader, render};
-use crate::source::AccountData;
 use crate::time::Month;
 use crate::tui::action::Action;
-use crate::tui::msg::{Effect, Job, JobOutput, PacketInput, PacketResult, RequestId};
+use crate::tui::msg::{Effect, Job, JobOutput, PacketResult, RequestId};
 use crate::tui::pane::{Cx, Handled, Pane, Reads, ViewCx};
-use crate::tui::state::PromptKind;
+use crate::tui::prompt::PromptKind;
 use crate::tui::theme::Role;
 use crate::tui::widgets::table::{DataTable, RowsSource, TableSource};
 use crate::tui::workspace::{Gap, Workspace};
@@ -73,8 +73,6 @@ pub fn default_month(data: &AccountData, now: i64, tz: &TimeZone) -> Month {
         .max()
         .unwrap_or(current)
 }
-
-use crate::time::zone_name;
 
 /// Up to this many payouts plus balance transactions, a month is tied out inline; above
 /// it, on a worker thread (with the spinner).
@@ -189,13 +187,13 @@ impl TieOutPane {
         self.table
             .set_title(format!("Payouts arriving in {}", month.title()));
         if data.payouts.len() + data.balance_transactions.len() <= self.sync_limit {
-            let t = tie_out_month(&data.payouts, &data.balance_transactions, month, &tz);
-            self.show(t.into_owned(), cx);
+            let t = uc::tie_out(&data, month, &tz).into_owned();
+            self.show(t, cx);
             return;
         }
         self.result = None;
         let job = Job::new(format!("tying out {month}"), move |_| {
-            tie_out_month(&data.payouts, &data.balance_transactions, month, &tz).into_owned()
+            uc::tie_out(&data, month, &tz).into_owned()
         });
         self.pending = Some(cx.compute(job));
     }
@@ -233,7 +231,7 @@ impl TieOutPane {
         // The passes compare lines with payouts: small products run inline.
         let small = lines.len().saturating_mul(t.payouts.len() + 1) <= self.sync_limit * 10;
         let (now, t) = (cx.now(), Arc::clone(t));
-        let run = move || crate::bank::match_month(&t, &data.payouts, &lines, now);
+        let run = move || uc::match_bank(&t, &data.payouts, &lines, now);
         if small {
             self.bank = Some(Arc::new(run()));
         } else {
@@ -258,153 +256,17 @@ impl TieOutPane {
             cx.toast_error(why);
             return;
         }
-        let header = ReportHeader::from_meta(&data.meta, &zone_name(cx.tz()));
         let all = Formats {
             md: true,
             csv: true,
             json: true,
         };
-        let mut files = render(t, &header, all);
-        if let Some(m) = &self.bank {
-            crate::report::bank::add_bank_section(&mut files, m);
-            files.push((
-                crate::report::bank::BANK_MATCH_FILE,
-                crate::report::bank::bank_match_csv(m),
-            ));
-        }
+        let files = uc::files(t, data, cx.tz(), all, self.bank.as_deref());
         for (name, bytes) in files {
             cx.effect(Effect::Write {
                 path: PathBuf::from(name),
                 bytes,
             });
-        }
-    }
-
-    /// Refuses the month's close packet while part of the account could not be read
-    /// (said under the month selector and in the status line): true when refused.
-    fn packet_refused(&mut self, month: Month, cx: &mut Cx<'_>) -> bool {
-        let Some(why) = gaps::refuse_packet(&self.gaps, &self.refresh_key) else {
-            return false;
-        };
-        self.packet_line = Some((
-            format!("Close packet {month} not written: {why}"),
-            Role::Error,
-        ));
-        self.packet_refused_line = true;
-        cx.toast_error(format!("close packet {month} not written: {why}"));
-        true
-    }
-
-    /// `export_packet`: offers the month's packet folder in a prompt (Enter writes).
-    fn ask_packet_dir(&mut self, cx: &mut Cx<'_>) {
-        let (Some(month), Some(_)) = (self.month, &self.data) else {
-            cx.toast_error("nothing to export yet: the account is still loading");
-            return;
-        };
-        if self.packet_refused(month, cx) {
-            return;
-        }
-        if let Some((_, m)) = self.packet {
-            cx.toast_error(format!(
-                "the close packet for {m} is still being written; wait for it to finish"
-            ));
-            return;
-        }
-        cx.prompt(PromptKind::PacketDir, default_packet_dir(month));
-    }
-
-    /// Asks the runtime to write the month's packet into `dir`.
-    fn export_packet(&mut self, dir: PathBuf, force: bool, cx: &mut Cx<'_>) {
-        let (Some(month), Some(data)) = (self.month, self.data.clone()) else {
-            return;
-        };
-        if self.packet_refused(month, cx) {
-            return;
-        }
-        let input = PacketInput {
-            data,
-            now: cx.now(),
-            tz: cx.tz().clone(),
-            bank: self.bank_lines.clone(),
-        };
-        let verb = if force { "replacing" } else { "writing" };
-        let req = cx.request(format!("{verb} the close packet for {month}"));
-        self.packet = Some((req, month));
-        self.overwrite = None;
-        self.packet_line = None;
-        self.packet_refused_line = false;
-        self.typed_dir = Some(dir.clone());
-        cx.effect(Effect::ExportPacket {
-            req,
-            month,
-            dir,
-            force,
-            input,
-        });
-    }
-
-    /// `overwrite_packet`: only after an export of this month found a packet in place.
-    fn overwrite_packet(&mut self, cx: &mut Cx<'_>) {
-        match self.overwrite.take() {
-            Some((m, dir)) if Some(m) == self.month && self.packet.is_none() => {
-                self.export_packet(dir, true, cx)
-            }
-            Some(offer) => {
-                self.overwrite = Some(offer);
-                cx.toast_error(
-                    "nothing to overwrite for the month on screen: export its close packet first",
-                );
-            }
-            None => cx.toast_error(
-                "nothing to overwrite: export the close packet first; an existing one is only replaced after that export finds it",
-            ),
-        }
-    }
-
-    /// The end of an export: the path and the manifest's count, or why not.
-    fn packet_done(&mut self, req: RequestId, result: PacketResult, cx: &mut Cx<'_>) {
-        let Some((_, month)) = self.packet.take_if(|(r, _)| *r == req) else {
-            return;
-        };
-        match result {
-            PacketResult::Written { dir, files } => {
-                cx.toast(format!(
-                    "wrote close packet {} ({files} files + manifest)",
-                    dir.display()
-                ));
-                self.packet_line = Some((
-                    format!(
-                        "Close packet {month}: {} · {files} files listed in MANIFEST.json (check: tieout close --verify)",
-                        dir.display()
-                    ),
-                    Role::Ok,
-                ));
-            }
-            PacketResult::Exists(dir) => {
-                let key = &self.overwrite_key;
-                cx.toast_error(format!(
-                    "a packet already exists; press {key} to overwrite {}",
-                    dir.display()
-                ));
-                self.packet_line = Some((
-                    format!(
-                        "A close packet for {month} already exists at {}: nothing was changed. {key} overwrites it.",
-                        dir.display()
-                    ),
-                    Role::Error,
-                ));
-                // Overwriting writes to the folder as typed (the same place).
-                if let Some(typed) = self.typed_dir.take() {
-                    self.overwrite = Some((month, typed));
-                }
-            }
-            PacketResult::Failed(e) => {
-                self.packet_line = Some((
-                    format!("Close packet {month} not written: {e}"),
-                    Role::Error,
-                ));
-                cx.toast_error(e);
-            }
         }
     }
 
@@ -425,149 +287,6 @@ impl TieOutPane {
             }
         }
     }
-
-    /// The month selector, the counts and one line per currency, fitted to `width`.
-    fn header_lines(&self, cx: &ViewCx<'_>, width: u16) -> Vec<Line<'static>> {
-        let theme = cx.theme;
-        let key = |a: Action| cx.keymap.key_for(a).unwrap_or_else(|| a.name().to_string());
-        let Some(month) = self.month else {
-            return vec![];
-        };
-        let selector = vec![
-            Span::styled(
-                format!("{} ", key(Action::PrevMonth)),
-                theme.style(Role::Muted),
-            ),
-            Span::styled(format!("◀ {} ▶", month.title()), theme.style(Role::Title)),
-            Span::styled(
-                format!(" {}", key(Action::NextMonth)),
-                theme.style(Role::Muted),
-            ),
-            Span::styled(format!("  {}", zone_name(cx.tz)), theme.style(Role::Muted)),
-        ];
-        let mut counts: Vec<Span<'static>> = Vec::new();
-        let mut lines = Vec::new();
-        match &self.result {
-            None => counts.push(Span::styled("tying out…", theme.style(Role::Pending))),
-            Some(t) if t.is_empty() => {
-                let gap = gaps::payouts(&self.gaps);
-                let role = if gap.is_some() {
-                    Role::Warning
-                } else {
-                    Role::Muted
-                };
-                counts.push(Span::styled(
-                    gaps::empty_month(gap, &self.refresh_key),
-                    theme.style(role),
-                ))
-            }
-            Some(t) => {
-                let c = &t.counts;
-                let count = |v: Verdict| t.payouts.iter().filter(|p| p.verdict == v).count();
-                counts.push(Span::styled(
-                    format!("{} payouts: ", c.payouts),
-                    theme.style(Role::Text),
-                ));
-                let parts = [
-                    (c.tied, "tied", Role::Matched),
-                    (c.differences, "difference", Role::Difference),
-                    (c.not_itemisable, "not itemisable", Role::Muted),
-                    (c.in_progress, "in progress", Role::Pending),
-                    (count(Verdict::Failed), "failed", Role::Failed),
-                    (count(Verdict::Canceled), "canceled", Role::Failed),
-                    (count(Verdict::Reversed), "reversed", Role::Failed),
-                ];
-                // "0 failed" and "0 canceled" are noise: shown only when there is one.
-                let parts = parts
-                    .into_iter()
-                    .filter(|(n, _, role)| *n > 0 || *role != Role::Failed);
-                for (i, (n, label, role)) in parts.enumerate() {
-                    if i > 0 {
-                        counts.push(Span::styled(" · ", theme.style(Role::Muted)));
-                    }
-                    let role = if n == 0 { Role::Muted } else { role };
-                    let plural = if n != 1 && label == "difference" {
-                        "s"
-                    } else {
-                        ""
-                    };
-                    counts.push(Span::styled(
-                        format!("{n} {label}{plural}"),
-                        theme.style(role),
-                    ));
-                }
-                const SHOWN: usize = 3;
-                for x in t.totals.iter().take(SHOWN) {
-                    let g = |v: i64| format_major_grouped(v, x.currency);
-                    let mut spans = vec![
-                        Span::styled(format!("{} ", x.currency), theme.style(Role::Title)),
-                        Span::styled(
-                            format!(
-                                "{} payout{} {} · lines' net {} of {} itemised",
-                                x.counts.payouts,
-                                if x.counts.payouts == 1 { "" } else { "s" },
-                                g(x.payouts_amount),
-                                g(x.lines_net),
-                                g(x.itemised_amount),
-                            ),
-                            theme.style(Role::Text),
-                        ),
-                    ];
-                    if x.difference != 0 {
-                        spans.push(Span::styled(
-                            format!(" · difference {}", g(x.difference)),
-                            theme.style(Role::Difference),
-                        ));
-                    }
-                    spans.push(Span::styled(
-                        format!(
-                            " · fees {} · refunds {} · disputes {}",
-                            g(x.fee),
-                            g(x.refunds),
-                            g(x.disputes)
-                        ),
-                        theme.style(Role::Muted),
-                    ));
-                    lines.push(Line::from(spans));
-                }
-                if t.totals.len() > SHOWN {
-                    lines.push(Line::styled(
-                        format!(
-                            "and {} more currencies (see the export)",
-                            t.totals.len() - SHOWN
-                        ),
-                        theme.style(Role::Muted),
-                    ));
-                }
-            }
-        }
-        if let Some(m) = &self.bank {
-            lines.push(bank::summary(m, theme));
-        } else if self.bank_pending.is_some() {
-            lines.push(Line::styled("Bank: matching…", theme.style(Role::Pending)));
-        }
-        if let Some((text, role)) = &self.packet_line {
-            // Wrapped between words: a refusal says what is missing and what to do.
-            for l in textwrap::wrap(text, usize::from(width.max(1))) {
-                lines.push(Line::styled(l.into_owned(), theme.style(*role)));
-            }
-        }
-        if let Some((text, role)) = &self.journal.line {
-            lines.push(Line::styled(text.clone(), theme.style(*role)));
-        }
-        let one = Line::from(selector.clone());
-        let both = one.width() + 3 + Line::from(counts.clone()).width();
-        if both <= usize::from(width) {
-            let mut first = selector;
-            first.push(Span::raw("   "));
-            first.extend(counts);
-            lines.insert(0, Line::from(first));
-        } else {
-            lines.insert(0, Line::from(counts));
-            lines.insert(0, one);
-        }
-        lines
-    }
 }
 
 impl Pane for TieOutPane {
@@ -576,7 +295,7 @@ impl Pane for TieOutPane {
     }
 
     fn reads(&self) -> Reads {
-        use crate::source::sync::Resource as R;
+        use crate::model::Resource as R;
         Reads {
             needs: &[R::Payouts],
             partly: &[

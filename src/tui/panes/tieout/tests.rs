@@ -6,11 +6,12 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use super::*;
-use crate::domain::tieout::EMPTY_MONTH;
 use crate::domain::tieout::testdata::sample_rows;
+use crate::domain::tieout::{EMPTY_MONTH, tie_out_month};
+use crate::model::rows::{ChargeRow, CustomerRow, DisputeRow, RefundRow};
+use crate::model::{AccountData, Origin};
 use crate::money::Currency;
-use crate::source::rows::{ChargeRow, CustomerRow, DisputeRow, RefundRow};
-use crate::source::{AccountData, Origin};
+use crate::report::reconciliation::ReportHeader;
 use crate::stripe::models::{ChargeStatus, DisputeStatus, RefundStatus};
 use crate::tui::harness::{Harness, test_settings};
 use crate::tui::msg::{Effect, Msg, PacketResult};

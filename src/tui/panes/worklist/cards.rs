@@ -6,30 +6,26 @@
 
 use super::*;
 use crate::domain::dunning::expiring::ExpiringCard;
-use crate::report::expiring_cards::ExpiringSection;
+use crate::report::expiring_cards::{ExpiringSection, FIELDS};
+use crate::report::fields;
+use crate::tui::widgets::table::{ColumnDef, cell_of, field_col};
 
 /// The table title of the view.
 pub(super) const TITLE: &str = "Cards that will fail before renewal";
 
-fn card(r: &ExpiringCard) -> Cell<'_> {
-    let text = [r.card.brand.as_deref(), r.card.last4.as_deref()]
-        .into_iter()
-        .flatten()
-        .collect::<Vec<_>>()
-        .join(" ");
-    Cell::owned(text)
-}
+/// The view's columns, in order: a field of the expiring card row's one declaration
+/// (`report::expiring_cards::FIELDS`) and the most it is drawn wide.
+const SHOWN: &[(&str, u16)] = &[
+    ("customer", 18),
+    ("card", 16),
+    ("expires", 7),
+    ("renews_at_utc", 10),
+    ("amount_at_risk", 14),
+    ("subscription_id", 30),
+];
 
-fn who(r: &ExpiringCard) -> Cell<'_> {
-    Cell::opt(
-        r.customer_name
-            .as_deref()
-            .or(r.customer_email.as_deref())
-            .or(r.customer_id.as_deref()),
-    )
-}
-
-fn amount(r: &ExpiringCard) -> Cell<'_> {
+/// The amount at risk, or a muted `unknown` when tieout cannot tell it.
+fn at_risk(r: &ExpiringCard) -> Cell<'_> {
     match r.amount {
         Some(a) => Cell::Money(Money::new(a, r.currency)),
         None => Cell::Tag("unknown".into(), Role::Muted),
@@ -42,26 +38,28 @@ pub(super) fn source(section: &ExpiringSection) -> RowsSource<ExpiringCard> {
         ExpiringSection::Found(f) => f.rows.clone(),
         _ => Vec::new(),
     };
-    RowsSource::new(
-        rows,
-        vec![
-            col("Customer", 18, who),
-            col("Card", 16, card),
-            col("Expires", 7, |r: &ExpiringCard| {
-                Cell::Tag(
-                    format!("{:02}/{}", r.card.exp_month, r.card.exp_year).into(),
-                    Role::Warning,
-                )
-            }),
-            col("Renews", 10, |r: &ExpiringCard| {
-                Cell::Date(Some(r.renews_at))
-            }),
-            col("At risk", 14, amount),
-            col("Subscription", 30, |r: &ExpiringCard| {
-                Cell::Text(r.subscription_id.as_str().into())
-            }),
-        ],
-    )
+    let columns = SHOWN
+        .iter()
+        .filter_map(|&(name, width)| {
+            let field = fields::field(FIELDS, name)?;
+            Some(match name {
+                "expires" => ColumnDef {
+                    title: field.pane_title(),
+                    max_width: width,
+                    get: cell_of(move |r: &ExpiringCard| {
+                        Cell::Tag(field.people_text(r).into(), Role::Warning)
+                    }),
+                },
+                "amount_at_risk" => ColumnDef {
+                    title: field.pane_title(),
+                    max_width: width,
+                    get: cell_of(at_risk),
+                },
+                _ => field_col(*field, width, |r: &ExpiringCard| r),
+            })
+        })
+        .collect();
+    RowsSource::new(rows, columns)
 }
 
 /// What the table says when it has no rows.
@@ -179,4 +177,16 @@ pub(super) fn render_panel(
         }
     }
     Paragraph::new(lines).render(inner, buf);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_column_of_the_view_is_a_declared_field() {
+        for (name, _) in SHOWN {
+            assert!(fields::field(FIELDS, name).is_some(), "{name}");
+        }
+    }
 }

@@ -131,19 +131,66 @@ pub trait TableSource: Send + Sync + 'static {
     }
 }
 
+/// How a column reads its cell from a row.
+pub type CellOf<T> = Box<dyn for<'r> Fn(&'r T) -> Cell<'r> + Send + Sync>;
+
+/// A [`CellOf`] from a closure (the bound lets the closure's cell borrow from its row).
+pub fn cell_of<T, F>(f: F) -> CellOf<T>
+where
+    F: for<'r> Fn(&'r T) -> Cell<'r> + Send + Sync + 'static,
+{
+    Box::new(f)
+}
+
 /// One column of a [`RowsSource`]: a title, a maximum width and an accessor.
 pub struct ColumnDef<T> {
     pub title: &'static str,
     pub max_width: u16,
-    pub get: fn(&T) -> Cell<'_>,
+    pub get: CellOf<T>,
 }
 
 /// Shorthand for a [`ColumnDef`].
-pub fn col<T>(title: &'static str, max_width: u16, get: fn(&T) -> Cell<'_>) -> ColumnDef<T> {
+pub fn col<T: 'static>(
+    title: &'static str,
+    max_width: u16,
+    get: fn(&T) -> Cell<'_>,
+) -> ColumnDef<T> {
     ColumnDef {
         title,
         max_width,
-        get,
+        get: Box::new(get),
+    }
+}
+
+/// A column showing a row's declared field (`report::fields`): its title, and its value as
+/// a typed cell (amounts as money, times as dates, `yes`/`no`), or the text people read
+/// where the declaration gives one. `row` reaches the declared row from the table's row.
+pub fn field_col<T: 'static, R: 'static>(
+    field: Field<R>,
+    max_width: u16,
+    row: fn(&T) -> &R,
+) -> ColumnDef<T> {
+    ColumnDef {
+        title: field.pane_title(),
+        max_width,
+        get: cell_of(move |t: &T| field_cell(&field, row(t))),
+    }
+}
+
+/// A declared field's cell in `row`.
+pub fn field_cell<'r, R>(field: &Field<R>, row: &'r R) -> Cell<'r> {
+    if field.shown.is_some() {
+        return Cell::owned(field.people_text(row));
+    }
+    match field.value(row) {
+        Value::Str(Some(Cow::Borrowed(s))) => Cell::text(s),
+        Value::Str(Some(Cow::Owned(s))) => Cell::owned(s),
+        Value::Money(Some(m)) => Cell::Money(m),
+        Value::Int(Some(n)) => Cell::Int(n),
+        Value::Time(t) => Cell::Date(t),
+        Value::Bool(b) => Cell::text(if b { "yes" } else { "no" }),
+        Value::List(items) => Cell::owned(items.join(" ")),
+        Value::Str(None) | Value::Money(None) | Value::Int(None) => Cell::Empty,
     }
 }
 

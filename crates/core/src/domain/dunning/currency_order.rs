@@ -1,4 +1,4 @@
-//! The one order of the worklist's currencies (ARCHITECTURE.md, "Worklist"): the
+//! The one order of the worklist's currencies (RULES.md, "Worklist"): the
 //! account's default currency first, then the others by the number of invoices on the
 //! list (most first), ties by code. Amounts in different currencies are never compared,
 //! so a KWD total (three decimals) never outranks a EUR one by its minor units.

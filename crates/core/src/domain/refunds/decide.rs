@@ -1,4 +1,4 @@
-//! The decision: the refund rules ([`super::rules`], ARCHITECTURE.md, "Refund
+//! The decision: the refund rules ([`super::rules`], RULES.md, "Refund
 //! suggestions") in their declared order, first match wins.
 //!
 //! Ids and wording come from the [`Policy`]; the reason is the rule's sentence followed by

@@ -676,7 +676,7 @@ fn ticket_text() -> impl Strategy<Value = String> {
 
 proptest! {
     /// Whatever a ticket's email, order id (and a charge's metadata key) say, the reason
-    /// is at most two sentences by the count ARCHITECTURE.md gives, starts with the rule's sentence, and
+    /// is at most two sentences by the count RULES.md gives, starts with the rule's sentence, and
     /// repeats the ticket's text only inside “…”.
     #[test]
     fn ticket_text_never_adds_sentences_to_a_reason(

@@ -5,7 +5,7 @@
 //! - [`policy`]: the TOML policy (numbers and wording), default embedded;
 //! - [`matching`]: customers by email, the charge for the order id, its refunds,
 //!   disputes and subscription period;
-//! - [`rules`]: the refund rules (ARCHITECTURE.md), declared once, one function each;
+//! - [`rules`]: the refund rules (RULES.md, "Refund suggestions"), declared once, one function each;
 //! - [`decide`]: the rules in their declared order, first match wins;
 //! - [`trail`]: what matching and deciding did, recorded as they ran (`--explain`);
 //! - [`tickets`]: reading a tickets file (CSV, JSON lines or a JSON array);

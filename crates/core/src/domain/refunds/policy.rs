@@ -46,7 +46,7 @@ pub struct Policy {
 }
 
 impl Policy {
-    /// The default policy (ARCHITECTURE.md, "Refund suggestions"), from the embedded file.
+    /// The default policy (RULES.md, "Refund suggestions"), from the embedded file.
     pub fn default_policy() -> Policy {
         match parse_policy(DEFAULT_POLICY_TOML, "the default policy") {
             Ok(p) => p,

@@ -1,4 +1,4 @@
-//! The refund rules (ARCHITECTURE.md, "Refund suggestions"), declared once: the list
+//! The refund rules (RULES.md, "Refund suggestions"), declared once: the list
 //! below gives each rule its [`RuleKind`], its key (the `[rules.<key>]` section of the
 //! policy file) and its function, in the order they are checked; the first rule that
 //! matches decides ([`super::decide::decide`]).

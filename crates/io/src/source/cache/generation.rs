@@ -13,7 +13,7 @@ use super::{CacheError, Manifest};
 use crate::source::tables::{
     FrameSink, ReachFrames, TableError, data_from_tables, invoice_statuses_of, read_reached,
 };
-use crate::source::{AccountData, Table};
+use tieout_core::model::{AccountData, Table};
 
 /// A table that could not be read, or not turned into rows.
 enum ReadError {
@@ -242,10 +242,10 @@ pub(super) fn read_table(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::Mode;
     use crate::source::cache::Cache;
     use crate::source::tables::Snapshot;
     use crate::source::testdata::random_data;
+    use tieout_core::model::Mode;
 
     fn saved(n: usize) -> (tempfile::TempDir, Generation) {
         let root = tempfile::tempdir().expect("tmp");

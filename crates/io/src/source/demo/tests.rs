@@ -73,8 +73,8 @@ fn every_automatic_completed_payout_ties_out() {
     }
 }
 
-/// The worklist as ARCHITECTURE.md ("Worklist") defines it, computed here independently of the domain.
-fn worklist(d: &AccountData) -> Vec<&crate::source::rows::InvoiceRow> {
+/// The worklist as RULES.md ("Worklist") defines it, computed here independently of the domain.
+fn worklist(d: &AccountData) -> Vec<&tieout_core::model::rows::InvoiceRow> {
     d.invoices
         .iter()
         .filter(|i| {

@@ -7,10 +7,10 @@
 //! usually `rak_payment_method_read`) does not fail the read: the snapshot records the
 //! refusal ([`MethodsRead::Refused`]) and everything else is read as before.
 
-use tieout_core::model::MethodsRead;
 use tieout_core::model::rows::RenewalMethodRow;
+use tieout_core::model::{MethodsRead, Resource};
 
-use super::{Part, Progress, Resource, list_with};
+use super::{Part, Progress, list_with};
 use crate::stripe::models::Subscription;
 use crate::stripe::query::params;
 use crate::stripe::{Client, StripeError};
@@ -34,7 +34,7 @@ pub(super) async fn fetch(
     ]);
     list_with::<Subscription>(
         client,
-        "/v1/subscriptions",
+        Resource::PaymentMethods.list_path(),
         query,
         Part::RenewalMethods,
         progress,

@@ -53,10 +53,16 @@ pub(super) async fn fetch_invoices(
     let open_q = params([("status", "open"), ("expand[]", "data.payments")]);
     let uncollectible_q = params([("status", "uncollectible")]);
     let (open, uncollectible): (Vec<Invoice>, Vec<Invoice>) = futures::try_join!(
-        list_with(client, "/v1/invoices", open_q, Part::OpenInvoices, progress),
         list_with(
             client,
-            "/v1/invoices",
+            Resource::Invoices.list_path(),
+            open_q,
+            Part::OpenInvoices,
+            progress
+        ),
+        list_with(
+            client,
+            Resource::Invoices.list_path(),
             uncollectible_q,
             Part::UncollectibleInvoices,
             progress

@@ -25,9 +25,9 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::SyncOptions;
-use crate::source::Mode;
 use crate::source::cache::Cache;
 use crate::stripe::client::Journal;
+use tieout_core::model::Mode;
 
 /// The folder's name inside an account's cache folder.
 pub const JOURNAL_DIR: &str = "journal";

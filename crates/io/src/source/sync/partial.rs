@@ -1,111 +1,20 @@
 //! A read that keeps what it could read: each [`Resource`] (payouts with their lines,
 //! invoices with their payments and intents, customers, charges, refunds, disputes,
-//! subscriptions, the payment methods active subscriptions renew with) is read on its own, and one that cannot be read (a restricted key
-//! without its permission, a failure after retries) leaves its tables empty and is
-//! reported instead of failing the rest. The workbench shows each pane from the
+//! subscriptions, the payment methods active subscriptions renew with; declared in the
+//! core crate's `model::resource`) is read on its own, and one that cannot be read (a
+//! restricted key without its permission, a failure after retries) leaves its tables
+//! empty and is reported instead of failing the rest. The workbench shows each pane from the
 //! resources it needs and marks only those that miss one.
 
 use std::sync::Arc;
 
-use super::{AccountIdent, Fetched, RequestStats, SyncOptions, fetch_each, identify, stats_since};
+use tieout_core::model::{AccountData, AccountIdent, Resource};
+
+use super::{Fetched, RequestStats, SyncOptions, fetch_each, identify, stats_since};
 use crate::source::cache::{Cache, ProfilePointer};
 use crate::source::progress::Progress;
 use crate::source::tables::Snapshot;
-use crate::source::{AccountData, Table};
 use crate::stripe::{Client, StripeError};
-
-/// One resource a sync reads, with the tables it fills.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Resource {
-    Payouts,
-    Invoices,
-    Customers,
-    Charges,
-    Refunds,
-    Disputes,
-    Subscriptions,
-    /// The active subscriptions with their payment methods expanded (the card check).
-    PaymentMethods,
-}
-
-impl Resource {
-    pub const ALL: [Resource; 8] = [
-        Resource::Payouts,
-        Resource::Invoices,
-        Resource::Customers,
-        Resource::Charges,
-        Resource::Refunds,
-        Resource::Disputes,
-        Resource::Subscriptions,
-        Resource::PaymentMethods,
-    ];
-
-    /// In words, for messages (`disputes`).
-    pub fn label(self) -> &'static str {
-        match self {
-            Resource::Payouts => "payouts",
-            Resource::Invoices => "invoices",
-            Resource::Customers => "customers",
-            Resource::Charges => "charges",
-            Resource::Refunds => "refunds",
-            Resource::Disputes => "disputes",
-            Resource::Subscriptions => "subscriptions",
-            Resource::PaymentMethods => "payment methods",
-        }
-    }
-
-    /// The tables it fills.
-    pub fn tables(self) -> &'static [Table] {
-        match self {
-            Resource::Payouts => &[Table::Payouts, Table::BalanceTransactions],
-            Resource::Invoices => &[
-                Table::Invoices,
-                Table::InvoicePayments,
-                Table::PaymentIntents,
-            ],
-            Resource::Customers => &[Table::Customers],
-            Resource::Charges => &[Table::Charges],
-            Resource::Refunds => &[Table::Refunds],
-            Resource::Disputes => &[Table::Disputes],
-            Resource::Subscriptions => &[Table::Subscriptions],
-            Resource::PaymentMethods => &[Table::RenewalMethods],
-        }
-    }
-}
-
-impl super::Parts {
-    /// Just the resources `rs` (a retry of those the workbench could not read).
-    pub fn of(rs: impl IntoIterator<Item = Resource>) -> Self {
-        let mut p = Self::none();
-        for r in rs {
-            *p.flag(r) = true;
-        }
-        p
-    }
-
-    /// Whether `r` is read.
-    pub fn has(mut self, r: Resource) -> bool {
-        *self.flag(r)
-    }
-
-    /// The resources read, in [`Resource::ALL`] order.
-    pub fn resources(self) -> Vec<Resource> {
-        Resource::ALL.into_iter().filter(|r| self.has(*r)).collect()
-    }
-
-    fn flag(&mut self, r: Resource) -> &mut bool {
-        match r {
-            Resource::Payouts => &mut self.payouts,
-            Resource::Invoices => &mut self.invoices,
-            Resource::Customers => &mut self.customers,
-            Resource::Charges => &mut self.charges,
-            Resource::Refunds => &mut self.refunds,
-            Resource::Disputes => &mut self.disputes,
-            Resource::Subscriptions => &mut self.subscriptions,
-            Resource::PaymentMethods => &mut self.payment_methods,
-        }
-    }
-}
 
 /// A resource that could not be read, and why.
 #[derive(Debug, Clone)]

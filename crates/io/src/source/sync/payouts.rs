@@ -38,8 +38,14 @@ pub(super) async fn fetch_payouts(
         ("arrival_date[gte]", start.to_string()),
         ("arrival_date[lt]", end.to_string()),
     ]);
-    let payouts: Vec<Payout> =
-        list_with(client, "/v1/payouts", query, Part::Payouts, progress).await?;
+    let payouts: Vec<Payout> = list_with(
+        client,
+        Resource::Payouts.list_path(),
+        query,
+        Part::Payouts,
+        progress,
+    )
+    .await?;
     let payouts: Vec<PayoutRow> = payouts.iter().map(PayoutRow::from).collect();
 
     // Lines the previous sync fetched, by payout, and the status each payout had then.

@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 use polars::prelude::DataFrame;
 use rayon::prelude::*;
 
-use crate::source::{AccountData, SnapshotMeta, Table};
+use tieout_core::model::{AccountData, SnapshotMeta, Table};
 
 mod cols;
 mod frame;
@@ -193,10 +193,10 @@ pub fn data_from_tables<E: From<TableError> + Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::rows::{FeeParts, Metadata};
     use crate::source::testdata::random_data;
     use polars::prelude::{DataType, Int64Chunked, IntoColumn, NewChunkedArray, StringChunked};
     use proptest::prelude::*;
+    use tieout_core::model::rows::{FeeParts, Metadata};
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]

@@ -10,9 +10,9 @@ use polars::prelude::{BooleanChunked, DataFrame, NewChunkedArray};
 use super::TableError;
 use super::cols::Cols;
 use super::read::read_frame;
-use crate::source::{AccountData, Table};
 use crate::stripe::models::InvoiceStatus;
 use tieout_core::domain::dunning::reach::{Reach, worklist_reads};
+use tieout_core::model::{AccountData, Table};
 
 /// The four tables' frames a staged open's first part reads in part (an empty frame
 /// reads as no rows).

@@ -9,16 +9,16 @@ use rayon::prelude::*;
 
 use super::TableError;
 use super::cols::{Cols, owned};
-use crate::source::rows::{
-    BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, FeeParts, InvoicePaymentRow, InvoiceRow,
-    Metadata, PaymentIntentRow, PayoutRow, RefundRow, RenewalMethodRow, SharedText, StripeId,
-    SubscriptionRow,
-};
-use crate::source::{AccountData, Table};
 use crate::stripe::models::{
     ChargeStatus, DisputeStatus, InvoiceStatus, PayoutStatus, ReconciliationStatus, RefundStatus,
     SubscriptionStatus, TraceIdStatus,
 };
+use tieout_core::model::rows::{
+    BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, FeeParts, InvoicePaymentRow, InvoiceRow,
+    Metadata, PaymentIntentRow, PayoutRow, RefundRow, RenewalMethodRow, SharedText, StripeId,
+    SubscriptionRow,
+};
+use tieout_core::model::{AccountData, Table};
 
 /// Reads `table`'s rows from `df` into `data` (replacing what it held).
 pub(super) fn read_frame(

@@ -5,11 +5,11 @@ use polars::prelude::DataFrame;
 
 use super::TableError;
 use super::frame::Frame;
-use crate::source::rows::{
+use tieout_core::model::rows::{
     BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, FeeDetailRow, InvoicePaymentRow, InvoiceRow,
     Metadata, PaymentIntentRow, PayoutRow, RefundRow, RenewalMethodRow, SubscriptionRow,
 };
-use crate::source::{AccountData, Table};
+use tieout_core::model::{AccountData, Table};
 
 /// `table`'s frame, built from `data`'s rows.
 pub(super) fn write_frame(data: &AccountData, table: Table) -> Result<DataFrame, TableError> {
