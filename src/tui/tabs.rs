@@ -13,22 +13,16 @@ pub struct TabName {
     pub title: &'static str,
 }
 
-pub const WORKLIST: TabName = TabName {
-    key: "worklist",
-    title: "Worklist",
-};
-pub const TIEOUT: TabName = TabName {
-    key: "tieout",
-    title: "Tie-out",
-};
-pub const REFUNDS: TabName = TabName {
-    key: "refunds",
-    title: "Refunds",
-};
-pub const QUERY: TabName = TabName {
-    key: "query",
-    title: "Query",
-};
+impl TabName {
+    const fn new(key: &'static str, title: &'static str) -> Self {
+        TabName { key, title }
+    }
+}
+
+pub const WORKLIST: TabName = TabName::new("worklist", "Worklist");
+pub const TIEOUT: TabName = TabName::new("tieout", "Tie-out");
+pub const REFUNDS: TabName = TabName::new("refunds", "Refunds");
+pub const QUERY: TabName = TabName::new("query", "Query");
 
 /// The tabs, in order: the tab line, the `tab_1`, `tab_2`, ... actions and the keymap
 /// layers follow this list.

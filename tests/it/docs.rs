@@ -3,7 +3,7 @@
 //! a heading that the document has, so a reader (or a user reading an error message) who
 //! follows one finds the section.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 const DOCS: &[(&str, &str)] = &[
     ("README", "README.md"),
@@ -14,17 +14,6 @@ const DOCS: &[(&str, &str)] = &[
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("read_dir") {
-        let path = entry.expect("entry").path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
 }
 
 /// The headings of a Markdown document, without their `#`s.
@@ -83,7 +72,7 @@ fn citations(text: &str) -> Vec<(&'static str, String)> {
 fn every_cited_section_exists() {
     let mut files = Vec::new();
     for dir in ["src", "crates", "tests/it", "benches", "examples"] {
-        rust_files(&root().join(dir), &mut files);
+        files.extend(crate::support::rust_files(&root().join(dir)));
     }
     let mut missing = Vec::new();
     let mut seen = 0;

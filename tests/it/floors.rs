@@ -6,21 +6,13 @@ use std::path::Path;
 
 /// Every `.rs` file under `dir`, with its text.
 fn sources(dir: &Path) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).expect("read_dir") {
-            let path = entry.expect("entry").path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                let text = std::fs::read_to_string(&path).expect("source");
-                out.push((path.display().to_string(), text));
-            }
-        }
-    }
-    out.sort();
-    out
+    crate::support::rust_files(dir)
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).expect("source");
+            (path.display().to_string(), text)
+        })
+        .collect()
 }
 
 fn package(dir: &str) -> std::path::PathBuf {

@@ -5,7 +5,7 @@
 //! not count, and a data table may opt out by saying so in its first line
 //! (`//! The ... data table ...`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The most non-test lines one file may hold.
 const LIMIT: usize = 600;
@@ -13,27 +13,6 @@ const LIMIT: usize = 600;
 /// Files over the limit that another change is splitting, with the most lines each may
 /// hold until then: an entry may only shrink, and goes when its file is under the limit.
 const SPLITTING: &[(&str, usize)] = &[];
-
-/// Every `.rs` file under `dir`.
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for entry in entries {
-            let path = entry.expect("entry").path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 /// True for a file that holds tests or test rows only.
 fn is_test_file(path: &Path) -> bool {
@@ -246,7 +225,7 @@ fn counted_files() -> Vec<(String, usize)> {
     }
     let mut out = Vec::new();
     for dir in dirs {
-        for path in rust_files(&dir) {
+        for path in crate::support::rust_files(&dir) {
             if is_test_file(&path) {
                 continue;
             }

@@ -30,21 +30,15 @@ fn is_test_only(path: &Path) -> bool {
 
 /// Every product `.rs` file under `dir` with its text, test modules removed.
 fn product_sources(dir: &Path) -> Vec<(PathBuf, String)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).expect("read_dir") {
-            let path = entry.expect("entry").path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") && !is_test_only(&path) {
-                let text = std::fs::read_to_string(&path).expect("source");
-                out.push((path, without_test_modules(&text)));
-            }
-        }
-    }
-    out.sort();
-    out
+    crate::support::rust_files(dir)
+        .into_iter()
+        .filter(|path| !is_test_only(path))
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).expect("source");
+            let product = without_test_modules(&text);
+            (path, product)
+        })
+        .collect()
 }
 
 /// `text` without its comments and its `#[cfg(test)]` modules (matched by their braces,

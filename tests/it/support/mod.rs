@@ -12,6 +12,28 @@ pub mod cli;
 pub mod fake;
 pub mod golden;
 
+/// Every `.rs` file under `dir` (its sub-folders too), sorted; a folder that cannot be
+/// read is skipped.
+pub fn rust_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 pub use cli::{NOW, RunOutput, Tieout};
 pub use fake::{RunningFake, StripeReq, start_fake};
 pub use golden::{assert_golden, assert_golden_bytes, assert_golden_dir, redact};
