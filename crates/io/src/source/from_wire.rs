@@ -228,7 +228,8 @@ impl From<&models::Subscription> for SubscriptionRow {
         let (start, end) = s.current_period();
         let interval = s.interval();
         let first = s.items.as_ref().and_then(|l| l.data.first());
-        let unit_amount = first.and_then(|i| {
+        // A metered item's unit amount is per unit of usage, not what the period costs.
+        let unit_amount = first.filter(|i| !i.is_metered()).and_then(|i| {
             i.price
                 .as_ref()
                 .and_then(|p| p.unit_amount)

@@ -171,6 +171,37 @@ fn canonical_subscription_has_its_period_on_the_item() {
     assert_eq!(s.interval(), Some(("month".to_string(), 1)));
 }
 
+/// A subscription item as Stripe leaves it on a metered price (no quantity): its
+/// `unit_amount` is per unit of usage, so the renewal's amount is not known (issue found
+/// with a 50-cent metered price listed as 0.50 USD at risk).
+#[test]
+fn a_metered_item_leaves_the_renewal_amount_unknown_while_a_licensed_one_counts() {
+    let with_item = |item: Value| -> Subscription {
+        let mut s = resource("subscription");
+        s["items"]["data"] = json!([item]);
+        parse(s)
+    };
+    let metered = with_item(json!({
+        "id": "si_metered",
+        "price": {"id": "price_m", "unit_amount": 50, "currency": "usd",
+                  "recurring": {"interval": "month", "interval_count": 1, "usage_type": "metered"}},
+    }));
+    assert_eq!(metered.renewal_amount(), None);
+    let legacy_metered = with_item(json!({
+        "id": "si_plan",
+        "plan": {"id": "plan_m", "amount": 50, "currency": "usd", "interval": "month",
+                 "usage_type": "metered"},
+    }));
+    assert_eq!(legacy_metered.renewal_amount(), None);
+    let licensed = with_item(json!({
+        "id": "si_licensed",
+        "quantity": 3,
+        "price": {"id": "price_l", "unit_amount": 50, "currency": "usd",
+                  "recurring": {"interval": "month", "usage_type": "licensed"}},
+    }));
+    assert_eq!(licensed.renewal_amount(), Some(150));
+}
+
 #[test]
 fn canonical_lists_parse_as_lists() {
     let page = json!({

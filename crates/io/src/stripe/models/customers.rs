@@ -73,13 +73,17 @@ impl Subscription {
 
     /// What the renewal charges in minor units: each item's unit amount (its price's,
     /// else its legacy plan's) times its quantity (1 when absent), summed; `None` when an
-    /// item has no unit amount (metered, tiered) or there are no items.
+    /// item has no unit amount (tiered), is metered (its `unit_amount` is per unit of
+    /// usage, and usage is not known until the period ends) or there are no items.
     pub fn renewal_amount(&self) -> Option<i64> {
         let items = &self.items.as_ref()?.data;
         if items.is_empty() {
             return None;
         }
         items.iter().try_fold(0i64, |sum, i| {
+            if i.is_metered() {
+                return None;
+            }
             let unit = i
                 .price
                 .as_ref()
@@ -116,6 +120,20 @@ pub struct SubscriptionItem {
     pub quantity: Option<i64>,
 }
 
+impl SubscriptionItem {
+    /// Billed for usage (`usage_type=metered` on its price's `recurring`, else its legacy
+    /// plan): what it charges is not known before the period ends.
+    pub fn is_metered(&self) -> bool {
+        let usage = self
+            .price
+            .as_ref()
+            .and_then(|p| p.recurring.as_ref())
+            .and_then(|r| r.usage_type.as_deref())
+            .or_else(|| self.plan.as_ref().and_then(|p| p.usage_type.as_deref()));
+        usage == Some("metered")
+    }
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Price {
@@ -130,6 +148,8 @@ pub struct Price {
 pub struct Recurring {
     pub interval: Option<String>,
     pub interval_count: Option<i64>,
+    /// `licensed` (a fixed quantity) or `metered` (billed for usage).
+    pub usage_type: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -140,4 +160,5 @@ pub struct Plan {
     pub currency: Option<String>,
     pub interval: Option<String>,
     pub interval_count: Option<i64>,
+    pub usage_type: Option<String>,
 }
