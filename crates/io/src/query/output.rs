@@ -6,6 +6,7 @@
 use std::io::{self, Write};
 
 use polars::prelude::{AnyValue, DataFrame, TimeUnit};
+use tieout_core::report::csv_out::neutralise;
 use unicode_width::UnicodeWidthStr;
 
 /// How a result is written.
@@ -114,10 +115,15 @@ pub fn write(df: &DataFrame, format: Format, w: &mut dyn Write) -> io::Result<()
     let head = header(df);
     match format {
         Format::Csv => {
+            // Formula cells neutralised as in every other export (SECURITY.md): a text
+            // starting `=`, `+`, `-` or `@` that is not a plain number gets a leading `'`.
             let mut out = csv::Writer::from_writer(w);
-            out.write_record(&head)?;
-            for row in rows(df) {
-                out.write_record(&row)?;
+            for row in std::iter::once(head.clone()).chain(rows(df)) {
+                // Field by field: a cell that needs no change is not copied.
+                for c in &row {
+                    out.write_field(neutralise(c).as_bytes())?;
+                }
+                out.write_record(None::<&[u8]>)?;
             }
             out.flush()?;
         }

@@ -367,3 +367,19 @@ fn the_worklist_view_has_the_columns_of_failed_payments_csv_typed() {
         .expect("runs");
     assert!(one_i64(&total) > 0);
 }
+
+/// A query's CSV is neutralised like every other export: a text that a spreadsheet would
+/// run as a formula gets a leading `'`; plain numbers (negative ones too) stay numbers.
+#[test]
+fn query_csv_neutralises_formula_cells_and_keeps_numbers() {
+    let df = demo()
+        .run("SELECT '=SUM(A1:A9)' AS f, '@cmd' AS at, '+1 555' AS plus, -15 AS n, '-2.50' AS m")
+        .expect("query");
+    let mut out = Vec::new();
+    output::write(&df, output::Format::Csv, &mut out).expect("csv");
+    let text = String::from_utf8(out).expect("utf8");
+    assert_eq!(
+        text,
+        "f,at,plus,n,m\n'=SUM(A1:A9),'@cmd,'+1 555,-15,-2.50\n"
+    );
+}
