@@ -82,11 +82,16 @@ pub struct Verified {
     pub changed: Vec<String>,
     pub missing: Vec<String>,
     pub unlisted: Vec<String>,
+    /// Entries no packet can hold (a path out of the folder, a duplicate, a link), with why.
+    pub refused: Vec<(String, &'static str)>,
 }
 
 impl Verified {
     pub fn is_intact(&self) -> bool {
-        self.changed.is_empty() && self.missing.is_empty() && self.unlisted.is_empty()
+        self.changed.is_empty()
+            && self.missing.is_empty()
+            && self.unlisted.is_empty()
+            && self.refused.is_empty()
     }
 }
 
@@ -99,6 +104,7 @@ pub fn verify(dir: &Path) -> Result<Verified, Failure> {
         changed: v.changed,
         missing: v.missing,
         unlisted: v.unlisted,
+        refused: v.refused,
     })
 }
 

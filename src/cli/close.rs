@@ -71,16 +71,20 @@ fn verify_packet(dir: &Path) -> CmdResult {
     for name in &v.unlisted {
         println!("unlisted  {name}");
     }
+    for (name, why) in &v.refused {
+        println!("refused   {name}: {why}");
+    }
     if v.is_intact() {
         println!("intact: every file matches its size and SHA-256 in MANIFEST.json");
         Ok(())
     } else {
         Err(Failure::data(format!(
-            "the packet at {} does not match its manifest: {} changed, {} missing, {} not listed",
+            "the packet at {} does not match its manifest: {} changed, {} missing, {} not listed, {} refused",
             dir.display(),
             v.changed.len(),
             v.missing.len(),
-            v.unlisted.len()
+            v.unlisted.len(),
+            v.refused.len()
         )))
     }
 }

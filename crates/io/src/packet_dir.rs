@@ -109,11 +109,18 @@ pub struct Verification {
     pub missing: Vec<String>,
     /// Files in the folder that the manifest does not list.
     pub unlisted: Vec<String>,
+    /// Entries the manifest lists that a packet cannot hold, each with why: a name that is
+    /// not a plain file name inside the folder (a path, `..`), one listed twice, a symbolic
+    /// link or anything but a regular file. None of them is read.
+    pub refused: Vec<(String, &'static str)>,
 }
 
 impl Verification {
     pub fn is_intact(&self) -> bool {
-        self.changed.is_empty() && self.missing.is_empty() && self.unlisted.is_empty()
+        self.changed.is_empty()
+            && self.missing.is_empty()
+            && self.unlisted.is_empty()
+            && self.refused.is_empty()
     }
 }
 
@@ -130,20 +137,47 @@ pub fn read_manifest(dir: &Path) -> Result<Manifest, PacketError> {
     })
 }
 
-/// Recomputes every file's size and SHA-256 against the manifest.
+/// True for a name a packet's file can have: one plain file name inside the folder, not a
+/// path (no separator, not `.` or `..`, no drive or NUL).
+fn is_plain_name(name: &str) -> bool {
+    !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\', ':', '\0'])
+}
+
+/// Recomputes every file's size and SHA-256 against the manifest. Only plain file names
+/// inside `dir` are read, each a regular file (never through a symbolic link), and never
+/// more than the size the manifest states plus one byte (a tampered entry naming a
+/// device cannot make it read without end).
 pub fn verify(dir: &Path) -> Result<(Manifest, Verification), PacketError> {
     let manifest = read_manifest(dir)?;
     let mut v = Verification::default();
+    let mut seen = std::collections::BTreeSet::new();
     for entry in &manifest.files {
-        match fs::read(dir.join(&entry.name)) {
-            Ok(bytes) => {
-                if bytes.len() as u64 == entry.bytes && sha256_hex(&bytes) == entry.sha256 {
-                    v.ok.push(entry.name.clone());
-                } else {
-                    v.changed.push(entry.name.clone());
-                }
+        let name = entry.name.clone();
+        if !is_plain_name(&entry.name) {
+            v.refused.push((name, "not a file name inside the packet"));
+            continue;
+        }
+        if !seen.insert(entry.name.as_str()) {
+            v.refused.push((name, "listed more than once"));
+            continue;
+        }
+        let path = dir.join(&entry.name);
+        match fs::symlink_metadata(&path) {
+            Err(_) => v.missing.push(name),
+            Ok(meta) if meta.file_type().is_symlink() => {
+                v.refused
+                    .push((name, "a symbolic link, not a file of the packet"));
             }
-            Err(_) => v.missing.push(entry.name.clone()),
+            Ok(meta) if !meta.is_file() => v.refused.push((name, "not a regular file")),
+            Ok(_) => match read_at_most(&path, entry.bytes.saturating_add(1)) {
+                Ok(bytes)
+                    if bytes.len() as u64 == entry.bytes && sha256_hex(&bytes) == entry.sha256 =>
+                {
+                    v.ok.push(name);
+                }
+                Ok(_) => v.changed.push(name),
+                Err(_) => v.missing.push(name),
+            },
         }
     }
     let listed: std::collections::BTreeSet<&str> =
@@ -157,6 +191,14 @@ pub fn verify(dir: &Path) -> Result<(Manifest, Verification), PacketError> {
     names.sort();
     v.unlisted = names;
     Ok((manifest, v))
+}
+
+/// The first `limit` bytes of the file at `path` (all of it when shorter).
+fn read_at_most(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    fs::File::open(path)?.take(limit).read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// Builds the packet and writes it as the folder `dir` (atomically; an existing packet
@@ -232,6 +274,75 @@ mod tests {
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect();
         assert_eq!(leftovers, vec!["close-2026-10".to_string()]);
+    }
+
+    /// A tampered manifest cannot make verify read outside the packet, read without end,
+    /// or pass: paths, `..`, absolute names, duplicates and symbolic links are refused,
+    /// even when the hash they carry is right.
+    #[test]
+    fn verify_reads_only_plain_files_inside_the_packet() {
+        let root = tempfile::tempdir().expect("tempdir");
+        let outside = root.path().join("outside.txt");
+        fs::write(&outside, b"secret").expect("outside");
+        let dir = root.path().join("close-2026-10");
+        let mut files = BTreeMap::new();
+        files.insert("a.csv".to_string(), b"x,y\r\n".to_vec());
+        let mut m = manifest(&files);
+        write_packet(&dir, &files, &m, false).expect("written");
+        let right = |name: &str| ManifestEntry {
+            name: name.to_string(),
+            bytes: 6,
+            sha256: sha256_hex(b"secret"),
+        };
+        m.files.push(right("../outside.txt"));
+        m.files.push(right(outside.to_str().expect("utf8")));
+        m.files.push(m.files[0].clone());
+        m.files.push(right("link.txt"));
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(&outside, dir.join("link.txt")).expect("symlink");
+        fs::write(dir.join(MANIFEST), serde_json::to_vec(&m).expect("json")).expect("manifest");
+
+        let (_, v) = verify(&dir).expect("verify");
+        assert!(!v.is_intact(), "{v:?}");
+        assert_eq!(v.ok, vec!["a.csv".to_string()]);
+        let refused: Vec<&str> = v.refused.iter().map(|(n, _)| n.as_str()).collect();
+        assert!(refused.contains(&"../outside.txt"), "{refused:?}");
+        assert!(
+            refused.contains(&outside.to_str().expect("utf8")),
+            "{refused:?}"
+        );
+        assert!(refused.contains(&"a.csv"), "the duplicate: {refused:?}");
+        #[cfg(unix)]
+        assert!(refused.contains(&"link.txt"), "{refused:?}");
+    }
+
+    /// An entry naming a file larger than the manifest says is read no further than its
+    /// stated size plus one byte, and is reported changed.
+    #[test]
+    fn a_file_larger_than_stated_is_changed_after_a_bounded_read() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        fs::write(dir.path().join("big.bin"), vec![7u8; 1 << 20]).expect("big");
+        assert_eq!(
+            read_at_most(&dir.path().join("big.bin"), 11)
+                .expect("read")
+                .len(),
+            11
+        );
+        #[cfg(unix)]
+        {
+            // A device the manifest names (here a link to /dev/zero) is never read.
+            std::os::unix::fs::symlink("/dev/zero", dir.path().join("zero")).expect("link");
+            let mut files = BTreeMap::new();
+            files.insert("zero".to_string(), Vec::new());
+            let m = manifest(&files);
+            fs::write(
+                dir.path().join(MANIFEST),
+                serde_json::to_vec(&m).expect("json"),
+            )
+            .expect("manifest");
+            let (_, v) = verify(dir.path()).expect("verify");
+            assert_eq!(v.refused.len(), 1, "{v:?}");
+        }
     }
 
     #[test]
