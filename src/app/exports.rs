@@ -16,11 +16,11 @@ pub fn write_exports(
     files: &[(&str, Vec<u8>)],
     force: bool,
 ) -> Result<Vec<(PathBuf, bool)>, Failure> {
-    use crate::files::{WriteError, write_atomic};
-    let refuse = |e: WriteError| match e {
-        WriteError::Exists(_) => Failure::usage(e.to_string()),
-        WriteError::Io { .. } => Failure::other(e.to_string()),
-    };
+    use crate::files::{WriteError, check_target, write_atomic};
+    let refuse = write_failure;
+    for (name, _) in files {
+        check_target(&dir.join(name)).map_err(refuse)?;
+    }
     if !force {
         for (name, bytes) in files {
             let path = dir.join(name);
@@ -38,6 +38,16 @@ pub fn write_exports(
         written.push((path, changed));
     }
     Ok(written)
+}
+
+/// A refused or failed export write as the user meets it: a file in the way (`--force`) or
+/// a path that is not a file is a usage problem (exit 2), anything else an IO failure.
+pub fn write_failure(e: crate::files::WriteError) -> Failure {
+    use crate::files::WriteError;
+    match e {
+        WriteError::Exists(_) | WriteError::NotAFile(..) => Failure::usage(e.to_string()),
+        WriteError::Io { .. } => Failure::other(e.to_string()),
+    }
 }
 
 /// Writes to `path`, or to `name-2.ext`, `name-3.ext`, ... when an earlier, different

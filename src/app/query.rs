@@ -132,7 +132,8 @@ pub fn write_result_files(df: &DataFrame, dir: &Path) -> Result<Vec<PathBuf>, Fa
     let mut paths = Vec::new();
     for f in [Format::Csv, Format::Md, Format::Json] {
         let path = dir.join(format!("query-result.{}", f.extension()));
-        write_result(df, f, Some(&path), &mut std::io::sink())?;
+        // The pane's own file names in its export folder: a new result replaces the last.
+        write_result(df, f, Some(&path), true, &mut std::io::sink())?;
         paths.push(path);
     }
     Ok(paths)
@@ -221,24 +222,18 @@ pub fn write_result(
     df: &DataFrame,
     format: Format,
     out: Option<&Path>,
+    force: bool,
     stdout: &mut dyn Write,
 ) -> Result<(), Failure> {
     let io = |e: std::io::Error| Failure::other(format!("could not write the result: {e}"));
     match out {
         None => output::write(df, format, stdout).map_err(io),
+        // Every export's rule: atomic, an existing different file replaced only with
+        // `force`, and never anything but a regular file.
         Some(path) => {
-            let dir = path
-                .parent()
-                .filter(|p| !p.as_os_str().is_empty())
-                .unwrap_or(Path::new("."));
-            let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
-            {
-                let mut w = std::io::BufWriter::new(tmp.as_file_mut());
-                output::write(df, format, &mut w).map_err(io)?;
-                w.flush().map_err(io)?;
-            }
-            tmp.persist(path).map_err(|e| io(e.error))?;
-            Ok(())
+            crate::files::write_atomic_with(path, force, |w| output::write(df, format, w))
+                .map(|_| ())
+                .map_err(crate::app::exports::write_failure)
         }
     }
 }

@@ -148,11 +148,8 @@ pub fn init_accounts(path: Option<&Path>, force: bool) -> CmdResult {
         std::fs::create_dir_all(parent)
             .map_err(|e| Failure::other(format!("could not create {}: {e}", parent.display())))?;
     }
-    let changed =
-        crate::files::write_atomic(&path, DEFAULT_MAP.as_bytes(), force).map_err(|e| match e {
-            crate::files::WriteError::Exists(_) => Failure::usage(e.to_string()),
-            other => Failure::other(other.to_string()),
-        })?;
+    let changed = crate::files::write_atomic(&path, DEFAULT_MAP.as_bytes(), force)
+        .map_err(crate::app::exports::write_failure)?;
     if changed {
         println!("wrote {}", path.display());
     } else {

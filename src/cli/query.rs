@@ -32,6 +32,10 @@ pub struct QueryArgs {
     /// Write the result to this file instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Replace an existing `--out` file with different content (only a regular file:
+    /// never a link's target, a device or a FIFO).
+    #[arg(long)]
+    pub force: bool,
 }
 
 pub fn run(ctx: &Ctx, args: &QueryArgs) -> CmdResult {
@@ -57,7 +61,7 @@ pub fn run(ctx: &Ctx, args: &QueryArgs) -> CmdResult {
     };
     let df = uc::run(&engine, &sql)?;
     let mut stdout = std::io::stdout().lock();
-    uc::write_result(&df, format, args.out.as_deref(), &mut stdout)?;
+    uc::write_result(&df, format, args.out.as_deref(), args.force, &mut stdout)?;
     if let Some(p) = &args.out {
         println!("{} rows -> {}", df.height(), p.display());
     }

@@ -200,6 +200,77 @@ fn file_out_and_tables() {
     }
 }
 
+/// `query --out` follows every export's rule: an existing different file is refused
+/// without `--force` (exit 2, left as it was), replaced with it; a link is never followed
+/// and a device is never replaced, `--force` or not.
+#[test]
+fn query_out_never_replaces_a_file_without_force_nor_anything_but_a_file() {
+    let t = Tieout::demo();
+    let sql = "SELECT id FROM payouts ORDER BY id LIMIT 1";
+    let out = t.work_dir().join("r.csv");
+    std::fs::write(&out, "an earlier, precious file\n").expect("w");
+    let path = out.display().to_string();
+    let run = t.run(&["query", sql, "--format", "csv", "--out", &path]);
+    run.code(2);
+    assert!(run.stderr.contains("--force"), "{}", run.stderr);
+    assert_eq!(
+        std::fs::read_to_string(&out).expect("kept"),
+        "an earlier, precious file\n"
+    );
+    t.run(&["query", sql, "--format", "csv", "--out", &path, "--force"])
+        .success();
+    assert!(
+        std::fs::read_to_string(&out)
+            .expect("replaced")
+            .starts_with("id\n")
+    );
+    #[cfg(unix)]
+    {
+        let link = t.work_dir().join("link.csv");
+        std::os::unix::fs::symlink(&out, &link).expect("symlink");
+        let before = std::fs::read(&out).expect("target");
+        let link_path = link.display().to_string();
+        for force in [false, true] {
+            let mut args = vec![
+                "query",
+                "SELECT 1 AS x",
+                "--format",
+                "csv",
+                "--out",
+                &link_path,
+            ];
+            if force {
+                args.push("--force");
+            }
+            let run = t.run(&args);
+            run.code(2);
+            assert!(run.stderr.contains("not a regular file"), "{}", run.stderr);
+        }
+        assert_eq!(std::fs::read(&out).expect("target"), before);
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .expect("link")
+                .file_type()
+                .is_symlink()
+        );
+        let run = t.run(&[
+            "query",
+            sql,
+            "--format",
+            "csv",
+            "--out",
+            "/dev/null",
+            "--force",
+        ]);
+        run.code(2);
+        assert!(
+            run.stderr.contains("a device, FIFO or socket"),
+            "{}",
+            run.stderr
+        );
+    }
+}
+
 const README_BEGIN: &str =
     "<!-- query-tables: begin (the output of `tieout --demo query --tables --format md`) -->\n";
 const README_END: &str = "<!-- query-tables: end -->";

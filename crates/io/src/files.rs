@@ -12,6 +12,11 @@ pub enum WriteError {
         "{0} already exists with different content; pass --force to replace it, or choose another --out folder"
     )]
     Exists(PathBuf),
+    /// The path holds something no export may replace, even with `--force`.
+    #[error(
+        "{0} is {1}, not a regular file; tieout replaces only a file, never a link's target, a device, a FIFO or a folder: choose another path"
+    )]
+    NotAFile(PathBuf, &'static str),
     #[error("could not write {path}: {source}")]
     Io {
         path: PathBuf,
@@ -53,9 +58,33 @@ pub(crate) fn export_dir_builder(prefix: &str) -> tempfile::Builder<'_, 'static>
     b
 }
 
+/// Whether an export may be written at `path`: nothing there, or a regular file (which
+/// the caller then compares and replaces only with `force`). A symbolic link, a device,
+/// a FIFO, a socket or a folder is refused: reading one to compare could block or never
+/// end, and replacing one would replace what is not an export (as root, `/dev/null`).
+pub fn check_target(path: &Path) -> Result<(), WriteError> {
+    let meta = match fs::symlink_metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(io_err(path)(e)),
+    };
+    let what = if meta.file_type().is_symlink() {
+        "a symbolic link"
+    } else if meta.is_dir() {
+        "a folder"
+    } else if meta.is_file() {
+        return Ok(());
+    } else {
+        "a device, FIFO or socket"
+    };
+    Err(WriteError::NotAFile(path.to_path_buf(), what))
+}
+
 /// Writes `bytes` to `path` atomically. Returns `Ok(false)` when the file already held
-/// exactly these bytes (nothing written), `Ok(true)` when written.
+/// exactly these bytes (nothing written), `Ok(true)` when written. Only a regular file is
+/// ever replaced ([`check_target`]).
 pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<bool, WriteError> {
+    check_target(path)?;
     if let Ok(existing) = fs::read(path) {
         if existing == bytes {
             return Ok(false);
@@ -77,6 +106,7 @@ pub fn write_atomic_with<F>(path: &Path, force: bool, render: F) -> Result<bool,
 where
     F: Fn(&mut dyn Write) -> std::io::Result<()>,
 {
+    check_target(path)?;
     if let Ok(existing) = fs::File::open(path) {
         let mut cmp = SameAs {
             existing: BufReader::with_capacity(1 << 16, existing),
@@ -163,6 +193,51 @@ impl<R: BufRead> Write for SameAs<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A link, a FIFO, a device or a folder at the path is refused even with `force`, and
+    /// left as it was (the FIFO is not opened: reading it would block).
+    #[cfg(unix)]
+    #[test]
+    fn only_a_regular_file_is_ever_replaced() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let target = dir.path().join("target.txt");
+        fs::write(&target, b"keep").expect("target");
+        let link = dir.path().join("link.csv");
+        std::os::unix::fs::symlink(&target, &link).expect("symlink");
+        let fifo = dir.path().join("pipe.csv");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        let folder = dir.path().join("folder.csv");
+        fs::create_dir(&folder).expect("folder");
+        let mut paths = vec![
+            (link.clone(), "a symbolic link"),
+            (folder, "a folder"),
+            (PathBuf::from("/dev/null"), "a device, FIFO or socket"),
+        ];
+        if made.is_ok_and(|s| s.success()) {
+            paths.push((fifo, "a device, FIFO or socket"));
+        }
+        for (path, what) in paths {
+            for force in [false, true] {
+                match write_atomic(&path, b"new", force) {
+                    Err(WriteError::NotAFile(p, w)) => {
+                        assert_eq!((p, w), (path.clone(), what));
+                    }
+                    other => panic!("{} (force {force}): {other:?}", path.display()),
+                }
+                assert!(matches!(
+                    write_atomic_with(&path, force, |w| w.write_all(b"new")),
+                    Err(WriteError::NotAFile(..))
+                ));
+            }
+        }
+        assert_eq!(fs::read(&target).expect("kept"), b"keep");
+        assert!(
+            fs::symlink_metadata(&link)
+                .expect("link")
+                .file_type()
+                .is_symlink()
+        );
+    }
 
     #[test]
     fn refuses_to_clobber_different_content_without_force() {
