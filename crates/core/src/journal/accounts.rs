@@ -234,6 +234,41 @@ pub enum MapError {
     /// A `[close]` setting that is not one of its values.
     #[error("account map, [close]: {0}")]
     BadClose(String),
+    /// A `date_format` that does not write a whole date (an unknown or time-only code, or
+    /// no day, month or year).
+    #[error(
+        "account map, [{section}] date_format '{format}': {why}; use strftime codes of a date, e.g. %m/%d/%Y or %d/%m/%Y"
+    )]
+    BadDateFormat {
+        section: &'static str,
+        format: String,
+        why: String,
+    },
+}
+
+/// Checks that `format` writes a whole date: it formats without error, and dates a day,
+/// a month and a year apart come out different (so no part of the date is lost).
+fn check_date_format(section: &'static str, format: &str) -> Result<(), MapError> {
+    let bad = |why: String| MapError::BadDateFormat {
+        section,
+        format: format.to_string(),
+        why,
+    };
+    let write = |y: i16, m: i8, d: i8| -> Result<String, MapError> {
+        let date = jiff::civil::Date::new(y, m, d).map_err(|e| bad(e.to_string()))?;
+        jiff::fmt::strtime::format(format, date).map_err(|e| bad(e.to_string()))
+    };
+    let base = write(2026, 10, 30)?;
+    for (other, part) in [
+        (write(2026, 10, 29)?, "the day"),
+        (write(2026, 9, 30)?, "the month"),
+        (write(2025, 10, 30)?, "the year"),
+    ] {
+        if other == base {
+            return Err(bad(format!("it does not write {part}")));
+        }
+    }
+    Ok(())
 }
 
 /// Something the map does not say.
@@ -273,6 +308,8 @@ impl AccountMap {
         }
         map.close_formats()?;
         map.close_style()?;
+        check_date_format("qbo", &map.qbo.date_format)?;
+        check_date_format("xero", &map.xero.date_format)?;
         Ok(map)
     }
 
@@ -423,6 +460,47 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A date format that cannot write a whole date is refused when the map is read,
+    /// naming the section and what is wrong (it was written as-is into every date of a
+    /// QuickBooks journal).
+    #[test]
+    fn a_date_format_that_does_not_write_a_whole_date_is_refused() {
+        let with = |section: &str, fmt: &str| {
+            let default = if section == "qbo" {
+                "%m/%d/%Y"
+            } else {
+                "%d/%m/%Y"
+            };
+            let text = DEFAULT_MAP.replacen(
+                &format!("[{section}]\ndate_format = \"{default}\""),
+                &format!("[{section}]\ndate_format = \"{fmt}\""),
+                1,
+            );
+            let line = format!("[{section}]\ndate_format = \"{fmt}\"");
+            assert!(
+                text.contains(&line),
+                "the default map sets [{section}] date_format"
+            );
+            AccountMap::parse(&text)
+        };
+        for (section, fmt, says) in [
+            ("qbo", "%Q%Z%!", "date_format '%Q%Z%!'"),
+            ("qbo", "%m/%Y", "does not write the day"),
+            ("xero", "%d/%m", "does not write the year"),
+            ("xero", "%H:%M", "[xero] date_format"),
+        ] {
+            match with(section, fmt) {
+                Err(e @ MapError::BadDateFormat { .. }) => {
+                    assert!(e.to_string().contains(says), "{fmt}: {e}");
+                }
+                other => panic!("{fmt}: {other:?}"),
+            }
+        }
+        for fmt in ["%m/%d/%Y", "%d/%m/%Y", "%Y-%m-%d", "%d %b %Y", "%-d.%-m.%y"] {
+            assert!(with("qbo", fmt).is_ok(), "{fmt}");
+        }
+    }
 
     #[test]
     fn the_default_map_reads_and_maps_every_known_category() {
