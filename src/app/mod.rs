@@ -22,6 +22,7 @@ pub mod refund_exec;
 pub mod run_history;
 pub mod schedule;
 pub mod settings;
+pub mod suggest;
 pub mod threads;
 pub mod ticket_fetch;
 pub mod tickets;

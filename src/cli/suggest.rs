@@ -16,19 +16,12 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::app::suggest::{self as uc, read_policy, suggest_all, summary, write_outputs};
 use crate::app::ticket_fetch::TicketRead;
-use crate::domain::refunds::{
-    Facts, Policy, Recommendation, Suggestion, Ticket, assess,
-    policy::load_policy_bytes,
-    trail::{self, StripeRequests, Trail},
-    unreadable,
-};
+use crate::domain::refunds::{Policy, Ticket, trail};
 use crate::failure::FailKind;
-
-/// The trail of every ticket, with `--explain` on a tickets file.
-pub const EXPLAIN_FILE: &str = "refund-explanations.md";
 use crate::model::AccountData;
-use crate::report::refunds::{CSV_FILE, JSONL_FILE, csv, json_line, jsonl};
+use crate::report::refunds::json_line;
 
 use super::{CmdResult, Ctx, Failure, SuggestArgs};
 
@@ -57,21 +50,6 @@ fn one_ticket_writes_no_file(args: &SuggestArgs) -> CmdResult {
     )))
 }
 
-/// The policy: the file's, over the default; exit 2 with the line and what is wrong.
-pub fn read_policy(path: Option<&Path>) -> Result<Policy, Failure> {
-    let Some(path) = path else {
-        return Ok(Policy::default_policy());
-    };
-    let bytes = std::fs::read(path).map_err(|e| {
-        Failure::usage(format!(
-            "cannot read the policy file {}: {e}; check the path given to --policy",
-            path.display()
-        ))
-    })?;
-    load_policy_bytes(&bytes, &path.display().to_string())
-        .map_err(|e| Failure::usage(e.to_string()))
-}
-
 fn run_one(ctx: &Ctx, args: &SuggestArgs, policy: &Policy) -> CmdResult {
     let nonempty = |v: &Option<String>, flag: &str| -> Result<String, Failure> {
         v.as_deref()
@@ -94,7 +72,7 @@ fn run_one(ctx: &Ctx, args: &SuggestArgs, policy: &Policy) -> CmdResult {
     };
     let tickets = [ticket];
     let (data, reads) = account_for(ctx, &tickets)?;
-    let (rows, trails) = suggest_all(&data, &tickets, &reads, policy, ctx);
+    let (rows, trails) = suggest_all(&data, &tickets, &reads, policy, &ctx.request());
     let unread: Vec<Option<String>> = reads.into_iter().map(|r| r.unread).collect();
     for (_, s) in &rows {
         println!("{}", json_line(s));
@@ -144,7 +122,7 @@ fn run_batch(ctx: &Ctx, args: &SuggestArgs, path: &Path, policy: &Policy) -> Cmd
             ),
         ));
     }
-    let (rows, trails) = suggest_all(&data, &tickets, &reads, policy, ctx);
+    let (rows, trails) = suggest_all(&data, &tickets, &reads, policy, &ctx.request());
 
     let dir = args.out.clone().unwrap_or_else(|| PathBuf::from("."));
     let explained = args.explain.then_some(trails.as_slice());
@@ -190,140 +168,31 @@ fn run_batch(ctx: &Ctx, args: &SuggestArgs, path: &Path, policy: &Policy) -> Cmd
     Ok(())
 }
 
-/// Decides every ticket over the data; a ticket whose objects could not be read
-/// (`reads[i].unread`, the error) is `review` with that reason instead. A ticket read
-/// live gets the requests it made (`reads[i].lookups`) in its trail; without `reads`
-/// (the demo, the cache) the trail says where the rows came from.
-pub fn suggest_all(
-    data: &AccountData,
-    tickets: &[Ticket],
-    reads: &[TicketRead],
-    policy: &Policy,
-    ctx: &Ctx,
-) -> (Vec<(Ticket, Suggestion)>, Vec<Trail>) {
-    // Evidence opens in the Dashboard of the account read: its mode, and the connected
-    // account's pages when read with --stripe-account.
-    let facts = Facts::of(data).connected(ctx.global.stripe_account.as_deref());
-    tickets
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            let read = reads.get(i);
-            let made = read.map(|r| StripeRequests::Made(r.lookups.clone()));
-            match read.and_then(|r| r.unread.as_deref()) {
-                Some(why) => {
-                    let s = unreadable(t, why);
-                    let trail = Trail {
-                        ticket_id: s.ticket_id.clone(),
-                        stripe: made.unwrap_or_default(),
-                        lookups: vec![s.reason.clone()],
-                        decided_by: s.rule.clone(),
-                        ..Trail::default()
-                    };
-                    ((t.clone(), s), trail)
-                }
-                None => {
-                    let mut a = assess(t, &facts, policy, ctx.now, &ctx.tz);
-                    if let Some(made) = made {
-                        a.trail.stripe = made;
-                    }
-                    ((a.ticket, a.suggestion), a.trail)
-                }
-            }
-        })
-        .unzip()
-}
-
-/// Writes `refund-suggestions.jsonl` and `.csv` (and with `--explain`
-/// `refund-explanations.md`) into `dir` as a set (a different earlier file refuses all,
-/// exit 2, unless `force`); returns their paths.
-pub fn write_outputs(
-    dir: &Path,
-    rows: &[(Ticket, Suggestion)],
-    trails: Option<&[Trail]>,
-    force: bool,
-) -> Result<Vec<PathBuf>, Failure> {
-    let mut files = vec![(JSONL_FILE, jsonl(rows)), (CSV_FILE, csv(rows))];
-    if let Some(trails) = trails {
-        files.push((EXPLAIN_FILE, trail::markdown(trails).into_bytes()));
-    }
-    let written = super::write_exports(dir, &files, force)?;
-    Ok(written.into_iter().map(|(path, _)| path).collect())
-}
-
-/// `20 tickets: 6 approve (214.00 USD), 2 partial, 7 decline, 5 review`.
-pub fn summary(rows: &[(Ticket, Suggestion)]) -> String {
-    let count = |r: Recommendation| rows.iter().filter(|(_, s)| s.recommendation == r).count();
-    format!(
-        "{} ticket(s): {} approve, {} partial, {} decline, {} review",
-        rows.len(),
-        count(Recommendation::Approve),
-        count(Recommendation::Partial),
-        count(Recommendation::Decline),
-        count(Recommendation::Review)
-    )
-}
-
-/// The account data the tickets are decided over: the demo, the cache, or a live read of
-/// just what the tickets need; with, for a live read, how each ticket's read went (its
-/// requests, and why its objects could not be read when they could not).
+/// The account the tickets are decided over (`app::suggest::account_for`), saying on
+/// stderr what a live read took and which tickets it could not read.
 fn account_for(ctx: &Ctx, tickets: &[Ticket]) -> Result<(AccountData, Vec<TicketRead>), Failure> {
-    if ctx.global.demo || ctx.global.cached {
-        let data = crate::app::load::load(&ctx.request(), crate::app::load::Need::Refunds)?;
-        return Ok((data, Vec::new()));
-    }
-    live::fetch(ctx, tickets)
-}
-
-mod live {
-    //! The live read: only what the tickets need (see `source::ticket_fetch`).
-
-    use super::*;
-    use crate::app::load::stripe_failure;
-    use crate::app::ticket_fetch::fetch_tickets;
-    use crate::model::{Origin, SnapshotMeta};
-
-    pub fn fetch(ctx: &Ctx, tickets: &[Ticket]) -> Result<(AccountData, Vec<TicketRead>), Failure> {
-        let client = crate::app::connect(&ctx.request())?;
-        let meta = SnapshotMeta {
-            account_id: ctx.global.stripe_account.clone().unwrap_or_default(),
-            account_name: None,
-            mode: client.key().mode(),
-            origin: Origin::Live,
-            api_version: crate::stripe::API_VERSION.into(),
-            fetched_at: ctx.now,
-            window_start: 0,
-            window_end: 0,
-            default_currency: None,
-            payment_methods: Default::default(),
-        };
-        crate::stripe::blocking::block_on(async {
-            let (data, reads) = fetch_tickets(client.clone(), tickets, meta)
-                .await
-                .map_err(stripe_failure)?;
-            let stats = client.stats();
-            eprintln!(
-                "tieout: read what {} ticket(s) need from Stripe in {} request(s); list calls per ticket: {}",
-                tickets.len(),
-                stats.requests,
-                reads
-                    .iter()
-                    .map(|r| r.calls.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            );
-            for (t, r) in tickets.iter().zip(&reads) {
-                if let Some(why) = &r.unread {
-                    eprintln!(
-                        "tieout: ticket {} could not be read from Stripe, so it is for review: {why}",
-                        t.ticket_id.as_deref().unwrap_or(t.email.as_str())
-                    );
-                }
+    let read = uc::account_for(&ctx.request(), tickets)?;
+    if !read.reads.is_empty() {
+        eprintln!(
+            "tieout: read what {} ticket(s) need from Stripe in {} request(s); list calls per ticket: {}",
+            tickets.len(),
+            read.requests,
+            read.reads
+                .iter()
+                .map(|r| r.calls.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+        for (t, r) in tickets.iter().zip(&read.reads) {
+            if let Some(why) = &r.unread {
+                eprintln!(
+                    "tieout: ticket {} could not be read from Stripe, so it is for review: {why}",
+                    t.ticket_id.as_deref().unwrap_or(t.email.as_str())
+                );
             }
-            Ok((data, reads))
-        })
-        .map_err(|e| Failure::other(format!("could not start the async runtime: {e}")))?
+        }
     }
+    Ok((read.data, read.reads))
 }
 
 #[cfg(test)]

@@ -29,7 +29,7 @@ use serde::Serialize;
 
 use crate::app::refund_exec::Outcome;
 use crate::domain::refunds::matching::{OrderMatch, PeriodLink};
-use crate::domain::refunds::{Assessment, Facts, Policy, Recommendation, assess};
+use crate::domain::refunds::{Assessment, Facts, Policy, Recommendation};
 use crate::model::AccountData;
 use crate::money::{Money, format_major};
 use crate::report::fields as report_fields;
@@ -44,7 +44,7 @@ use crate::tui::theme::Role;
 use crate::tui::widgets::table::{
     Cell, ColumnDef, DataTable, RowsSource, TableSource, cell_of, field_col,
 };
-use crate::tui::workspace::{self, Workspace};
+use crate::tui::workspace::Workspace;
 
 mod detail;
 mod evidence;
@@ -189,22 +189,9 @@ pub fn facts<'a>(data: &'a AccountData, connected: Option<&'a str>) -> Facts<'a>
     Facts::of(data).connected(connected)
 }
 
-/// Decides every ticket (the job the pane runs off the UI task) of the account `data`,
-/// read from the connected account `connected` when there is one.
-pub fn assess_all(
-    data: &AccountData,
-    connected: Option<&str>,
-    tickets: &[workspace::Ticket],
-    policy: &Policy,
-    now: i64,
-    tz: &TimeZone,
-) -> Vec<Assessment> {
-    let facts = facts(data, connected);
-    tickets
-        .iter()
-        .map(|t| assess(t, &facts, policy, now, tz))
-        .collect()
-}
+/// Decides every ticket (the job the pane runs off the UI task): the use case
+/// `tieout suggest` runs too.
+pub use crate::app::suggest::assess_all;
 
 fn rec_role(r: Recommendation) -> Role {
     match r {

@@ -5,6 +5,7 @@
 
 use std::path::Path;
 
+use crate::domain::refunds::assess;
 use crate::model::rows::{
     ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, RefundRow, SubscriptionRow,
 };
