@@ -5,39 +5,23 @@ use std::path::{Path, PathBuf};
 
 use crate::failure::Failure;
 
-/// Writes one command's export files into `dir` as a set (an existing file is never
-/// silently overwritten by a different run). Before anything is written, every file
-/// that would replace different content without `force` is refused as a usage
-/// failure (the message says `--force`), so a refused run never leaves a mix of two runs'
-/// files. Identical bytes already on disk count as written. Returns each path and whether
-/// it changed.
+/// Writes one command's export files into `dir` as a set, all of them or none
+/// (`files::write_set`): a file that would replace different content without `force` is
+/// refused before anything is written (a usage failure that says `--force`), and a write
+/// that fails (a full disk) leaves every file as it was, so a run never leaves a mix of
+/// two runs' files. Identical bytes already on disk count as written. Returns each path
+/// and whether it changed.
 pub fn write_exports(
     dir: &Path,
     files: &[(&str, Vec<u8>)],
     force: bool,
 ) -> Result<Vec<(PathBuf, bool)>, Failure> {
-    use crate::files::{WriteError, check_target, write_atomic};
-    let refuse = write_failure;
-    for (name, _) in files {
-        check_target(&dir.join(name)).map_err(refuse)?;
-    }
-    if !force {
-        for (name, bytes) in files {
-            let path = dir.join(name);
-            if let Ok(existing) = std::fs::read(&path)
-                && existing != *bytes
-            {
-                return Err(refuse(WriteError::Exists(path)));
-            }
-        }
-    }
-    let mut written = Vec::with_capacity(files.len());
-    for (name, bytes) in files {
-        let path = dir.join(name);
-        let changed = write_atomic(&path, bytes, force).map_err(refuse)?;
-        written.push((path, changed));
-    }
-    Ok(written)
+    let set: Vec<(PathBuf, &[u8])> = files
+        .iter()
+        .map(|(name, bytes)| (dir.join(name), bytes.as_slice()))
+        .collect();
+    let changed = crate::files::write_set(&set, force).map_err(write_failure)?;
+    Ok(set.into_iter().map(|(path, _)| path).zip(changed).collect())
 }
 
 /// A refused or failed export write as the user meets it: a file in the way (`--force`) or
@@ -46,7 +30,10 @@ pub fn write_failure(e: crate::files::WriteError) -> Failure {
     use crate::files::WriteError;
     match e {
         WriteError::Exists(_) | WriteError::NotAFile(..) => Failure::usage(e.to_string()),
-        WriteError::Io { .. } => Failure::other(e.to_string()),
+        // Every write is staged first: a failure leaves what was on disk as it was.
+        WriteError::Io { .. } => Failure::other(format!(
+            "{e}; no file was changed (a full disk? free some space or choose another --out folder)"
+        )),
     }
 }
 
@@ -76,4 +63,47 @@ pub fn write_new(path: &Path, bytes: &[u8]) -> Result<PathBuf, String> {
         "could not find a free name next to {}",
         path.display()
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A set whose later file cannot be written (here its folder is a file; a full disk
+    /// fails the same way) changes none of the files, even with `force`, and leaves no
+    /// staged file behind: a re-run of another month never leaves a mix of two runs.
+    #[test]
+    fn a_set_that_fails_part_way_changes_nothing() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("a.csv"), b"october").expect("a");
+        std::fs::write(dir.path().join("blocker"), b"a file, not a folder").expect("blocker");
+        let files = [
+            ("a.csv", b"november".to_vec()),
+            ("blocker/b.csv", b"november".to_vec()),
+        ];
+        let err = write_exports(dir.path(), &files, true).expect_err("b cannot be written");
+        assert!(
+            err.message.contains("b.csv") || err.message.contains("blocker"),
+            "{}",
+            err.message
+        );
+        assert_eq!(
+            std::fs::read(dir.path().join("a.csv")).expect("a"),
+            b"october"
+        );
+        let mut names: Vec<String> = std::fs::read_dir(dir.path())
+            .expect("list")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, vec!["a.csv".to_string(), "blocker".to_string()]);
+
+        // A set that can be written is, every file.
+        let ok = [
+            ("a.csv", b"november".to_vec()),
+            ("c.csv", b"november".to_vec()),
+        ];
+        let written = write_exports(dir.path(), &ok, true).expect("written");
+        assert_eq!(written.iter().filter(|(_, changed)| *changed).count(), 2);
+    }
 }

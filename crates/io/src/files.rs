@@ -127,15 +127,59 @@ where
     replace(path, |w| render(w))
 }
 
+/// Files written as one set: each is first written in full beside its place (a temp file,
+/// fsynced); only when every one of them is written are they moved into place, one rename
+/// each. A write that fails (a full disk) leaves every path as it was and removes what it
+/// staged, so a set is never half one run's files and half another's. Each path follows
+/// [`write_atomic`]'s rules (checked before anything is staged); returns, per path,
+/// whether it changed.
+pub fn write_set(files: &[(PathBuf, &[u8])], force: bool) -> Result<Vec<bool>, WriteError> {
+    let mut changed = Vec::with_capacity(files.len());
+    for (path, bytes) in files {
+        check_target(path)?;
+        let same = match fs::read(path) {
+            Ok(existing) if existing == *bytes => true,
+            Ok(_) if !force => return Err(WriteError::Exists(path.clone())),
+            _ => false,
+        };
+        changed.push(!same);
+    }
+    let mut staged = Vec::new();
+    for ((path, bytes), changed) in files.iter().zip(&changed) {
+        if *changed {
+            staged.push((path, stage(path, |w| w.write_all(bytes))?));
+        }
+    }
+    for (path, tmp) in staged {
+        persist(path, tmp)?;
+    }
+    Ok(changed)
+}
+
 /// Writes into a temp file beside `path` (buffered), fsyncs it and renames it over `path`.
 fn replace(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<bool, WriteError> {
-    let dir = match path.parent() {
+    let tmp = stage(path, write)?;
+    persist(path, tmp)?;
+    Ok(true)
+}
+
+/// The folder `path` goes in (`.` for a bare name).
+fn folder_of(path: &Path) -> PathBuf {
+    match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
-    };
+    }
+}
+
+/// Writes a temp file beside `path` (buffered) and fsyncs it; dropped, it is removed.
+fn stage(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<tempfile::NamedTempFile, WriteError> {
+    let dir = folder_of(path);
     fs::create_dir_all(&dir).map_err(io_err(&dir))?;
     let mut tmp = export_builder().tempfile_in(&dir).map_err(io_err(&dir))?;
     {
@@ -144,15 +188,19 @@ fn replace(
         out.flush().map_err(io_err(path))?;
     }
     tmp.as_file().sync_all().map_err(io_err(path))?;
+    Ok(tmp)
+}
+
+/// Renames a staged file over `path`, and makes the rename durable.
+fn persist(path: &Path, tmp: tempfile::NamedTempFile) -> Result<(), WriteError> {
     tmp.persist(path).map_err(|e| WriteError::Io {
         path: path.to_path_buf(),
         source: e.error,
     })?;
-    // Make the rename itself durable.
-    if let Ok(d) = fs::File::open(&dir) {
+    if let Ok(d) = fs::File::open(folder_of(path)) {
         let _ = d.sync_all();
     }
-    Ok(true)
+    Ok(())
 }
 
 /// A writer that compares what it is given with an existing file's bytes, failing at the
