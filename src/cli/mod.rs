@@ -306,10 +306,24 @@ pub fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
-            eprintln!("tieout: {}", f.message);
+            // A key pasted where a path or a name belongs (`--bank rk_live_…`) is echoed by
+            // the message that refuses it: masked, as on every other way out.
+            eprintln!("tieout: {}", crate::secrets::scrub_keys(&f.message));
             ExitCode::from(f.kind.code())
         }
     }
+}
+
+/// `--profile` names a keychain entry (and a file of the run history): a Stripe key pasted
+/// there would be printed by `status` and become a file name. Refused, masked.
+fn profile_is_a_name(profile: &str) -> CmdResult {
+    let masked = crate::secrets::scrub_keys(profile);
+    if masked == profile {
+        return Ok(());
+    }
+    Err(Failure::usage(format!(
+        "--profile takes a profile's name (default `default`), and '{masked}' looks like a Stripe key: store a key with `tieout login`, never as an argument"
+    )))
 }
 
 /// Prints clap's refusal of a command line with anything that looks like a Stripe key
@@ -361,6 +375,7 @@ impl Ctx {
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> CmdResult {
+    profile_is_a_name(&cli.global.profile)?;
     let ctx = Ctx::from_args(cli.global);
     match cli.command {
         None => tui_cmd::run(&ctx, ctx.global.demo),

@@ -154,6 +154,34 @@ fn no_command_leaks_the_key_to_output_cache_exports_or_logs() {
         "{}",
         misplaced.stdout
     );
+    // Nor one pasted into --profile (it would become a file name) or --bank (its
+    // refusal names the path).
+    let home_before = files_under(&t.home()).len();
+    let as_profile = t.run(&["--profile", CANARY, "status"]);
+    assert_no_canary("--profile KEY status", &as_profile);
+    as_profile.code(2);
+    assert!(
+        as_profile
+            .stderr
+            .contains("--profile takes a profile's name"),
+        "{}",
+        as_profile.stderr
+    );
+    assert_eq!(
+        files_under(&t.home()).len(),
+        home_before,
+        "no file made for the profile"
+    );
+    let as_bank = t.run(&[
+        "--demo",
+        "reconcile",
+        "--month",
+        "2026-10",
+        "--bank",
+        CANARY,
+    ]);
+    assert_no_canary("reconcile --bank KEY", &as_bank);
+    assert_ne!(as_bank.code, Some(0), "{}", as_bank.stderr);
     // A run that fails at Stripe (retries exhausted) prints the request, not the key.
     fake.inject(Fault::status("", 500, Fault::ALWAYS));
     let failed = t.run(&["sync"]);
