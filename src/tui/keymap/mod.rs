@@ -58,6 +58,11 @@ pub const PRESETS: &[&str] = &["default", "vim"];
 /// What a keymap file or a key name got wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum KeymapError {
+    /// After the file's changes, some screen has no key left that quits.
+    #[error(
+        "{origin}: no key quits the workbench {place} after this file's changes; keep a key bound to quit (the default is \"q\" = \"quit\", and \"ctrl-c\" = \"quit\" also works)"
+    )]
+    NoQuit { origin: String, place: String },
     #[error("{origin}: unknown key '{key}'. Keys are single characters or {names}, optionally with ctrl-, alt-, shift- (sequences: \"g g\")", names = KEY_NAMES.join(", "))]
     UnknownKey { origin: String, key: String },
     #[error("{origin}: '{key}' is bound to unknown action '{action}'. Valid actions: {valid}, or none to unbind", valid = Action::valid_names())]
@@ -344,6 +349,27 @@ impl Keymap {
             apply_entries(layer, entries, origin, modes::mode(name))?;
             check_prefixes(layer, origin)?;
         }
+        self.check_quit(origin)
+    }
+
+    /// Some key quits on every screen that reads actions (the tabs and the help; the modes
+    /// that read typed text leave with their own cancel key): a keymap that unbinds every
+    /// way out would leave a terminal only a kill can free.
+    fn check_quit(&self, origin: &str) -> Result<(), KeymapError> {
+        let quits =
+            |context: Option<&str>| self.effective(context).values().any(|a| *a == Action::Quit);
+        let screens = contexts().into_iter().filter(|c| modes::mode(c).is_none());
+        for context in std::iter::once(None).chain(screens.map(Some)) {
+            if !quits(context) {
+                return Err(KeymapError::NoQuit {
+                    origin: origin.to_string(),
+                    place: context.map_or_else(
+                        || "(in its global [keys])".to_string(),
+                        |c| format!("in [keys.{c}]"),
+                    ),
+                });
+            }
+        }
         Ok(())
     }
 
@@ -441,6 +467,40 @@ fn sorted_keys<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A keymap file that unbinds every way to quit, globally or on one tab, is refused
+    /// with the place and how to keep a quit key.
+    #[test]
+    fn a_keymap_that_leaves_no_way_to_quit_is_refused() {
+        let mut k = Keymap::default_keys();
+        let bound: Vec<String> = k.keys_for(Action::Quit);
+        assert!(!bound.is_empty());
+        let unbind_all: String = bound
+            .iter()
+            .map(|key| format!("\"{key}\" = \"none\"\n"))
+            .collect();
+        let e = k
+            .apply_toml(&format!("[keys]\n{unbind_all}"), "keymap.toml")
+            .expect_err("no quit left");
+        assert!(e.to_string().contains("no key quits the workbench"), "{e}");
+        // One tab's layer taking over every quit key is refused too, naming the tab.
+        let mut k = Keymap::default_keys();
+        let take: String = bound
+            .iter()
+            .map(|key| format!("\"{key}\" = \"down\"\n"))
+            .collect();
+        let e = k
+            .apply_toml(&format!("[keys.worklist]\n{take}"), "keymap.toml")
+            .expect_err("no quit on the worklist");
+        assert!(e.to_string().contains("[keys.worklist]"), "{e}");
+        // Moving quit to another key is fine.
+        let mut k = Keymap::default_keys();
+        k.apply_toml(
+            &format!("[keys]\n{unbind_all}\"ctrl-q\" = \"quit\"\n"),
+            "keymap.toml",
+        )
+        .expect("quit moved");
+    }
 
     #[test]
     fn presets_parse_and_resolve() {
