@@ -89,10 +89,40 @@ pub fn read_tickets_with(
     format: TicketsFormat,
     opts: &ReadOptions,
 ) -> Result<TicketsRead, String> {
-    match format {
+    let mut read = match format {
         TicketsFormat::Csv => read_csv(strip_bom(text), opts),
         TicketsFormat::JsonLines => Ok(read_jsonl(strip_bom(text), opts)),
         TicketsFormat::JsonArray => read_json_array(strip_bom(text), opts),
+    }?;
+    note_repeated_ids(&mut read);
+    Ok(read)
+}
+
+/// A ticket id on more than one line gets a note at each repeat, naming the first line:
+/// both are still suggested (they may differ), but a helpdesk export that lists a
+/// ticket twice is seen, not silently answered twice.
+fn note_repeated_ids(read: &mut TicketsRead) {
+    let mut first: std::collections::HashMap<&str, u64> = std::collections::HashMap::new();
+    let mut repeats = Vec::new();
+    for (line, t) in &read.tickets {
+        let Some(id) = t.ticket_id.as_deref() else {
+            continue;
+        };
+        match first.get(id) {
+            Some(at) => repeats.push(LineProblem {
+                line: *line,
+                message: format!(
+                    "ticket {id} is also on line {at}: both are suggested; check the export for a repeated ticket"
+                ),
+            }),
+            None => {
+                first.insert(id, *line);
+            }
+        }
+    }
+    if !repeats.is_empty() {
+        read.notes.extend(repeats);
+        read.notes.sort_by_key(|n| n.line);
     }
 }
 
@@ -535,6 +565,28 @@ fn read_json_array(text: &str, opts: &ReadOptions) -> Result<TicketsRead, String
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A ticket id repeated in the file is noted at the repeat, with the first line; both
+    /// tickets are still read (they may differ), in CSV and JSON lines alike.
+    #[test]
+    fn a_repeated_ticket_id_is_noted_with_its_first_line() {
+        let csv = "ticket_id,email,order_id,message\nT-1,a@x.io,ORD-1,ok\nT-2,b@x.io,ORD-2,ok\nT-1,a@x.io,ORD-9,again\n";
+        let read = read_tickets(csv, TicketsFormat::Csv).expect("readable");
+        assert_eq!(read.tickets.len(), 3);
+        assert_eq!(read.notes.len(), 1, "{:?}", read.notes);
+        assert_eq!(read.notes[0].line, 4);
+        assert!(
+            read.notes[0]
+                .message
+                .contains("ticket T-1 is also on line 2"),
+            "{:?}",
+            read.notes
+        );
+        let jsonl = "{\"ticket_id\":\"T-1\",\"email\":\"a@x.io\",\"order_id\":\"O\"}\n{\"ticket_id\":\"T-1\",\"email\":\"a@x.io\",\"order_id\":\"O\"}\n";
+        let read = read_tickets(jsonl, TicketsFormat::JsonLines).expect("readable");
+        assert_eq!(read.notes.len(), 1, "{:?}", read.notes);
+        assert_eq!(read.notes[0].line, 2);
+    }
 
     #[test]
     fn a_line_that_is_not_utf8_is_reported_not_fatal() {
