@@ -7,7 +7,9 @@
 
 use std::ops::ControlFlow;
 
-use sqlparser::ast::{Ident, ObjectName, Spanned, Statement, TableFactor, Visit, Visitor};
+use sqlparser::ast::{
+    Ident, ObjectName, Query, SetExpr, Spanned, Statement, TableFactor, Visit, Visitor,
+};
 use sqlparser::dialect::GenericDialect;
 use sqlparser::parser::{Parser, ParserOptions};
 use sqlparser::tokenizer::Span;
@@ -118,8 +120,35 @@ fn refuse_function(name: &ObjectName) -> ControlFlow<QueryError> {
     })
 }
 
+/// A query body that writes: `SELECT … INTO`, or an `INSERT`/`UPDATE`/`DELETE`/`MERGE`
+/// after a `WITH` (both parse as a query, so the statement check alone lets them by).
+fn writes(body: &SetExpr) -> Option<(&'static str, Span)> {
+    match body {
+        SetExpr::Select(s) => s.into.as_ref().map(|i| ("SELECT … INTO", i.span())),
+        SetExpr::SetOperation { left, right, .. } => writes(left).or_else(|| writes(right)),
+        SetExpr::Insert(st) => Some(("INSERT", st.span())),
+        SetExpr::Update(st) => Some(("UPDATE", st.span())),
+        SetExpr::Delete(st) => Some(("DELETE", st.span())),
+        SetExpr::Merge(st) => Some(("MERGE", st.span())),
+        SetExpr::Query(_) | SetExpr::Values(_) | SetExpr::Table(_) => None,
+    }
+}
+
 impl Visitor for FromCheck {
     type Break = QueryError;
+
+    /// Every query, nested ones and those of a `WITH` included, only reads.
+    fn pre_visit_query(&mut self, query: &Query) -> ControlFlow<QueryError> {
+        match writes(&query.body) {
+            Some((what, span)) => ControlFlow::Break(QueryError::Refused {
+                message: format!(
+                    "{what} is not allowed: a query only reads the snapshot (SELECT … / WITH … SELECT …) and writes nothing; use --out to keep a result"
+                ),
+                at: pos(span).or_else(|| pos(query.span())),
+            }),
+            None => ControlFlow::Continue(()),
+        }
+    }
 
     fn pre_visit_table_factor(&mut self, factor: &TableFactor) -> ControlFlow<QueryError> {
         match factor {

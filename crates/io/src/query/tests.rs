@@ -212,6 +212,12 @@ fn statements_that_are_not_queries_are_refused_before_execution() {
         ("SHOW TABLES", "SHOW"),
         ("EXPLAIN SELECT * FROM payouts", "EXPLAIN"),
         ("COPY payouts TO '/tmp/x.csv'", "COPY"),
+        // Writes that parse as a query: stopped by tieout's guard, not by polars.
+        ("SELECT * INTO stolen FROM payouts", "SELECT … INTO"),
+        ("WITH p AS (SELECT * FROM payouts) INSERT INTO payouts SELECT * FROM p", "INSERT"),
+        ("WITH p AS (SELECT 1) DELETE FROM payouts", "DELETE"),
+        ("WITH p AS (SELECT 1) UPDATE payouts SET amount = 0", "UPDATE"),
+        ("SELECT id FROM payouts UNION SELECT id INTO x FROM charges", "SELECT … INTO"),
     ] {
         let e = demo().run(sql).expect_err(sql);
         match &e {
