@@ -16,6 +16,65 @@ use sqlparser::tokenizer::Span;
 
 use super::{Pos, QueryError};
 
+/// The most operators (`AND`, `OR`, `NOT`, comparisons, arithmetic) a query may hold:
+/// each can be one level of recursion when the query is parsed and planned.
+pub const MAX_OPERATORS: usize = 2_000;
+
+/// The longest query text, in bytes.
+pub const MAX_BYTES: usize = 256 << 10;
+
+/// Refuses a query too long or with too many operators to be parsed and planned safely,
+/// before any parser sees it (counting tokens does not recurse). A long `IN (…)` list is
+/// one operator, however many values it holds.
+pub fn check_size(sql: &str) -> Result<(), QueryError> {
+    use sqlparser::keywords::Keyword;
+    use sqlparser::tokenizer::{Token, Tokenizer};
+    if sql.len() > MAX_BYTES {
+        return Err(QueryError::Refused {
+            message: format!(
+                "the query is {} KiB; at most {} KiB: put long lists of values in fewer, simpler queries",
+                sql.len() >> 10,
+                MAX_BYTES >> 10
+            ),
+            at: None,
+        });
+    }
+    // A text the tokenizer cannot read is left to the parser, which says where.
+    let Ok(tokens) = Tokenizer::new(&GenericDialect, sql).tokenize() else {
+        return Ok(());
+    };
+    let operators = tokens
+        .iter()
+        .filter(|t| match t {
+            Token::Word(w) => matches!(w.keyword, Keyword::AND | Keyword::OR | Keyword::NOT),
+            Token::DoubleEq
+            | Token::Eq
+            | Token::Neq
+            | Token::Lt
+            | Token::Gt
+            | Token::LtEq
+            | Token::GtEq
+            | Token::Spaceship
+            | Token::Plus
+            | Token::Minus
+            | Token::Mul
+            | Token::Div
+            | Token::Mod
+            | Token::StringConcat => true,
+            _ => false,
+        })
+        .count();
+    if operators > MAX_OPERATORS {
+        return Err(QueryError::Refused {
+            message: format!(
+                "the query has {operators} operators; at most {MAX_OPERATORS}: write `col IN ('a', 'b', …)` instead of a chain of `OR col = …`, or split the query"
+            ),
+            at: None,
+        });
+    }
+    Ok(())
+}
+
 /// Parses `sql` and refuses what is not one plain query over tables.
 pub fn check(sql: &str) -> Result<Vec<Statement>, QueryError> {
     let statements = parse(sql)?;

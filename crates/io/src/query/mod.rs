@@ -122,6 +122,11 @@ impl fmt::Display for QueryError {
 
 impl std::error::Error for QueryError {}
 
+/// The stack of the thread a query runs on: room for [`guard::MAX_OPERATORS`] levels of
+/// recursion in the parser and planner, in a debug build too (only what is used is
+/// committed).
+const QUERY_STACK: usize = 512 << 20;
+
 /// The snapshot's tables and views, ready to query.
 #[derive(Debug, Clone)]
 pub struct Engine {
@@ -144,7 +149,26 @@ impl Engine {
     }
 
     /// Checks and runs one query.
+    /// Parsing and planning recurse once per operator (`a OR b OR c …` is a tree as deep
+    /// as it is long), so a query runs on a thread of its own with a stack sized for the
+    /// deepest query the guard lets through ([`guard::MAX_OPERATORS`]): a long query is
+    /// refused with a message, never a stack overflow that aborts the process (and, in
+    /// the workbench, leaves the terminal in its raw mode).
     pub fn run(&self, sql: &str) -> Result<DataFrame, QueryError> {
+        guard::check_size(sql)?;
+        std::thread::scope(|scope| {
+            let worker = std::thread::Builder::new()
+                .name("tieout-sql".into())
+                .stack_size(QUERY_STACK)
+                .spawn_scoped(scope, || self.run_here(sql))
+                .map_err(|e| QueryError::engine(format!("could not start the query: {e}")))?;
+            worker
+                .join()
+                .unwrap_or_else(|_| Err(QueryError::engine("the query stopped unexpectedly")))
+        })
+    }
+
+    fn run_here(&self, sql: &str) -> Result<DataFrame, QueryError> {
         let statements = guard::check(sql)?;
         let mut ctx = SQLContext::new().with_function_registry(functions::registry());
         for t in &self.tables {

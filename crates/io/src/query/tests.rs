@@ -214,10 +214,19 @@ fn statements_that_are_not_queries_are_refused_before_execution() {
         ("COPY payouts TO '/tmp/x.csv'", "COPY"),
         // Writes that parse as a query: stopped by tieout's guard, not by polars.
         ("SELECT * INTO stolen FROM payouts", "SELECT … INTO"),
-        ("WITH p AS (SELECT * FROM payouts) INSERT INTO payouts SELECT * FROM p", "INSERT"),
+        (
+            "WITH p AS (SELECT * FROM payouts) INSERT INTO payouts SELECT * FROM p",
+            "INSERT",
+        ),
         ("WITH p AS (SELECT 1) DELETE FROM payouts", "DELETE"),
-        ("WITH p AS (SELECT 1) UPDATE payouts SET amount = 0", "UPDATE"),
-        ("SELECT id FROM payouts UNION SELECT id INTO x FROM charges", "SELECT … INTO"),
+        (
+            "WITH p AS (SELECT 1) UPDATE payouts SET amount = 0",
+            "UPDATE",
+        ),
+        (
+            "SELECT id FROM payouts UNION SELECT id INTO x FROM charges",
+            "SELECT … INTO",
+        ),
     ] {
         let e = demo().run(sql).expect_err(sql);
         match &e {
@@ -388,4 +397,31 @@ fn query_csv_neutralises_formula_cells_and_keeps_numbers() {
         text,
         "f,at,plus,n,m\n'=SUM(A1:A9),'@cmd,'+1 555,-15,-2.50\n"
     );
+}
+
+/// A chain of thousands of `OR`s used to overflow the stack and abort the process (a
+/// 41 KB query, 3,000 conditions). Up to the guard's bound it runs (on the query's own
+/// thread); beyond it, it is refused with a message that says what to write instead.
+#[test]
+fn a_very_long_chain_of_conditions_runs_or_is_refused_never_crashes() {
+    let chain = |n: usize| {
+        let conds: Vec<String> = (0..n).map(|i| format!("id = 'po_{i}'")).collect();
+        format!("SELECT id FROM payouts WHERE {}", conds.join(" OR "))
+    };
+    // Each condition is two operators (`=` and `OR`).
+    let within = guard::MAX_OPERATORS / 2;
+    let df = demo().run(&chain(within)).expect("within the bound");
+    assert_eq!(df.width(), 1);
+    let e = demo().run(&chain(3_000)).expect_err("beyond the bound");
+    match &e {
+        QueryError::Refused { message, .. } => {
+            assert!(message.contains("operators; at most"), "{message}");
+            assert!(message.contains(" IN ("), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // A long IN list is one operator: it runs.
+    let ids: Vec<String> = (0..5_000).map(|i| format!("'po_{i}'")).collect();
+    let sql = format!("SELECT id FROM payouts WHERE id IN ({})", ids.join(", "));
+    demo().run(&sql).expect("a long IN list");
 }
