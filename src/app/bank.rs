@@ -54,7 +54,7 @@ pub fn read_statements(statements: &Statements) -> Result<Option<Vec<BankLine>>,
 }
 
 fn read_one(path: &Path, profile: &CsvProfile) -> Result<Vec<BankLine>, Failure> {
-    let bytes = std::fs::read(path)
+    let bytes = crate::files::read_input(path, crate::files::MAX_INPUT_BYTES)
         .map_err(|e| Failure::usage(format!("--bank {}: {e}", path.display())))?;
     let name = path.file_name().map_or_else(
         || path.display().to_string(),

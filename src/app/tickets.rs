@@ -83,7 +83,7 @@ pub fn read_options(
 /// Reads the tickets of the file at `path`. `Err` (a usage failure naming the file) when
 /// it cannot be opened or as a whole cannot be read; bad lines are in the result.
 pub fn read_file(path: &Path, opts: &ReadOptions) -> Result<TicketsRead, Failure> {
-    let bytes = std::fs::read(path).map_err(|e| {
+    let bytes = crate::files::read_input(path, crate::files::MAX_INPUT_BYTES).map_err(|e| {
         Failure::usage(format!(
             "cannot read the tickets file {}: {e}; check its path",
             path.display()

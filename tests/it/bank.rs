@@ -225,3 +225,25 @@ fn the_demo_against_its_bundled_statements_matches_its_golden_files() {
         assert_golden(&format!("bank/{name}/stdout.txt"), &stdout_golden(&out));
     }
 }
+
+/// A statement path that is a device (or a link to one) is refused before it is read:
+/// `--bank /dev/zero` used to read until memory ran out.
+#[cfg(unix)]
+#[test]
+fn a_bank_path_that_is_not_a_file_is_refused_before_it_is_read() {
+    let t = Tieout::demo();
+    let out = t.work_dir().join("out");
+    let link = t.work_dir().join("statement.csv");
+    std::os::unix::fs::symlink("/dev/zero", &link).expect("link");
+    let run = t.run(&[
+        "reconcile",
+        "--month",
+        "2026-10",
+        "--out",
+        &out.display().to_string(),
+        "--bank",
+        &link.display().to_string(),
+    ]);
+    run.code(2);
+    assert!(run.stderr.contains("not a regular file"), "{}", run.stderr);
+}

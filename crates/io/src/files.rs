@@ -25,6 +25,47 @@ pub enum WriteError {
     },
 }
 
+/// Why an input file (a bank statement, a tickets export) was not read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error("it is {0}, not a regular file: give the path of the export itself")]
+    NotAFile(&'static str),
+    #[error(
+        "it is larger than {limit_mib} MiB, more than tieout reads from one file: split it (by month or by account) and give the parts"
+    )]
+    TooLarge { limit_mib: u64 },
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// The most bytes tieout reads from one input file.
+pub const MAX_INPUT_BYTES: u64 = 256 << 20;
+
+/// Reads an input file: only a regular file (a link is followed to one; a device such as
+/// `/dev/zero`, a FIFO or a folder is refused before it is opened), and at most `limit`
+/// bytes (a larger file is refused rather than read until memory runs out).
+pub fn read_input(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    use std::io::Read;
+    let meta = fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(ReadError::NotAFile(if meta.is_dir() {
+            "a folder"
+        } else {
+            "a device, FIFO or socket"
+        }));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len().min(limit)).unwrap_or(0));
+    fs::File::open(path)?
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(ReadError::TooLarge {
+            limit_mib: limit >> 20,
+        });
+    }
+    Ok(bytes)
+}
+
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> WriteError + '_ {
     move |source| WriteError::Io {
         path: path.to_path_buf(),
@@ -285,6 +326,28 @@ mod tests {
                 .file_type()
                 .is_symlink()
         );
+    }
+
+    /// An input is read only from a regular file and never past its limit.
+    #[test]
+    fn inputs_are_regular_files_read_within_a_limit() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let p = dir.path().join("statement.csv");
+        fs::write(&p, vec![b'x'; 3 << 20]).expect("write");
+        assert_eq!(read_input(&p, 4 << 20).expect("within").len(), 3 << 20);
+        let e = read_input(&p, 2 << 20).expect_err("too large");
+        assert!(matches!(e, ReadError::TooLarge { limit_mib: 2 }), "{e:?}");
+        assert!(matches!(
+            read_input(dir.path(), 1 << 20),
+            Err(ReadError::NotAFile("a folder"))
+        ));
+        #[cfg(unix)]
+        {
+            let link = dir.path().join("zero.csv");
+            std::os::unix::fs::symlink("/dev/zero", &link).expect("link");
+            let e = read_input(&link, MAX_INPUT_BYTES).expect_err("a device");
+            assert!(e.to_string().contains("not a regular file"), "{e}");
+        }
     }
 
     #[test]
