@@ -125,16 +125,8 @@ pub fn check_target(path: &Path) -> Result<(), WriteError> {
 /// exactly these bytes (nothing written), `Ok(true)` when written. Only a regular file is
 /// ever replaced ([`check_target`]).
 pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<bool, WriteError> {
-    check_target(path)?;
-    if let Ok(existing) = fs::read(path) {
-        if existing == bytes {
-            return Ok(false);
-        }
-        if !force {
-            return Err(WriteError::Exists(path.to_path_buf()));
-        }
-    }
-    replace(path, |w| w.write_all(bytes))
+    let changed = write_set(&[(path.to_path_buf(), bytes)], force)?;
+    Ok(changed.first().copied().unwrap_or(false))
 }
 
 /// [`write_atomic`] for content made as it is written (a CSV of a million lines is never
