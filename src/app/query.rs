@@ -111,7 +111,17 @@ impl SqlEngine {
 
     /// Runs `sql` through the guard and the engine.
     pub fn run(&self, sql: &str) -> Result<DataFrame, SqlError> {
-        self.0.run(sql).map_err(|e| SqlError {
+        self.run_until(sql, &|| false)
+    }
+
+    /// [`SqlEngine::run`], stopped (the work itself, not only its answer) as soon as
+    /// `cancelled` says so.
+    pub fn run_until(
+        &self,
+        sql: &str,
+        cancelled: &(dyn Fn() -> bool + Sync),
+    ) -> Result<DataFrame, SqlError> {
+        self.0.run_until(sql, cancelled).map_err(|e| SqlError {
             message: e.with_source(sql),
             at: e.at().map(|p| SqlPos {
                 line: p.line,

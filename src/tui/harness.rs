@@ -8,7 +8,7 @@ use ratatui::layout::Rect;
 
 use super::action::Action;
 use super::keymap::{Keymap, parse_chord};
-use super::msg::{CancelFlag, Effect, Msg};
+use super::msg::{CancelFlag, Effect, JobOutput, Msg, RequestId};
 use super::pane::Pane;
 use super::state::{Settings, Startup, State};
 use super::theme::{Role, Theme};
@@ -55,6 +55,11 @@ pub struct Harness {
     pub queued: Vec<Effect>,
     /// Perform effects at once (default), or keep them queued until `settle`.
     pub auto: bool,
+    /// Outputs of jobs cancelled before they ran or while they ran: dropped unseen, as
+    /// the runtime drops them, kept here for tests to look at.
+    pub dropped: Vec<JobOutput>,
+    /// Requests whose cancel came before their job ran.
+    cancelled: std::collections::HashSet<RequestId>,
 }
 
 impl Harness {
@@ -85,6 +90,8 @@ impl Harness {
             log: Vec::new(),
             queued: Vec::new(),
             auto: true,
+            dropped: Vec::new(),
+            cancelled: Default::default(),
         }
     }
 
@@ -176,8 +183,22 @@ impl Harness {
                     self.step(Msg::Loaded { req, kind, result });
                 }
                 Effect::Compute { req, job } => {
-                    let output = job.run(&CancelFlag::new());
-                    self.step(Msg::Computed { req, output });
+                    // As the runtime: the job sees its request's cancel, and a cancelled
+                    // job's output never reaches the panes.
+                    let flag = CancelFlag::new();
+                    if self.cancelled.contains(&req) {
+                        flag.cancel();
+                    }
+                    let output = job.run(&flag);
+                    if flag.is_cancelled() {
+                        self.dropped.push(output);
+                    } else {
+                        self.step(Msg::Computed { req, output });
+                    }
+                }
+                Effect::Cancel(req) => {
+                    self.cancelled.insert(req);
+                    self.log.push(Effect::Cancel(req));
                 }
                 other => self.log.push(other),
             }

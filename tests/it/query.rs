@@ -163,6 +163,19 @@ fn errors_point_at_the_sql_and_exit_2() {
     let run = t.run(&["query", "SELECT * FROM payouts WHERE"]);
     run.code(2);
     assert!(run.stderr.contains("SQL syntax"), "{}", run.stderr);
+    // A three-way cross join of the balance transactions: billions of rows, refused
+    // before it runs (it once grew to 8 GB in 13 s).
+    let run = t.run(&[
+        "query",
+        "SELECT * FROM balance_transactions a, balance_transactions b, balance_transactions c",
+    ]);
+    run.code(2);
+    assert!(
+        run.stderr.contains("refused before it ran")
+            && run.stderr.contains("over the query budget"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]

@@ -131,12 +131,13 @@ impl QueryPane {
         }
         let engine = self.engine.clone();
         let (now, tz) = (self.now, self.tz.clone());
-        let job = Job::new("running the query", move |_| -> Ran {
+        let job = Job::new("running the query", move |flag| -> Ran {
             let engine =
                 engine.get_or_init(|| Engine::over(&data, now, &tz).map_err(|f| f.message));
             let engine = engine.as_ref().map_err(|e| (e.clone(), None))?;
+            // Esc cancels the job's flag: the engine stops polars' work at its next step.
             engine
-                .run(&sql)
+                .run_until(&sql, &|| flag.is_cancelled())
                 .map(Arc::new)
                 .map_err(|e| (e.message, e.at))
         });

@@ -13,6 +13,7 @@
 //! returns a list instead of a number (upstream pola-rs/polars#14938): such a result is
 //! refused with how to write it.
 
+pub mod budget;
 pub mod catalog;
 pub mod functions;
 pub mod guard;
@@ -22,12 +23,13 @@ pub mod saved;
 use std::fmt;
 
 use jiff::tz::TimeZone;
-use polars::prelude::{DataFrame, DataType, IntoLazy, PolarsError};
+use polars::prelude::{DataFrame, DataType, InProcessQuery, IntoLazy, LazyFrame, PolarsError};
 use polars::sql::SQLContext;
 use sqlparser::ast::Statement;
 
 use tieout_core::model::AccountData;
 
+pub use budget::Budget;
 pub use catalog::TableInfo;
 
 /// A place in the SQL text, 1-based.
@@ -55,6 +57,10 @@ pub enum QueryError {
     ListResult { column: String },
     /// polars refused or failed to run the query.
     Engine { message: String, at: Option<Pos> },
+    /// The query would grow, or grew, past the [`Budget`].
+    Budget { message: String },
+    /// The caller cancelled the query (Esc in the Query tab).
+    Cancelled,
 }
 
 impl QueryError {
@@ -72,7 +78,9 @@ impl QueryError {
             | QueryError::Refused { at, .. }
             | QueryError::Unknown { at, .. }
             | QueryError::Engine { at, .. } => *at,
-            QueryError::ListResult { .. } => None,
+            QueryError::ListResult { .. } | QueryError::Budget { .. } | QueryError::Cancelled => {
+                None
+            }
         }
     }
 
@@ -115,7 +123,10 @@ impl fmt::Display for QueryError {
                  `SELECT k - SUM(x) … GROUP BY k` (pola-rs/polars#14938). Write `MAX(k) - SUM(x)`, \
                  or compute the sums in a CTE and join them"
             ),
-            QueryError::Engine { message, .. } => write!(f, "{message}"),
+            QueryError::Engine { message, .. } | QueryError::Budget { message } => {
+                write!(f, "{message}")
+            }
+            QueryError::Cancelled => write!(f, "query cancelled"),
         }
     }
 }
@@ -127,10 +138,38 @@ impl std::error::Error for QueryError {}
 /// committed).
 const QUERY_STACK: usize = 512 << 20;
 
+/// How often a running query's cancel and memory are looked at.
+const WATCH_EVERY: std::time::Duration = std::time::Duration::from_millis(2);
+
+/// Why a watched run gave no frame.
+enum Watched {
+    Polars(PolarsError),
+    Stopped(QueryError),
+}
+
+/// Cancels a running query and returns `why` at once. polars stops the work at its next
+/// step and then hands its (cancelled) answer to the query's channel, which must still be
+/// there: a thread of its own waits for that answer, so the caller does not.
+fn stop(query: InProcessQuery, why: QueryError) -> QueryError {
+    query.cancel();
+    let waiter = query.clone();
+    let waited = std::thread::Builder::new()
+        .name("tieout-sql-stop".into())
+        .spawn(move || {
+            let _ = waiter.fetch_blocking();
+        });
+    if let Err(e) = waited {
+        tracing::warn!("no thread to wait for a stopped query ({e}); waiting here");
+        let _ = query.fetch_blocking();
+    }
+    why
+}
+
 /// The snapshot's tables and views, ready to query.
 #[derive(Debug, Clone)]
 pub struct Engine {
     tables: Vec<TableInfo>,
+    budget: Budget,
 }
 
 impl Engine {
@@ -141,7 +180,16 @@ impl Engine {
 
     /// An engine over the given tables (tests, benches).
     pub fn from_tables(tables: Vec<TableInfo>) -> Self {
-        Self { tables }
+        Self {
+            tables,
+            budget: Budget::default(),
+        }
+    }
+
+    /// The same engine with another budget (tests).
+    pub fn with_budget(mut self, budget: Budget) -> Self {
+        self.budget = budget;
+        self
     }
 
     pub fn tables(&self) -> &[TableInfo] {
@@ -155,12 +203,22 @@ impl Engine {
     /// refused with a message, never a stack overflow that aborts the process (and, in
     /// the workbench, leaves the terminal in its raw mode).
     pub fn run(&self, sql: &str) -> Result<DataFrame, QueryError> {
+        self.run_until(sql, &|| false)
+    }
+
+    /// [`Engine::run`], stopped with [`QueryError::Cancelled`] as soon as `cancelled`
+    /// says so: polars stops the work itself at its next step.
+    pub fn run_until(
+        &self,
+        sql: &str,
+        cancelled: &(dyn Fn() -> bool + Sync),
+    ) -> Result<DataFrame, QueryError> {
         guard::check_size(sql)?;
         std::thread::scope(|scope| {
             let worker = std::thread::Builder::new()
                 .name("tieout-sql".into())
                 .stack_size(QUERY_STACK)
-                .spawn_scoped(scope, || self.run_here(sql))
+                .spawn_scoped(scope, || self.run_here(sql, cancelled))
                 .map_err(|e| QueryError::engine(format!("could not start the query: {e}")))?;
             worker
                 .join()
@@ -168,16 +226,25 @@ impl Engine {
         })
     }
 
-    fn run_here(&self, sql: &str) -> Result<DataFrame, QueryError> {
+    fn run_here(
+        &self,
+        sql: &str,
+        cancelled: &(dyn Fn() -> bool + Sync),
+    ) -> Result<DataFrame, QueryError> {
         let statements = guard::check(sql)?;
         let mut ctx = SQLContext::new().with_function_registry(functions::registry());
         for t in &self.tables {
             ctx.register(&t.name, t.frame.clone().lazy());
         }
-        let df = ctx
-            .execute(sql)
-            .and_then(|lf| lf.collect())
-            .map_err(|e| self.explain(e, &statements))?;
+        let explain = |e| self.explain(e, &statements);
+        let lf = ctx.execute(sql).map_err(explain)?;
+        let plan = lf.clone().to_alp_optimized().map_err(explain)?;
+        budget::check_plan(&plan, &self.budget)?;
+        let df = self.collect_watched(lf, cancelled).map_err(|e| match e {
+            Watched::Polars(e) => explain(e),
+            Watched::Stopped(e) => e,
+        })?;
+        budget::check_result(df.estimated_size() as u64, &self.budget)?;
         if let Some(c) = df
             .columns()
             .iter()
@@ -188,6 +255,33 @@ impl Engine {
             });
         }
         Ok(df)
+    }
+
+    /// Runs `lf` while watching the cancel and the memory budget; either stops polars'
+    /// work at its next step.
+    fn collect_watched(
+        &self,
+        lf: LazyFrame,
+        cancelled: &(dyn Fn() -> bool + Sync),
+    ) -> Result<DataFrame, Watched> {
+        let start = budget::resident_bytes();
+        let query = lf.collect_concurrently().map_err(Watched::Polars)?;
+        loop {
+            if cancelled() {
+                return Err(Watched::Stopped(stop(query, QueryError::Cancelled)));
+            }
+            if let Some(done) = query.fetch() {
+                return done.map_err(Watched::Polars);
+            }
+            if let (Some(start), Some(now)) = (start, budget::resident_bytes()) {
+                let grown = now.saturating_sub(start);
+                if grown > self.budget.max_memory {
+                    let over = budget::over_memory(grown, &self.budget);
+                    return Err(Watched::Stopped(stop(query, over)));
+                }
+            }
+            std::thread::sleep(WATCH_EVERY);
+        }
     }
 
     /// A polars error, pointed at the SQL, with the closest valid name when a table or

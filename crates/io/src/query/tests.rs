@@ -425,3 +425,88 @@ fn a_very_long_chain_of_conditions_runs_or_is_refused_never_crashes() {
     let sql = format!("SELECT id FROM payouts WHERE id IN ({})", ids.join(", "));
     demo().run(&sql).expect("a long IN list");
 }
+
+#[test]
+fn a_join_without_an_equality_that_would_outgrow_the_budget_is_refused_before_it_runs() {
+    let sql =
+        "SELECT * FROM balance_transactions a, balance_transactions b, balance_transactions c";
+    match demo().run(sql) {
+        Err(QueryError::Budget { message }) => {
+            assert!(message.starts_with("refused before it ran"), "{message}");
+            assert!(
+                message.contains("a join without an equality condition"),
+                "{message}"
+            );
+            assert!(message.contains("over the query budget of 250,000,000 cells"));
+        }
+        other => panic!("expected the budget to refuse it: {other:?}"),
+    }
+    // The same join, narrowed by LIMIT inside each side, is sized by the limit and runs.
+    let small = "WITH a AS (SELECT id FROM balance_transactions LIMIT 10) \
+                 SELECT COUNT(*) AS n FROM a x, a y, a z";
+    assert_eq!(one_i64(&demo().run(small).expect("runs")), 1_000);
+}
+
+#[test]
+fn a_query_that_grows_past_the_memory_budget_is_stopped_with_a_message() {
+    let engine = demo().clone().with_budget(Budget {
+        max_cells: Budget::default().max_cells,
+        max_memory: 1 << 20,
+    });
+    // An equality join on a key shared by many rows: sized as its larger side before it
+    // runs, far larger when it does (about a million rows).
+    let sql = "SELECT a.id, b.id AS other FROM balance_transactions a \
+               JOIN balance_transactions b ON a.currency = b.currency";
+    match engine.run(sql) {
+        Err(QueryError::Budget { message }) => {
+            assert!(message.starts_with("stopped: the query took"), "{message}");
+            assert!(
+                message.contains("over the query budget of 1 MiB"),
+                "{message}"
+            );
+        }
+        other => panic!("expected the memory budget to stop it: {other:?}"),
+    }
+    // Under the default budget it runs.
+    assert!(demo().run(sql).expect("runs").height() > 100_000);
+}
+
+#[test]
+fn a_cancel_during_the_run_stops_the_query() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    // The first look says "go on", every later one "stop": the cancel is seen while
+    // polars works, not only before it starts.
+    let looks = AtomicUsize::new(0);
+    let cancelled = || looks.fetch_add(1, Ordering::Relaxed) > 0;
+    let sql = "SELECT a.id, b.id AS other FROM balance_transactions a \
+               JOIN balance_transactions b ON a.currency = b.currency ORDER BY other, a.id";
+    assert_eq!(
+        demo().run_until(sql, &cancelled),
+        Err(QueryError::Cancelled)
+    );
+    assert!(looks.load(Ordering::Relaxed) >= 2);
+    assert_eq!(QueryError::Cancelled.to_string(), "query cancelled");
+}
+
+#[test]
+fn an_equality_join_on_a_key_many_rows_share_is_sized_by_its_key_counts_before_it_runs() {
+    // Joined on currency, a handful of values: each step pairs every row of a currency
+    // with every other. Taken as its larger side, this ran past 9 GB in the workbench,
+    // and Esc could not stop the join under way.
+    let sql = "SELECT a.*, b.*, c.id AS c_id FROM balance_transactions a \
+               JOIN balance_transactions b ON a.currency = b.currency \
+               JOIN balance_transactions c ON b.currency = c.currency";
+    match demo().run(sql) {
+        Err(QueryError::Budget { message }) => {
+            assert!(
+                message.starts_with("refused before it ran: a join"),
+                "{message}"
+            );
+        }
+        other => panic!("expected the budget to refuse it: {other:?}"),
+    }
+    // A join on a unique key is sized as what it is and runs.
+    let ok = "SELECT b.id, p.id AS payout FROM balance_transactions b \
+              JOIN payouts p ON b.payout = p.id";
+    assert!(demo().run(ok).expect("runs").height() > 0);
+}

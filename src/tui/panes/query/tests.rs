@@ -94,6 +94,16 @@ fn esc_while_running_cancels_and_history_brings_the_query_back() {
         h.frame().contains("Query cancelled"),
         "a dropped result stays dropped"
     );
+    // The work itself stopped: the job saw its cancel and the engine gave up the query
+    // instead of finishing it unseen.
+    let [dropped] = std::mem::take(&mut h.dropped)
+        .try_into()
+        .expect("one job dropped");
+    match dropped.downcast::<Ran>().map(|b| *b) {
+        Ok(Err((message, _))) => assert_eq!(message, "query cancelled"),
+        Ok(Ok(_)) => panic!("the cancelled query ran to its end"),
+        Err(_) => panic!("not a query job's output"),
+    }
     h.keys("i");
     h.keys("ctrl-u");
     h.keys("up");
