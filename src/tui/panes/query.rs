@@ -364,7 +364,10 @@ impl Pane for QueryPane {
                     .lines()
                     .map(|l| Line::from(Span::styled(l.to_string(), cx.theme.style(Role::Error))))
                     .collect();
+                // Wrapped: a budget's message is longer than a line; the caret under the
+                // SQL wraps with its line, so it stays under the same character.
                 Paragraph::new(lines)
+                    .wrap(Wrap { trim: false })
                     .block(block.title(Span::styled(" Error ", cx.theme.style(Role::Title))))
                     .render(body, buf);
             }
