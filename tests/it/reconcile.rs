@@ -267,3 +267,53 @@ fn a_line_missing_from_stripes_listing_exits_5_and_still_writes() {
         line.currency
     )));
 }
+
+/// A disk that fills while `reconcile --force` writes a set over an earlier month's: the
+/// process may write at most 120 blocks per file (`ulimit -f`, the shell's file size
+/// limit; writes past it fail with "File too large" as a full disk fails them). The new
+/// month's CSV and Markdown fit, its JSON does not: every file is still the earlier
+/// month's, nothing half-written is left beside them, and the message names the file and
+/// says nothing changed.
+#[cfg(unix)]
+#[test]
+fn a_write_that_fails_part_way_leaves_the_earlier_set_whole() {
+    let t = Tieout::demo();
+    tied_or_5(&t.run(&["reconcile", "--month", "2026-10", "--out", "same"]));
+    let dir = t.work_dir().join("same");
+    let before: Vec<Vec<u8>> = FILES
+        .iter()
+        .map(|f| std::fs::read(dir.join(f)).expect("written"))
+        .collect();
+
+    let cmd = t.command(&["reconcile", "--month", "2026-09", "--out", "same", "--force"]);
+    let mut limited = std::process::Command::new("sh");
+    limited
+        .arg("-c")
+        .arg("trap '' XFSZ; ulimit -f 120; exec \"$@\"")
+        .arg("sh")
+        .arg(cmd.get_program())
+        .args(cmd.get_args())
+        .env_clear()
+        .envs(cmd.get_envs().filter_map(|(k, v)| Some((k, v?))))
+        .current_dir(t.work_dir());
+    let out = limited.output().expect("sh runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("reconciliation.json") && stderr.contains("no file was changed"),
+        "{stderr}"
+    );
+    for (name, was) in FILES.iter().zip(&before) {
+        assert_eq!(
+            &std::fs::read(dir.join(name)).expect("still there"),
+            was,
+            "{name} is still October's"
+        );
+    }
+    let left: Vec<String> = std::fs::read_dir(&dir)
+        .expect("dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| !FILES.contains(&n.as_str()))
+        .collect();
+    assert!(left.is_empty(), "nothing staged is left: {left:?}");
+}
