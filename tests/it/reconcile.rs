@@ -285,7 +285,14 @@ fn a_write_that_fails_part_way_leaves_the_earlier_set_whole() {
         .map(|f| std::fs::read(dir.join(f)).expect("written"))
         .collect();
 
-    let cmd = t.command(&["reconcile", "--month", "2026-09", "--out", "same", "--force"]);
+    let cmd = t.command(&[
+        "reconcile",
+        "--month",
+        "2026-09",
+        "--out",
+        "same",
+        "--force",
+    ]);
     let mut limited = std::process::Command::new("sh");
     limited
         .arg("-c")

@@ -124,12 +124,18 @@ impl Verification {
     }
 }
 
-/// Reads a packet's manifest.
+/// The most a manifest is read: a million entries' worth, far past any packet.
+const MAX_MANIFEST_BYTES: u64 = 64 << 20;
+
+/// Reads a packet's manifest: a regular file, at most [`MAX_MANIFEST_BYTES`], no field
+/// but the manifest's own.
 pub fn read_manifest(dir: &Path) -> Result<Manifest, PacketError> {
     let path = dir.join(MANIFEST);
-    let bytes = fs::read(&path).map_err(|e| PacketError::BadManifest {
-        path: dir.to_path_buf(),
-        why: e.to_string(),
+    let bytes = crate::files::read_input(&path, MAX_MANIFEST_BYTES).map_err(|e| {
+        PacketError::BadManifest {
+            path: dir.to_path_buf(),
+            why: e.to_string(),
+        }
     })?;
     serde_json::from_slice(&bytes).map_err(|e| PacketError::BadManifest {
         path: dir.to_path_buf(),
@@ -150,6 +156,9 @@ fn is_plain_name(name: &str) -> bool {
 pub fn verify(dir: &Path) -> Result<(Manifest, Verification), PacketError> {
     let manifest = read_manifest(dir)?;
     let mut v = Verification::default();
+    if let Some(why) = manifest.seal_problem() {
+        v.refused.push((MANIFEST.to_string(), why));
+    }
     let mut seen = std::collections::BTreeSet::new();
     for entry in &manifest.files {
         let name = entry.name.clone();
@@ -227,7 +236,9 @@ mod tests {
             tieout_version: "0".into(),
             data_read_at_utc: "2026-11-30T12:00:00Z".into(),
             files: entries(files),
+            seal: String::new(),
         }
+        .sealed()
     }
 
     #[test]
@@ -269,6 +280,43 @@ mod tests {
         assert_eq!(leftovers, vec!["close-2026-10".to_string()]);
     }
 
+    /// The manifest's own fields are sealed: a month or account edited by hand, a seal
+    /// removed, or a field added is caught even though every file still matches.
+    #[test]
+    fn an_edited_manifest_is_caught_though_its_files_match() {
+        let root = tempfile::tempdir().expect("tempdir");
+        let dir = root.path().join("close-2026-10");
+        let mut files = BTreeMap::new();
+        files.insert("a.csv".to_string(), b"x,y\r\n".to_vec());
+        write_packet(&dir, &files, &manifest(&files), false).expect("written");
+        let path = dir.join(MANIFEST);
+        let text = fs::read_to_string(&path).expect("manifest");
+        assert!(verify(&dir).expect("verify").1.is_intact());
+
+        let refusal = |text: &str| {
+            fs::write(&path, text).expect("edit");
+            let (_, v) = verify(&dir).expect("verify");
+            assert!(!v.is_intact(), "{v:?}");
+            assert_eq!(v.ok, vec!["a.csv".to_string()], "the files still match");
+            v.refused
+                .iter()
+                .find(|(n, _)| n == MANIFEST)
+                .map(|(_, why)| *why)
+                .expect("the manifest refused")
+        };
+        let edited = text.replace("\"2026-10\"", "\"2026-09\"");
+        assert_ne!(edited, text);
+        assert!(refusal(&edited).contains("edited after it was written"));
+        let mut unsealed: serde_json::Value = serde_json::from_str(&text).expect("json");
+        unsealed["seal"] = serde_json::Value::String(String::new());
+        assert!(refusal(&unsealed.to_string()).contains("no seal"));
+
+        let mut added: serde_json::Value = serde_json::from_str(&text).expect("json");
+        added["approved_by"] = serde_json::Value::String("CFO".into());
+        fs::write(&path, added.to_string()).expect("edit");
+        assert!(matches!(verify(&dir), Err(PacketError::BadManifest { .. })));
+    }
+
     /// A tampered manifest cannot make verify read outside the packet, read without end,
     /// or pass: paths, `..`, absolute names, duplicates and symbolic links are refused,
     /// even when the hash they carry is right.
@@ -291,6 +339,8 @@ mod tests {
         m.files.push(right(outside.to_str().expect("utf8")));
         m.files.push(m.files[0].clone());
         m.files.push(right("link.txt"));
+        // Sealed again, as a tamperer who knows the seal would: the entries still fail.
+        let m = m.sealed();
         #[cfg(unix)]
         std::os::unix::fs::symlink(&outside, dir.join("link.txt")).expect("symlink");
         fs::write(dir.join(MANIFEST), serde_json::to_vec(&m).expect("json")).expect("manifest");

@@ -167,7 +167,9 @@ pub fn build_with(
         tieout_version: env!("CARGO_PKG_VERSION").to_string(),
         data_read_at_utc: iso_utc(data.meta.fetched_at),
         files: packet::entries(&files),
-    };
+        seal: String::new(),
+    }
+    .sealed();
     let c = tieout.counts;
     let mut summary = vec![
         format!(

@@ -13,6 +13,7 @@ pub const MANIFEST: &str = "MANIFEST.json";
 
 /// One file of the packet as the manifest records it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ManifestEntry {
     pub name: String,
     pub bytes: u64,
@@ -21,6 +22,7 @@ pub struct ManifestEntry {
 
 /// `MANIFEST.json`: what the packet is of, and a checksum of every other file in it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Manifest {
     pub packet: String,
     pub month: String,
@@ -32,6 +34,41 @@ pub struct Manifest {
     pub tieout_version: String,
     pub data_read_at_utc: String,
     pub files: Vec<ManifestEntry>,
+    /// SHA-256 of this manifest with an empty seal (compact JSON, fields in this order):
+    /// an edit of any field above (the month, the account, an entry) made without
+    /// recomputing it shows when the packet is verified. It proves the packet was not
+    /// edited by hand, not who made it: it is no signature.
+    #[serde(default)]
+    pub seal: String,
+}
+
+impl Manifest {
+    /// The manifest with its seal set.
+    pub fn sealed(mut self) -> Self {
+        self.seal = self.seal_digest();
+        self
+    }
+
+    /// What the seal of this manifest's other fields is.
+    pub fn seal_digest(&self) -> String {
+        let mut unsealed = self.clone();
+        unsealed.seal.clear();
+        // A struct of strings and numbers always serialises.
+        sha256_hex(&serde_json::to_vec(&unsealed).unwrap_or_default())
+    }
+
+    /// Why the manifest's own fields cannot be trusted, if they cannot.
+    pub fn seal_problem(&self) -> Option<&'static str> {
+        if self.seal.is_empty() {
+            Some(
+                "it has no seal: an older tieout wrote it or the seal was removed; make the packet again",
+            )
+        } else if self.seal != self.seal_digest() {
+            Some("its fields were edited after it was written (the seal does not match them)")
+        } else {
+            None
+        }
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
