@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use super::toml_file;
 use crate::bank::csv::CsvProfile;
 use crate::bank::{BankLine, read_statement};
 use crate::failure::Failure;
@@ -18,25 +19,33 @@ pub struct Statements {
     pub profile: String,
 }
 
+/// `bank.toml`: one `[profiles.NAME]` table per profile; any other key or table is
+/// refused (a misspelt `[profile.x]` used to be ignored, and `--bank-profile x` then said
+/// there was no such profile).
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BankConfig {
+    #[serde(default)]
+    profiles: BTreeMap<String, CsvProfile>,
+}
+
+/// The file's name in the config folder.
+pub const BANK_FILE: &str = "bank.toml";
+
 /// The user's bank CSV profiles: `[profiles.NAME]` tables in `bank.toml` in the config
 /// folder, if the file exists.
 fn user_profiles() -> Result<BTreeMap<String, CsvProfile>, Failure> {
-    #[derive(serde::Deserialize)]
-    struct BankConfig {
-        #[serde(default)]
-        profiles: BTreeMap<String, CsvProfile>,
-    }
-    let Some(path) = super::config_dir().map(|d| d.join("bank.toml")) else {
+    let Some(path) = super::config_dir().map(|d| d.join(BANK_FILE)) else {
         return Ok(BTreeMap::new());
     };
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
-        Err(e) => return Err(Failure::usage(format!("{}: {e}", path.display()))),
-    };
-    let config: BankConfig =
-        toml::from_str(&text).map_err(|e| Failure::usage(format!("{}: {e}", path.display())))?;
-    Ok(config.profiles)
+    profiles_from(&path)
+}
+
+/// The profiles of the `bank.toml` at `path`, read by the strict reader
+/// ([`toml_file`]): bounded, UTF-8 only, no unknown keys or tables.
+fn profiles_from(path: &Path) -> Result<BTreeMap<String, CsvProfile>, Failure> {
+    let config: Option<BankConfig> = toml_file::load(path, toml_file::BANK)?;
+    Ok(config.unwrap_or_default().profiles)
 }
 
 /// Reads every statement into lines; `None` when no statement was given.
@@ -61,4 +70,68 @@ fn read_one(path: &Path, profile: &CsvProfile) -> Result<Vec<BankLine>, Failure>
         |n| n.to_string_lossy().into_owned(),
     );
     Ok(read_statement(&name, &bytes, profile)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(text: &[u8]) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join(BANK_FILE);
+        std::fs::write(&path, text).expect("write");
+        (dir, path)
+    }
+
+    const PROFILE: &str = "date = \"Datum\"\ndate_formats = [\"%d.%m.%Y\"]\namount = \"Betrag\"\ncurrency = \"eur\"\ndescription = [\"Text\"]\n";
+
+    #[test]
+    fn a_profile_is_read() {
+        let (_dir, path) = write(format!("[profiles.sparkasse]\n{PROFILE}").as_bytes());
+        let profiles = profiles_from(&path).expect("valid");
+        assert!(profiles.contains_key("sparkasse"), "{profiles:?}");
+        let (dir, _) = write(b"");
+        assert!(
+            profiles_from(&dir.path().join("absent.toml"))
+                .expect("none")
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn an_unknown_table_is_refused_with_its_place_and_the_nearest_name() {
+        let (_dir, path) = write(format!("[profile.sparkasse]\n{PROFILE}").as_bytes());
+        let e = profiles_from(&path).expect_err("unknown table");
+        assert!(
+            e.message.contains("bank.toml, line 1, column 2")
+                && e.message.contains("did you mean `profiles`?")
+                && e.message.contains("see the README's \"Bank profiles\""),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
+    fn an_unknown_key_in_a_profile_is_refused() {
+        let text = format!("[profiles.sparkasse]\n{PROFILE}delimitter = \";\"\n");
+        let (_dir, path) = write(text.as_bytes());
+        let e = profiles_from(&path).expect_err("unknown key");
+        assert!(
+            e.message.contains("delimitter") && e.message.contains("did you mean `delimiter`?"),
+            "{}",
+            e.message
+        );
+        assert!(e.message.contains("line "), "{}", e.message);
+    }
+
+    #[test]
+    fn a_file_that_is_not_utf8_is_placed() {
+        let (_dir, path) = write(b"[profiles.x]\ndate = \"D\xfctum\"\n");
+        let e = profiles_from(&path).expect_err("not UTF-8");
+        assert!(
+            e.message.contains("line 2, column 10") && e.message.contains("not UTF-8"),
+            "{}",
+            e.message
+        );
+    }
 }

@@ -26,6 +26,7 @@ pub mod suggest;
 pub mod threads;
 pub mod ticket_fetch;
 pub mod tickets;
+pub mod toml_file;
 pub mod workbench;
 
 pub use connect::{client_config, connect, verify_key};

@@ -10,9 +10,11 @@ use jiff::tz::TimeZone;
 use serde::Serialize;
 
 use crate::app::audit::{AuditError, AuditLog, Entry, Event, spent_on_day};
+use crate::app::toml_file;
 use crate::domain::refund_gate::{
-    self, Approval, FreshCharge, GatePolicy, Proposal, Refusal, Rule,
+    self, Approval, FreshCharge, GatePolicy, GatePolicyFile, Proposal, Refusal, Rule,
 };
+use crate::failure::Failure;
 use crate::money::Currency;
 use crate::stripe::models::Refund;
 use crate::stripe::refund_writer::{RefundRequest, RefundWriter, WriterError};
@@ -63,22 +65,36 @@ pub fn load_policy() -> Result<GatePolicy, String> {
     };
     match path {
         None => Ok(GatePolicy::default()),
-        Some(p) => policy_from_file(&p),
+        Some(p) => policy_from_file(&p).map_err(|f| f.message),
     }
 }
 
-fn policy_from_file(path: &Path) -> Result<GatePolicy, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        format!(
-            "the refund gate policy {} could not be read: {e}",
-            path.display()
-        )
+/// The gate policy in the file at `path`, read by the strict reader ([`toml_file`]):
+/// bounded, UTF-8 only, no unknown keys, and never empty (an empty file would allow no
+/// currency at all; removing it gives the default).
+fn policy_from_file(path: &Path) -> Result<GatePolicy, Failure> {
+    let doc = toml_file::GATE_POLICY;
+    let origin = path.display().to_string();
+    let text = toml_file::read(path, doc)?.ok_or_else(|| {
+        Failure::usage(format!(
+            "{} {origin} does not exist: fix TIEOUT_GATE_POLICY, or unset it for the default (500.00 USD a day)",
+            doc.what
+        ))
     })?;
-    GatePolicy::from_toml(&text).map_err(|e| {
-        format!(
-            "the refund gate policy {} is not valid: {e}. Expected e.g. `[daily_budget]` then `usd = \"500.00\"`",
-            path.display()
-        )
+    if toml_file::is_blank(&text) {
+        return Err(Failure::usage(format!(
+            "{} {origin} is empty (only blank lines or comments): write e.g. `[daily_budget]` then `usd = \"500.00\"`, or remove the file (and unset TIEOUT_GATE_POLICY) for the default, 500.00 USD a day; {}",
+            doc.what,
+            doc.see()
+        )));
+    }
+    let file: GatePolicyFile = toml_file::parse(&text, &origin, doc)?;
+    GatePolicy::from_file(&file).map_err(|e| {
+        Failure::usage(format!(
+            "{} {origin} is not valid: {e}. Expected e.g. `[daily_budget]` then `usd = \"500.00\"`; {}",
+            doc.what,
+            doc.see()
+        ))
     })
 }
 
@@ -446,5 +462,51 @@ impl GateSession {
     /// Records that the preview of `p` was closed unsent.
     pub fn preview_cancelled(&self, p: &Proposal) -> Result<(), String> {
         self.gate.cancel(p, self.now()).map_err(|e| e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gate_file(text: &[u8]) -> (tempfile::TempDir, std::path::PathBuf) {
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("refund_gate.toml");
+        std::fs::write(&path, text).expect("write");
+        (dir, path)
+    }
+
+    #[test]
+    fn a_gate_policy_is_read_strictly() {
+        let (_dir, path) = gate_file(b"[daily_budget]\nusd = \"100.00\"\n");
+        let p = policy_from_file(&path).expect("valid");
+        assert_eq!(p.daily_budget.get(&Currency::USD), Some(&10_000));
+
+        let (_dir, path) = gate_file(b"[daily_budgets]\nusd = \"100.00\"\n");
+        let e = policy_from_file(&path).expect_err("unknown table");
+        assert!(
+            e.message.contains("line 1, column 2")
+                && e.message.contains("did you mean `daily_budget`?")
+                && e.message
+                    .contains("see the README's \"The refund gate's budget\""),
+            "{}",
+            e.message
+        );
+
+        let (_dir, path) = gate_file(b"# to do\n\n");
+        let e = policy_from_file(&path).expect_err("empty");
+        assert!(
+            e.message.contains("is empty") && e.message.contains("500.00 USD a day"),
+            "{}",
+            e.message
+        );
+
+        let (_dir, path) = gate_file(b"[daily_budget]\nusd = \"1\xe900\"\n");
+        let e = policy_from_file(&path).expect_err("not UTF-8");
+        assert!(
+            e.message.contains("line 2, column 9") && e.message.contains("not UTF-8"),
+            "{}",
+            e.message
+        );
     }
 }

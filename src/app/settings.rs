@@ -10,10 +10,12 @@
 //! `--rate` overrides `rate`; the environment variable `TIEOUT_GIVE_UP_AFTER` (seconds)
 //! overrides `give_up_after`.
 
+use std::path::Path;
 use std::time::Duration;
 
 use serde::Deserialize;
 
+use super::toml_file;
 use crate::failure::Failure;
 use crate::model::Mode;
 use crate::stripe::RateConfig;
@@ -40,29 +42,24 @@ pub struct StripeSettings {
 }
 
 impl Settings {
-    /// Parses the file's text; `origin` names it in the message of a bad one.
+    /// Parses the file's text; `origin` names it in the message of a bad one (with the
+    /// line and column, and the nearest known key for an unknown one).
     pub fn parse(text: &str, origin: &str) -> Result<Settings, Failure> {
-        toml::from_str(text).map_err(|e| {
-            Failure::usage(format!(
-                "{origin} is not valid settings ({}): see the README's \"Settings\" for its keys",
-                e.message()
-            ))
-        })
+        toml_file::parse(text, origin, toml_file::SETTINGS)
     }
 
-    /// The settings file of the config folder, or the defaults without one.
+    /// The settings file of the config folder, or the defaults without one. It is read
+    /// by the strict reader ([`toml_file`]): bounded, UTF-8 only, no unknown keys.
     pub fn load() -> Result<Settings, Failure> {
         let Some(path) = super::config_dir().map(|d| d.join(SETTINGS_FILE)) else {
             return Ok(Settings::default());
         };
-        match std::fs::read_to_string(&path) {
-            Ok(text) => Settings::parse(&text, &path.display().to_string()),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Settings::default()),
-            Err(e) => Err(Failure::other(format!(
-                "the settings file {} could not be read ({e}); fix its permissions or remove it",
-                path.display()
-            ))),
-        }
+        Self::load_from(&path)
+    }
+
+    /// The settings file at `path`, or the defaults when there is none.
+    pub fn load_from(path: &Path) -> Result<Settings, Failure> {
+        Ok(toml_file::load(path, toml_file::SETTINGS)?.unwrap_or_default())
     }
 
     /// `rate` for `mode`: `flag` (`--rate`) over the file's, refused above the mode's
@@ -131,9 +128,44 @@ mod tests {
     }
 
     #[test]
-    fn a_bad_file_names_itself() {
+    fn a_bad_file_names_itself_its_place_and_the_nearest_key() {
         let err =
-            Settings::parse("[stripe]\nspeed = 3\n", "/x/settings.toml").expect_err("unknown key");
-        assert!(err.message.contains("/x/settings.toml"), "{}", err.message);
+            Settings::parse("[stripe]\nrtae = 3\n", "/x/settings.toml").expect_err("unknown key");
+        assert!(
+            err.message.contains("/x/settings.toml, line 2, column 1")
+                && err.message.contains("did you mean `rate`?")
+                && err.message.contains("see the README's \"Settings\""),
+            "{}",
+            err.message
+        );
+        let err = Settings::parse("[stripe]\ngive_up_afer = 3\n", "s.toml").expect_err("typo");
+        assert!(
+            err.message.contains("did you mean `give_up_after`?"),
+            "{}",
+            err.message
+        );
+        let err = Settings::parse("[strip]\nrate = 3\n", "s.toml").expect_err("table");
+        assert!(
+            err.message.contains("line 1, column 2") && err.message.contains("`stripe`"),
+            "{}",
+            err.message
+        );
+    }
+
+    #[test]
+    fn a_file_that_is_not_utf8_is_placed_and_not_blamed_on_permissions() {
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join(SETTINGS_FILE);
+        std::fs::write(&path, b"[stripe]\nrate = 20 # d\xe9bit\n").expect("write");
+        let err = Settings::load_from(&path).expect_err("not UTF-8");
+        assert!(
+            err.message.contains("line 2, column 14") && err.message.contains("not UTF-8"),
+            "{}",
+            err.message
+        );
+        assert!(!err.message.contains("permissions"), "{}", err.message);
+        assert_eq!(err.kind, crate::failure::FailKind::Usage);
+        let none = Settings::load_from(&dir.path().join("absent.toml")).expect("no file");
+        assert_eq!(none, Settings::default());
     }
 }

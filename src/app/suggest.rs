@@ -8,9 +8,9 @@ use crate::app::ReadRequest;
 use crate::app::exports::write_exports;
 use crate::app::load::stripe_failure;
 use crate::app::ticket_fetch::{TicketRead, fetch_tickets};
+use crate::app::toml_file;
 use crate::domain::refunds::{
-    Assessment, Facts, Policy, Recommendation, Suggestion, Ticket, assess,
-    policy::load_policy_bytes,
+    Assessment, Facts, Policy, Recommendation, Suggestion, Ticket, assess, load_policy,
     trail::{self, StripeRequests, Trail},
     unreadable,
 };
@@ -22,19 +22,32 @@ use crate::report::refunds::{CSV_FILE, JSONL_FILE, csv, jsonl};
 pub const EXPLAIN_FILE: &str = "refund-explanations.md";
 
 /// The policy: the file's, over the default; a usage failure with the line and what is
-/// wrong.
+/// wrong. The file is read by the strict reader ([`toml_file`]): bounded, UTF-8 only, no
+/// unknown keys (the nearest known one is named), and never empty (an empty file is more
+/// likely a mistake than a wish for the default, which leaving out `--policy` gives).
 pub fn read_policy(path: Option<&Path>) -> Result<Policy, Failure> {
     let Some(path) = path else {
         return Ok(Policy::default_policy());
     };
-    let bytes = std::fs::read(path).map_err(|e| {
-        Failure::usage(format!(
-            "cannot read the policy file {}: {e}; check the path given to --policy",
-            path.display()
-        ))
-    })?;
-    load_policy_bytes(&bytes, &path.display().to_string())
-        .map_err(|e| Failure::usage(e.to_string()))
+    let origin = path.display().to_string();
+    let doc = toml_file::POLICY;
+    let Some(text) = toml_file::read(path, doc)? else {
+        return Err(Failure::usage(format!(
+            "{} {origin} does not exist: check the path given to --policy, or leave --policy out for the built-in default",
+            doc.what
+        )));
+    };
+    if toml_file::is_blank(&text) {
+        return Err(Failure::usage(format!(
+            "{} {origin} is empty (only blank lines or comments): write the keys to change, or leave --policy out for the built-in default policy; {} for its full text",
+            doc.what,
+            doc.see()
+        )));
+    }
+    load_policy(&text, &origin).map_err(|mut e| {
+        e.message = toml_file::explain_message(&e.message);
+        Failure::usage(e.to_string())
+    })
 }
 
 /// Decides every ticket over `data`, read from the connected account `connected` when
@@ -172,4 +185,70 @@ pub fn account_for(req: &ReadRequest, tickets: &[Ticket]) -> Result<TicketsAccou
         })
     })
     .map_err(|e| Failure::other(format!("could not start the async runtime: {e}")))?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn policy_file(text: &[u8]) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("policy.toml");
+        std::fs::write(&path, text).expect("write");
+        (dir, path)
+    }
+
+    #[test]
+    fn an_unknown_policy_key_names_its_place_and_the_nearest_key() {
+        let (_dir, path) = policy_file(b"name = \"x\"\n\n[window]\ndayz = 14\n");
+        let e = read_policy(Some(&path)).expect_err("unknown key");
+        assert!(
+            e.message.contains("line 4, column 1")
+                && e.message.contains("did you mean `days`?")
+                && e.message.contains("see the README's \"Refund policy\""),
+            "{}",
+            e.message
+        );
+        let (_dir, path) = policy_file(b"[windw]\ndays = 14\n");
+        let e = read_policy(Some(&path)).expect_err("unknown table");
+        assert!(
+            e.message.contains("line 1, column 2") && e.message.contains("did you mean `window`?"),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
+    fn an_empty_policy_file_is_refused_and_says_how_to_get_the_default() {
+        for text in [&b""[..], b"  \n\n", b"# nothing yet\n\n# still nothing\n"] {
+            let (_dir, path) = policy_file(text);
+            let e = read_policy(Some(&path)).expect_err("empty");
+            assert!(
+                e.message.contains("is empty")
+                    && e.message
+                        .contains("leave --policy out for the built-in default")
+                    && e.message.contains("\"Refund policy\""),
+                "{}",
+                e.message
+            );
+            assert_eq!(e.kind, crate::failure::FailKind::Usage);
+        }
+        let (_dir, path) = policy_file(b"# only the window\n[window]\ndays = 14\n");
+        assert_eq!(read_policy(Some(&path)).expect("valid").window_days, 14);
+    }
+
+    #[test]
+    fn a_policy_that_is_not_utf8_is_placed_not_blamed_on_permissions() {
+        let (_dir, path) = policy_file(b"[window]\ndays = 14 # \xff\n");
+        let e = read_policy(Some(&path)).expect_err("not UTF-8");
+        assert!(
+            e.message.contains("line 2, column 13") && e.message.contains("not UTF-8"),
+            "{}",
+            e.message
+        );
+        assert!(!e.message.contains("permission"), "{}", e.message);
+        let dir = tempfile::tempdir().expect("dir");
+        let e = read_policy(Some(&dir.path().join("none.toml"))).expect_err("missing");
+        assert!(e.message.contains("does not exist"), "{}", e.message);
+    }
 }

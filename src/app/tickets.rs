@@ -54,8 +54,9 @@ pub fn read_options(
         let at = path.display();
         let text = std::fs::read_to_string(&path)
             .map_err(|e| Failure::usage(format!("cannot read {at}: {e}")))?;
-        let file: TicketsToml = toml::from_str(&text)
-            .map_err(|e| Failure::usage(format!("{at}: {e}; see README, \"Tickets files\"")))?;
+        let file: TicketsToml = toml::from_str(&text).map_err(|e| {
+            Failure::usage(format!("{at}: {e}; see the README's \"Tickets files\""))
+        })?;
         for (key, header) in &file.columns {
             map.set(key, header)
                 .map_err(|e| Failure::usage(format!("{at}: {e}")))?;

@@ -11,6 +11,8 @@ use std::str::FromStr;
 use ratatui::style::{Color, Modifier, Style};
 use serde::Deserialize;
 
+use crate::app::toml_file::{read_utf8_file, toml_error_text};
+
 macro_rules! roles {
     ($( $variant:ident => $name:literal, $parent:expr; )*) => {
         /// What a piece of the screen means; themes style meanings.
@@ -258,30 +260,6 @@ impl StyleSpec {
         }
         Ok(s)
     }
-}
-
-/// A TOML error as one line that says where: `line L, column C: what is wrong`.
-pub(crate) fn toml_error_text(text: &str, e: &toml::de::Error) -> String {
-    let message = e.message().trim().trim_end_matches('.');
-    let Some(span) = e.span() else {
-        return message.to_string();
-    };
-    let before = text.get(..span.start.min(text.len())).unwrap_or(text);
-    let line = before.matches('\n').count() + 1;
-    let column = before.rsplit('\n').next().map_or(0, |s| s.chars().count()) + 1;
-    format!("line {line}, column {column}: {message}")
-}
-
-/// Reads a user's TOML file; text that is not UTF-8 is refused with the line and column
-/// of the first bad byte.
-pub(crate) fn read_utf8_file(path: &Path) -> Result<String, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read the file: {e}"))?;
-    String::from_utf8(bytes).map_err(|e| {
-        let valid = String::from_utf8_lossy(&e.as_bytes()[..e.utf8_error().valid_up_to()]);
-        let line = valid.matches('\n').count() + 1;
-        let column = valid.rsplit('\n').next().map_or(0, |s| s.chars().count()) + 1;
-        format!("line {line}, column {column}: the file is not UTF-8 text; save it as UTF-8")
-    })
 }
 
 /// Whether `NO_COLOR` asks for no colour (set and not empty, per no-color.org).

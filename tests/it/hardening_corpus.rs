@@ -10,7 +10,11 @@
 //! - `policy/*.toml`: `tieout --demo suggest --policy FILE --email .. --order ..`;
 //! - `keymap/*.toml`: `keymap.toml` in `TIEOUT_CONFIG_DIR`, then `tieout --demo demo`;
 //! - `theme/*.toml`: `tieout --demo --theme FILE demo`;
-//! - `bank/*`: `tieout --demo reconcile --month 2026-10 --bank FILE` (CSV, OFX, CAMT.053).
+//! - `bank/*`: `tieout --demo reconcile --month 2026-10 --bank FILE` (CSV, OFX, CAMT.053);
+//! - `settings/*.toml`: `settings.toml` in `TIEOUT_CONFIG_DIR`, then `tieout dunning` with
+//!   a test key (refused before any request);
+//! - `bank_toml/*.toml`: `bank.toml` in `TIEOUT_CONFIG_DIR`, then `tieout --demo reconcile
+//!   --bank` with the demo's statement.
 
 use std::path::{Path, PathBuf};
 
@@ -230,7 +234,13 @@ fn corpus_policy_files_name_the_line_and_column() {
             "--order",
             "ORD-0",
         ]);
-        mismatches.extend(check_refusal("policy", &name, &out, &[", line "]));
+        // An empty policy has no place to name: it says it is empty.
+        mismatches.extend(check_refusal(
+            "policy",
+            &name,
+            &out,
+            &[", line ", " is empty"],
+        ));
         mismatches.extend(check_expected(input, &transcript(&out, &t)));
     }
     assert_no_mismatch("policy", mismatches, files.len());
@@ -304,4 +314,88 @@ fn corpus_bank_statements_name_the_line_or_the_element() {
         mismatches.extend(check_expected(input, &transcript(&out, &t)));
     }
     assert_no_mismatch("bank", mismatches, files.len());
+}
+
+// ---- Config files, through the strict reader -----------------------------------------------
+
+/// Runs `args` with `input` copied to `file_name` in a fresh config folder; the transcript
+/// names the folder `<config>`.
+fn with_config_file(
+    t: Tieout,
+    input: &Path,
+    file_name: &str,
+    args: &[&str],
+) -> (RunOutput, String) {
+    let config = tempfile::tempdir().expect("a config folder");
+    std::fs::copy(input, config.path().join(file_name)).expect("copy");
+    let t = t.env("TIEOUT_CONFIG_DIR", &config.path().display().to_string());
+    let out = t.run(args);
+    let said = transcript(&out, &t).replace(&config.path().display().to_string(), "<config>");
+    (out, said)
+}
+
+/// A config file's refusal: exit 2, the line and column, the README section, and never
+/// "permissions" for what is a fault of the text.
+fn check_config_refusal(kind: &str, name: &str, out: &RunOutput, section: &str) -> Option<String> {
+    let see = format!("see the README's \"{section}\"");
+    let problem = if out.code != Some(2) {
+        "did not exit 2"
+    } else if !(out.stderr.contains("line ") && out.stderr.contains("column ")) {
+        "did not name the line and column"
+    } else if !out.stderr.contains(&see) {
+        "did not name the README section"
+    } else if out.stderr.contains("permissions") {
+        "blamed the permissions"
+    } else {
+        return None;
+    };
+    Some(format!("{kind}/{name}: tieout {problem}:\n{}", out.stderr))
+}
+
+#[test]
+fn corpus_settings_files_name_the_line_the_nearest_key_and_the_section() {
+    let mut mismatches = Vec::new();
+    let files = inputs("settings");
+    for input in &files {
+        let name = file_name(input);
+        let t = Tieout::new()
+            .key(crate::support::TEST_KEY)
+            .api_base("http://127.0.0.1:9");
+        let (out, said) = with_config_file(t, input, "settings.toml", &["dunning"]);
+        mismatches.extend(check_refusal("settings", "settings.toml", &out, &["line "]));
+        mismatches.extend(check_config_refusal("settings", &name, &out, "Settings"));
+        mismatches.extend(check_expected(input, &said));
+    }
+    assert_no_mismatch("settings", mismatches, files.len());
+}
+
+#[test]
+fn corpus_bank_toml_files_name_the_line_the_nearest_key_and_the_section() {
+    let mut mismatches = Vec::new();
+    let files = inputs("bank_toml");
+    let statement = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/demo/bank-usd.csv");
+    let statement = statement.display().to_string();
+    for input in &files {
+        let name = file_name(input);
+        let args = [
+            "reconcile",
+            "--month",
+            "2026-10",
+            "--out",
+            "out",
+            "--bank",
+            statement.as_str(),
+        ];
+        let (out, said) = with_config_file(Tieout::demo(), input, "bank.toml", &args);
+        mismatches.extend(check_refusal("bank_toml", "bank.toml", &out, &["line "]));
+        mismatches.extend(check_config_refusal(
+            "bank_toml",
+            &name,
+            &out,
+            "Bank profiles",
+        ));
+        let said = said.replace(&statement, "<statement>");
+        mismatches.extend(check_expected(input, &said));
+    }
+    assert_no_mismatch("bank_toml", mismatches, files.len());
 }

@@ -18,6 +18,7 @@ mod fuzz_json;
 mod fuzz_kit;
 mod fuzz_tickets;
 mod fuzz_toml;
+mod hardening_config;
 mod hardening_corpus;
 mod hardening_csv;
 mod hardening_faults;

@@ -312,10 +312,11 @@ impl Keymap {
     /// Applies a user keymap file's changes on top of this map.
     pub fn apply_file(&mut self, path: &Path) -> Result<(), KeymapError> {
         let origin = path.display().to_string();
-        let text = super::theme::read_utf8_file(path).map_err(|message| KeymapError::Syntax {
-            origin: origin.clone(),
-            message,
-        })?;
+        let text =
+            crate::app::toml_file::read_utf8_file(path).map_err(|message| KeymapError::Syntax {
+                origin: origin.clone(),
+                message,
+            })?;
         self.apply_toml(&text, &origin)
     }
 
@@ -326,7 +327,7 @@ impl Keymap {
             origin: origin.to_string(),
             message: format!(
                 "{} (a keymap file has one [keys] table of \"key\" = \"action\")",
-                super::theme::toml_error_text(text, &e)
+                crate::app::toml_file::toml_error_text(text, &e)
             ),
         })?;
         let global = file.keys.iter().filter_map(|(k, e)| match e {

@@ -22,8 +22,10 @@ pub enum AmountColumns {
     Pair { credit: String, debit: String },
 }
 
-/// A bank's CSV layout.
+/// A bank's CSV layout. Read from TOML through [`RawCsvProfile`], which refuses a key it
+/// does not know (serde cannot refuse one through the flattened amount columns).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "RawCsvProfile")]
 pub struct CsvProfile {
     /// The header of the date column.
     pub date: String,
@@ -53,6 +55,63 @@ pub struct CsvProfile {
 
 fn comma() -> char {
     ','
+}
+
+/// A profile as a `bank.toml` table writes it: the amount as one `amount` column or a
+/// `credit` and a `debit` column; any other key is refused.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCsvProfile {
+    date: String,
+    date_formats: Vec<String>,
+    #[serde(default)]
+    amount: Option<String>,
+    #[serde(default)]
+    credit: Option<String>,
+    #[serde(default)]
+    debit: Option<String>,
+    #[serde(default)]
+    currency_column: Option<String>,
+    #[serde(default)]
+    currency: Option<String>,
+    description: Vec<String>,
+    #[serde(default)]
+    reference: Option<String>,
+    #[serde(default)]
+    id: Option<String>,
+    #[serde(default)]
+    decimal_comma: bool,
+    #[serde(default = "comma")]
+    delimiter: char,
+}
+
+impl TryFrom<RawCsvProfile> for CsvProfile {
+    type Error = String;
+
+    fn try_from(raw: RawCsvProfile) -> Result<Self, String> {
+        let amount = match (raw.amount, raw.credit, raw.debit) {
+            (Some(amount), None, None) => AmountColumns::Signed { amount },
+            (None, Some(credit), Some(debit)) => AmountColumns::Pair { credit, debit },
+            _ => {
+                return Err(
+                    "a profile names its amount as `amount` (one signed column) or as both `credit` and `debit`, not both ways and not neither"
+                        .to_string(),
+                );
+            }
+        };
+        Ok(CsvProfile {
+            date: raw.date,
+            date_formats: raw.date_formats,
+            amount,
+            currency_column: raw.currency_column,
+            currency: raw.currency,
+            description: raw.description,
+            reference: raw.reference,
+            id: raw.id,
+            decimal_comma: raw.decimal_comma,
+            delimiter: raw.delimiter,
+        })
+    }
 }
 
 /// The built-in profiles' names, for messages and `--help`.
@@ -381,6 +440,16 @@ mod tests {
         user.insert("mybank".to_string(), p.clone());
         assert_eq!(CsvProfile::named("mybank", &user), Ok(p));
         assert!(CsvProfile::named("tieout", &user).is_ok());
+        let e = toml::from_str::<CsvProfile>(
+            "date = \"D\"\ndate_formats = []\namount = \"A\"\ndescription = []\ncurency = \"gbp\"\n",
+        )
+        .expect_err("unknown key");
+        assert!(e.message().contains("curency"), "{e}");
+        let e = toml::from_str::<CsvProfile>(
+            "date = \"D\"\ndate_formats = []\namount = \"A\"\ncredit = \"C\"\ndebit = \"X\"\ndescription = []\n",
+        )
+        .expect_err("both ways");
+        assert!(e.message().contains("not both ways"), "{e}");
         let e = CsvProfile::named("nope", &user).expect_err("unknown");
         assert_eq!(
             e,

@@ -184,14 +184,16 @@ impl Default for GatePolicy {
     }
 }
 
-#[derive(Debug, Deserialize)]
+/// The gate policy's file as written (see [`GatePolicy::from_toml`]); unknown keys are
+/// refused.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct PolicyFile {
+pub struct GatePolicyFile {
     #[serde(default)]
-    allowed_currencies: Option<Vec<String>>,
+    pub allowed_currencies: Option<Vec<String>>,
     /// Major units as text: `usd = "500.00"`.
     #[serde(default)]
-    daily_budget: BTreeMap<String, String>,
+    pub daily_budget: BTreeMap<String, String>,
 }
 
 impl GatePolicy {
@@ -204,7 +206,12 @@ impl GatePolicy {
     /// eur = "300.00"
     /// ```
     pub fn from_toml(text: &str) -> Result<Self, String> {
-        let file: PolicyFile = toml::from_str(text).map_err(|e| e.to_string())?;
+        let file: GatePolicyFile = toml::from_str(text).map_err(|e| e.to_string())?;
+        Self::from_file(&file)
+    }
+
+    /// The policy a parsed file sets: every currency and amount checked.
+    pub fn from_file(file: &GatePolicyFile) -> Result<Self, String> {
         let mut daily_budget = BTreeMap::new();
         for (code, amount) in &file.daily_budget {
             let cur = Currency::parse(code)
@@ -216,7 +223,7 @@ impl GatePolicy {
             }
             daily_budget.insert(cur, minor);
         }
-        let allowed = match file.allowed_currencies {
+        let allowed = match &file.allowed_currencies {
             Some(list) => list
                 .iter()
                 .map(|c| {
