@@ -58,6 +58,19 @@ impl BankLine {
         }
     }
 
+    /// Makes every control character other than tab in the line's texts visible.
+    pub fn escape_controls(&mut self) {
+        use crate::controls::escape_in_place;
+        escape_in_place(&mut self.file);
+        escape_in_place(&mut self.description);
+        for text in [&mut self.reference, &mut self.bank_id]
+            .into_iter()
+            .flatten()
+        {
+            escape_in_place(text);
+        }
+    }
+
     /// The text a reference is looked for in: the description and the reference.
     pub fn text(&self) -> String {
         match &self.reference {
@@ -118,17 +131,21 @@ impl Format {
 }
 
 /// Reads one statement file: OFX and CAMT.053 are recognised by their content, anything
-/// else is read as CSV with `profile`.
+/// else is read as CSV with `profile`. A control character other than tab in a line's
+/// text, reference, id or file name is made visible ([`crate::controls`]), so a NUL or
+/// an ESC in a description reaches neither a report nor the screen.
 pub fn read_statement(
     file: &str,
     bytes: &[u8],
     profile: &csv::CsvProfile,
 ) -> Result<Vec<BankLine>, StatementError> {
-    match Format::sniff(bytes) {
+    let mut lines = match Format::sniff(bytes) {
         Format::Ofx => ofx::read(file, bytes),
         Format::Camt053 => camt::read(file, bytes),
         Format::Csv => csv::read(file, bytes, profile),
-    }
+    }?;
+    lines.iter_mut().for_each(BankLine::escape_controls);
+    Ok(lines)
 }
 
 /// Reads a decimal amount as a bank writes it into signed minor units: `decimal_comma`
@@ -219,6 +236,20 @@ mod tests {
         assert_eq!(parse_compact_date("20261005120000[-5:EST]"), Ok(d));
         assert!(parse_date("2026-13-05", "%Y-%m-%d").is_err());
         assert!(parse_compact_date("2026-10-05").is_err());
+    }
+
+    /// Issue 40: NUL, ESC and BEL in a description passed raw into the reports and the
+    /// screen.
+    #[test]
+    fn control_characters_in_a_statement_are_made_visible_at_read() {
+        let profile = csv::CsvProfile::built_in("tieout").expect("built in");
+        let text = "date,amount,currency,description,reference,id\n2026-10-05,1.00,usd,\"STRIPE\0\u{1b}[2J\u{7}\",r\u{1b}f,i\u{0}d\n";
+        let lines = read_statement("s\u{7}.csv", text.as_bytes(), &profile).expect("reads");
+        let l = &lines[0];
+        assert_eq!(l.description, "STRIPE\\u{00}\\u{1B}[2J\\u{07}");
+        assert_eq!(l.reference.as_deref(), Some("r\\u{1B}f"));
+        assert_eq!(l.bank_id.as_deref(), Some("i\\u{00}d"));
+        assert_eq!(l.file, "s\\u{07}.csv");
     }
 
     #[test]

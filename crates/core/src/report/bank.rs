@@ -121,7 +121,7 @@ pub fn bank_match_csv(m: &BankMatch) -> Vec<u8> {
     doc.into_bytes()
 }
 
-/// Escapes bank text for a Markdown table cell.
+/// Escapes bank text for a Markdown table cell (control characters made visible).
 fn esc(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for ch in text.chars() {
@@ -131,7 +131,7 @@ fn esc(text: &str) -> String {
                 out.push('\\');
                 out.push(ch);
             }
-            _ => out.push(ch),
+            _ => crate::controls::push(&mut out, ch),
         }
     }
     out

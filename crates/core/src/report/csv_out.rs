@@ -1,8 +1,21 @@
-//! CSV in RFC 4180 with a header row, made safe for spreadsheets: a text cell that begins
-//! with `=`, `+`, `-`, `@`, tab or CR is prefixed with `'` so it is not run as a formula.
-//! Numbers (including negative amounts like `-12.34`) stay numbers.
+//! CSV in RFC 4180 with a header row, made safe for spreadsheets and terminals: every
+//! control character other than tab in a cell (NUL, ESC, BEL, CR, LF, DEL, C1) is written
+//! as the visible text `\u{XX}` ([`crate::controls`]), then a text cell that begins with
+//! `=`, `+`, `-`, `@` or tab is prefixed with `'` so it is not run as a formula. Numbers
+//! (including negative amounts like `-12.34`) stay numbers.
 
 use std::borrow::Cow;
+
+use crate::controls;
+
+/// A cell as every CSV export writes it: control characters other than tab made
+/// visible, then [`neutralise`]d. Borrowed when nothing changes.
+pub fn safe_cell(cell: &[u8]) -> Cow<'_, [u8]> {
+    match controls::escape_bytes(cell) {
+        Cow::Borrowed(b) => neutralise_bytes(b),
+        Cow::Owned(v) => Cow::Owned(neutralise_bytes(&v).into_owned()),
+    }
+}
 
 /// Neutralises a cell that a spreadsheet would treat as a formula.
 pub fn neutralise(cell: &str) -> Cow<'_, str> {
@@ -57,7 +70,7 @@ impl CsvDoc {
         Self { out }
     }
 
-    /// Appends one row; every cell is neutralised.
+    /// Appends one row; every cell is made safe ([`safe_cell`]).
     pub fn row<I, S>(&mut self, cells: I)
     where
         I: IntoIterator<Item = S>,
@@ -92,7 +105,7 @@ impl<W: std::io::Write> CsvOut<W> {
         Self { writer }
     }
 
-    /// Appends one row; every cell (a text's bytes) is neutralised.
+    /// Appends one row; every cell (a text's bytes) is made safe ([`safe_cell`]).
     pub fn row<I, S>(&mut self, cells: I) -> Result<(), csv::Error>
     where
         I: IntoIterator<Item = S>,
@@ -101,7 +114,7 @@ impl<W: std::io::Write> CsvOut<W> {
         // Field by field, so a cell that needs no change is not copied (a million-line
         // reconciliation is twelve million cells).
         for c in cells {
-            self.writer.write_field(neutralise_bytes(c.as_ref()))?;
+            self.writer.write_field(safe_cell(c.as_ref()))?;
         }
         self.writer.write_record(None::<&[u8]>)
     }
@@ -159,7 +172,7 @@ mod tests {
             let mut doc = CsvDoc::new(&["c"]);
             doc.row([cell]);
             let mut expected = CsvDoc::new(&["c"]);
-            expected.row([neutralise(cell).as_ref()]);
+            expected.row([neutralise(&controls::escape(cell)).as_ref()]);
             assert_eq!(doc.into_bytes(), expected.into_bytes(), "{cell:?}");
             assert_eq!(
                 neutralise_bytes(cell.as_bytes()).as_ref(),
@@ -170,10 +183,29 @@ mod tests {
     }
 
     #[test]
-    fn quotes_commas_and_newlines() {
+    fn quotes_commas_and_makes_line_breaks_visible() {
         let mut doc = CsvDoc::new(&["a", "b"]);
         doc.row(["x,y", "line\nbreak"]);
         let text = String::from_utf8(doc.into_bytes()).expect("utf8");
-        assert_eq!(text, "a,b\r\n\"x,y\",\"line\nbreak\"\r\n");
+        assert_eq!(text, "a,b\r\n\"x,y\",line\\u{0A}break\r\n");
+    }
+
+    /// Issue 40: NUL, ESC and BEL in a bank description reached the CSV raw.
+    #[test]
+    fn control_characters_never_reach_a_cell_raw() {
+        let mut doc = CsvDoc::new(&["text", "n"]);
+        doc.row(["STRIPE\0PAYOUT\u{1b}[2J\u{7}", "=1\u{1b}"]);
+        doc.row(["\u{85}-x\u{7f}", "\ttab"]);
+        let bytes = doc.into_bytes();
+        let text = String::from_utf8(bytes).expect("utf8");
+        assert_eq!(
+            text,
+            "text,n\r\nSTRIPE\\u{00}PAYOUT\\u{1B}[2J\\u{07},'=1\\u{1B}\r\n\\u{85}-x\\u{7F},'\ttab\r\n"
+        );
+        let body = text.replace("\r\n", "");
+        assert!(
+            !body.chars().any(|c| c.is_control() && c != '\t'),
+            "{body:?}"
+        );
     }
 }

@@ -327,11 +327,19 @@ pub fn markdown_table<R>(fields: &[Field<R>], shown: &[&str], rows: &[R]) -> Str
     o
 }
 
-/// A Markdown table cell: pipes escaped, line breaks flattened.
+/// A Markdown table cell: backslashes and pipes escaped, line breaks flattened, any other
+/// control character but tab made visible ([`crate::controls`]).
 pub fn markdown_cell(s: &str) -> String {
-    s.replace('\\', "\\\\")
-        .replace('|', "\\|")
-        .replace(['\r', '\n'], " ")
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '|' => out.push_str("\\|"),
+            '\r' | '\n' => out.push(' '),
+            c => crate::controls::push(&mut out, c),
+        }
+    }
+    out
 }
 
 /// One column of a SQL view, typed.
@@ -434,6 +442,15 @@ mod tests {
         assert_eq!(names, csv_header(FIELDS));
         assert_eq!(sql[2].1, SqlData::Int(vec![Some(1250), Some(-5)]));
         assert_eq!(sql[3].1, SqlData::Time(vec![Some(0), None]));
+    }
+
+    /// Issue 40: control characters reached Markdown cells raw.
+    #[test]
+    fn a_markdown_cell_makes_control_characters_visible() {
+        assert_eq!(
+            markdown_cell("Ada\0|\u{1b}[2J\u{7}\r\nx\ty\u{9b}"),
+            "Ada\\u{00}\\|\\u{1B}[2J\\u{07}  x\ty\\u{9B}"
+        );
     }
 
     #[test]

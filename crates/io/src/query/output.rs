@@ -6,7 +6,7 @@
 use std::io::{self, Write};
 
 use polars::prelude::{AnyValue, DataFrame, TimeUnit};
-use tieout_core::report::csv_out::neutralise;
+use tieout_core::report::csv_out::safe_cell;
 use unicode_width::UnicodeWidthStr;
 
 /// How a result is written.
@@ -105,9 +105,11 @@ fn header(df: &DataFrame) -> Vec<String> {
         .collect()
 }
 
-/// A Markdown cell: pipes escaped, line breaks flattened.
+/// A Markdown cell: pipes escaped, line breaks flattened, other control characters made
+/// visible.
 fn md_cell(s: &str) -> String {
-    s.replace('|', "\\|").replace(['\n', '\r'], " ")
+    let flat = s.replace('|', "\\|").replace(['\n', '\r'], " ");
+    tieout_core::controls::escape(&flat).into_owned()
 }
 
 /// Writes `df` in `format` to `w`, row by row.
@@ -115,13 +117,14 @@ pub fn write(df: &DataFrame, format: Format, w: &mut dyn Write) -> io::Result<()
     let head = header(df);
     match format {
         Format::Csv => {
-            // Formula cells neutralised as in every other export (SECURITY.md): a text
-            // starting `=`, `+`, `-` or `@` that is not a plain number gets a leading `'`.
+            // Control characters made visible and formula cells neutralised as in every
+            // other export (SECURITY.md): a text starting `=`, `+`, `-` or `@` that is not
+            // a plain number gets a leading `'`.
             let mut out = csv::Writer::from_writer(w);
             for row in std::iter::once(head.clone()).chain(rows(df)) {
                 // Field by field: a cell that needs no change is not copied.
                 for c in &row {
-                    out.write_field(neutralise(c).as_bytes())?;
+                    out.write_field(safe_cell(c.as_bytes()))?;
                 }
                 out.write_record(None::<&[u8]>)?;
             }

@@ -13,7 +13,8 @@ use crate::model::Origin;
 use crate::money::{Currency, format_major};
 use crate::time::{date_in, iso_utc};
 
-/// Escapes text that came from outside (names, messages) so it cannot break the layout.
+/// Escapes text that came from outside (names, messages) so it cannot break the layout;
+/// a control character other than tab is made visible ([`crate::controls`]).
 fn esc(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for ch in text.chars() {
@@ -23,7 +24,7 @@ fn esc(text: &str) -> String {
                 out.push('\\');
                 out.push(ch);
             }
-            _ => out.push(ch),
+            _ => crate::controls::push(&mut out, ch),
         }
     }
     out
@@ -320,4 +321,18 @@ fn bank_reference(p: &PayoutTieOut) -> Option<String> {
         parts.push(format!("statement descriptor \"{d}\""));
     }
     (!parts.is_empty()).then(|| parts.join("; "))
+}
+
+#[cfg(test)]
+mod esc_tests {
+    use super::esc;
+
+    /// Issue 40: NUL, ESC and BEL passed raw into `reconciliation.md`.
+    #[test]
+    fn control_characters_are_made_visible_and_line_breaks_flattened() {
+        assert_eq!(
+            esc("Demo\0 *Ltd*\u{1b}[2J\u{7}\r\n\u{7f}"),
+            "Demo\\u{00} \\*Ltd\\*\\u{1B}\\[2J\\u{07}  \\u{7F}"
+        );
+    }
 }
