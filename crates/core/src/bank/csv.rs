@@ -190,9 +190,15 @@ impl CsvProfile {
     }
 }
 
+/// The most fields a row of a CSV statement may have (bank exports have a dozen or two).
+pub const MAX_FIELDS: usize = 256;
+
 /// Reads a CSV statement with `profile`. The header row must name every mapped column
 /// (optional columns — reference and id — may be absent); an empty row is skipped; any
-/// other row that cannot be read is an error naming its line.
+/// other row that cannot be read is an error naming its line. A row may have fewer fields
+/// than the header (the missing ones are empty) but not more, unless the extra ones are
+/// empty (a trailing delimiter); no row, the header included, may have more than
+/// [`MAX_FIELDS`].
 pub fn read(
     file: &str,
     bytes: &[u8],
@@ -211,6 +217,16 @@ pub fn read(
         .headers()
         .map_err(|e| StatementError::new(file, "line 1", format!("a header row ({e})")))?
         .clone();
+    if headers.len() > MAX_FIELDS {
+        return Err(StatementError::new(
+            file,
+            "line 1",
+            format!(
+                "a header row of at most {MAX_FIELDS} fields, found {}",
+                headers.len()
+            ),
+        ));
+    }
     let col = |name: &str| -> Option<usize> {
         headers
             .iter()
@@ -281,6 +297,22 @@ pub fn read(
             StatementError::new(file, format!("line {line}"), format!("a CSV row ({e})"))
         })?;
         let line = line_at(record.position());
+        let wide = record.len() > MAX_FIELDS
+            || record
+                .iter()
+                .skip(headers.len())
+                .any(|c| !c.trim().is_empty());
+        if wide {
+            return Err(StatementError::new(
+                file,
+                format!("line {line}"),
+                format!(
+                    "a row of at most {} fields like the header (and never more than {MAX_FIELDS}), found {}",
+                    headers.len(),
+                    record.len()
+                ),
+            ));
+        }
         if record.iter().all(|c| c.trim().is_empty()) {
             continue;
         }
@@ -420,6 +452,41 @@ mod tests {
             e.to_string()
                 .contains("exactly one of the credit and debit"),
             "{e}"
+        );
+    }
+
+    /// Issue 40: a row with a million extra columns was accepted.
+    #[test]
+    fn a_row_wider_than_the_header_is_refused_naming_its_line_and_count() {
+        let head = "date,amount,currency,description\n2026-10-05,1.00,usd,a\n";
+        let text = format!("{head}2026-10-06,2.00,usd,b,extra,x\n");
+        let e = read("s.csv", text.as_bytes(), &profile("tieout")).expect_err("wide row");
+        assert_eq!(
+            e.to_string(),
+            "s.csv: line 3: a row of at most 4 fields like the header (and never more than 256), found 6"
+        );
+        // A trailing delimiter (empty extra fields) is how some banks end a row.
+        let text = format!("{head}2026-10-06,2.00,usd,b,,\n");
+        assert_eq!(
+            read("s.csv", text.as_bytes(), &profile("tieout"))
+                .expect("empty extras")
+                .len(),
+            2
+        );
+        // ... but not a million of them.
+        let text = format!("{head}2026-10-06,2.00,usd,b{}\n", ",".repeat(1_000_000));
+        let e = read("s.csv", text.as_bytes(), &profile("tieout")).expect_err("too many");
+        assert!(
+            e.to_string()
+                .starts_with("s.csv: line 3: a row of at most 4 fields")
+                && e.to_string().ends_with("found 1000004"),
+            "{e}"
+        );
+        let text = format!("date,amount,currency,description{}\n", ",x".repeat(300));
+        let e = read("s.csv", text.as_bytes(), &profile("tieout")).expect_err("wide header");
+        assert_eq!(
+            e.to_string(),
+            "s.csv: line 1: a header row of at most 256 fields, found 304"
         );
     }
 
