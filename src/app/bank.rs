@@ -48,28 +48,68 @@ fn profiles_from(path: &Path) -> Result<BTreeMap<String, CsvProfile>, Failure> {
     Ok(config.unwrap_or_default().profiles)
 }
 
-/// Reads every statement into lines; `None` when no statement was given.
+/// Reads every statement into lines, in the order given; `None` when no statement was
+/// given. The same file given twice (the same path once links are followed, or the same
+/// bytes under another name) is refused before anything is read into lines: every line
+/// would be a duplicate. A line repeated across two different files is named later, by
+/// the matcher ([`crate::bank::duplicates`]).
 pub fn read_statements(statements: &Statements) -> Result<Option<Vec<BankLine>>, Failure> {
     if statements.files.is_empty() {
         return Ok(None);
     }
     let profile = CsvProfile::named(&statements.profile, &user_profiles()?)
         .map_err(|e| Failure::usage(format!("--bank-profile: {e}")))?;
+    let files = &statements.files;
+    let canonical: Vec<Option<PathBuf>> = files.iter().map(|p| p.canonicalize().ok()).collect();
+    for (i, path) in files.iter().enumerate() {
+        if let Some(j) = (0..i).find(|&j| canonical[j].is_some() && canonical[j] == canonical[i]) {
+            return Err(given_twice(path, &files[j], "the same file as"));
+        }
+    }
+    let names = names(files);
+    let mut digests: Vec<String> = Vec::with_capacity(files.len());
     let mut lines = Vec::new();
-    for path in &statements.files {
-        lines.extend(read_one(path, &profile)?);
+    for (path, name) in files.iter().zip(&names) {
+        let bytes = crate::files::read_input(path, crate::files::MAX_INPUT_BYTES)
+            .map_err(|e| Failure::usage(format!("--bank {}: {e}", path.display())))?;
+        let digest = crate::report::packet::sha256_hex(&bytes);
+        if let Some(j) = digests.iter().position(|d| *d == digest) {
+            return Err(given_twice(path, &files[j], "a copy of"));
+        }
+        digests.push(digest);
+        lines.extend(read_statement(name, &bytes, &profile)?);
     }
     Ok(Some(lines))
 }
 
-fn read_one(path: &Path, profile: &CsvProfile) -> Result<Vec<BankLine>, Failure> {
-    let bytes = crate::files::read_input(path, crate::files::MAX_INPUT_BYTES)
-        .map_err(|e| Failure::usage(format!("--bank {}: {e}", path.display())))?;
-    let name = path.file_name().map_or_else(
-        || path.display().to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    );
-    Ok(read_statement(&name, &bytes, profile)?)
+fn given_twice(path: &Path, first: &Path, what: &str) -> Failure {
+    Failure::usage(format!(
+        "--bank {}: {what} --bank {} (give each statement once)",
+        path.display(),
+        first.display()
+    ))
+}
+
+/// The names the lines carry (`file:line` in the reports): each file's name, or the path
+/// as given when two files share a name (`oct/statement.csv`, `nov/statement.csv`).
+fn names(files: &[PathBuf]) -> Vec<String> {
+    let base = |p: &PathBuf| {
+        p.file_name().map_or_else(
+            || p.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        )
+    };
+    files
+        .iter()
+        .map(|p| {
+            let shared = files.iter().filter(|q| base(q) == base(p)).count() > 1;
+            if shared {
+                p.display().to_string()
+            } else {
+                base(p)
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -84,6 +124,19 @@ mod tests {
     }
 
     const PROFILE: &str = "date = \"Datum\"\ndate_formats = [\"%d.%m.%Y\"]\namount = \"Betrag\"\ncurrency = \"eur\"\ndescription = [\"Text\"]\n";
+
+    #[test]
+    fn files_sharing_a_name_are_told_apart_by_their_path() {
+        let files: Vec<PathBuf> = ["oct/statement.csv", "nov/statement.csv", "jpy.ofx"]
+            .iter()
+            .map(PathBuf::from)
+            .collect();
+        assert_eq!(
+            names(&files),
+            ["oct/statement.csv", "nov/statement.csv", "jpy.ofx"]
+        );
+        assert_eq!(names(&[PathBuf::from("a/b.csv")]), ["b.csv"]);
+    }
 
     #[test]
     fn a_profile_is_read() {

@@ -247,3 +247,129 @@ fn a_bank_path_that_is_not_a_file_is_refused_before_it_is_read() {
     run.code(2);
     assert!(run.stderr.contains("not a regular file"), "{}", run.stderr);
 }
+
+fn demo_statement(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/demo")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// The payout rows of a `bank-match.csv` (the lines listed after them left out).
+fn payout_rows(t: &Tieout, out: &str) -> Vec<String> {
+    std::fs::read_to_string(t.work_dir().join(out).join("bank-match.csv"))
+        .expect("bank-match.csv")
+        .lines()
+        .filter(|r| r.starts_with("po_"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Issue 40: the same statement given twice sent 23 payouts to review without naming the
+/// repeated lines. Two overlapping exports of the demo's USD account: the lines both hold
+/// are named `duplicate` with the place of each copy, and the payouts match as with one.
+#[test]
+fn a_statement_line_in_two_files_is_named_a_duplicate_and_the_payouts_still_match() {
+    let t = Tieout::demo();
+    let usd = std::fs::read_to_string(demo_statement("bank-usd.csv")).expect("statement");
+    let rows: Vec<&str> = usd.lines().collect();
+    let (header, body) = (rows[0], &rows[1..]);
+    // a.csv: the file's lines 2 to 35; b.csv: its lines 20 to the end (16 shared).
+    let a = format!("{header}\n{}\n", body[..34].join("\n"));
+    let b = format!("{header}\n{}\n", body[18..].join("\n"));
+    std::fs::write(t.work_dir().join("a.csv"), a).expect("write a");
+    std::fs::write(t.work_dir().join("b.csv"), b).expect("write b");
+    let others = [
+        demo_statement("bank-eur.csv"),
+        demo_statement("bank-jpy.csv"),
+    ];
+    let run = |out: &str, usd: &[&str]| {
+        let mut args = vec!["reconcile", "--month", "2026-10", "--out", out];
+        for f in usd.iter().copied().chain(others.iter().map(String::as_str)) {
+            args.push("--bank");
+            args.push(f);
+        }
+        t.run(&args)
+    };
+    let whole = demo_statement("bank-usd.csv");
+    let once = run("once", &[&whole]);
+    let split = run("split", &["a.csv", "b.csv"]);
+    assert_eq!(split.code, once.code, "{}", split.stderr);
+    assert_eq!(split.stderr, once.stderr, "no payout goes to review for it");
+    assert_eq!(payout_rows(&t, "split"), payout_rows(&t, "once"));
+    assert!(
+        split.stdout.contains("; 16 statement lines given twice"),
+        "{}",
+        split.stdout
+    );
+
+    let csv = std::fs::read_to_string(t.work_dir().join("split/bank-match.csv")).expect("csv");
+    let dups: Vec<&str> = csv.lines().filter(|r| r.contains(",duplicate,")).collect();
+    assert_eq!(dups.len(), 16, "{csv}");
+    assert!(
+        dups[0].contains(",b.csv:2,")
+            && dups[0].contains("the same line as a.csv:20 in a statement given before"),
+        "{}",
+        dups[0]
+    );
+    let md = std::fs::read_to_string(t.work_dir().join("split/reconciliation.md")).expect("md");
+    assert!(md.contains("\n### Statement lines given twice\n"), "{md}");
+    assert!(md.contains("| b.csv:17 | a.csv:35 | "), "{md}");
+    let json =
+        std::fs::read_to_string(t.work_dir().join("split/reconciliation.json")).expect("json");
+    let v: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
+    let lines = v["bank"]["duplicate_lines"].as_array().expect("duplicates");
+    assert_eq!(lines.len(), 16);
+    assert_eq!(lines[0]["status"], "duplicate");
+    assert_eq!(lines[0]["same_as"], "a.csv:20");
+
+    // One file holding a line twice is two postings: nothing is named.
+    let once_md = std::fs::read_to_string(t.work_dir().join("once/reconciliation.md")).expect("md");
+    assert!(!once_md.contains("given twice"), "{once_md}");
+}
+
+/// The same file given twice, by the same path, through a link or as a byte-for-byte
+/// copy, is refused before anything is written.
+#[test]
+fn the_same_statement_file_given_twice_is_refused() {
+    let t = Tieout::demo();
+    let whole = demo_statement("bank-usd.csv");
+    let copy = t.work_dir().join("copy.csv");
+    std::fs::copy(&whole, &copy).expect("copy");
+    let copy = copy.display().to_string();
+    let link = t.work_dir().join("link.csv");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&whole, &link).expect("link");
+    #[cfg(not(unix))]
+    std::fs::copy(&whole, &link).expect("copy");
+    let link = link.display().to_string();
+    let link_said = if cfg!(unix) {
+        "the same file as"
+    } else {
+        "a copy of"
+    };
+    for (second, said) in [
+        (whole.as_str(), "the same file as"),
+        (copy.as_str(), "a copy of"),
+        (link.as_str(), link_said),
+    ] {
+        let out = t.run(&[
+            "reconcile",
+            "--month",
+            "2026-10",
+            "--out",
+            "twice",
+            "--bank",
+            &whole,
+            "--bank",
+            second,
+        ]);
+        assert_eq!(out.code, Some(2), "{}", out.stderr);
+        assert_eq!(
+            out.stderr.trim_end(),
+            format!("tieout: --bank {second}: {said} --bank {whole} (give each statement once)")
+        );
+        assert!(!t.work_dir().join("twice").exists(), "nothing is written");
+    }
+}

@@ -9,6 +9,7 @@
 
 pub mod camt;
 pub mod csv;
+pub mod duplicates;
 pub mod matcher;
 pub mod month;
 pub mod ofx;
@@ -20,6 +21,7 @@ use jiff::civil::Date;
 use crate::failure::Failure;
 use crate::money::{Currency, parse_major};
 
+pub use duplicates::{Duplicate, split_duplicates};
 pub use matcher::{
     BankMatch, BankStatus, MatchOptions, MatchRule, PayoutKey, PayoutMatch, match_payouts,
 };

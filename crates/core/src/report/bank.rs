@@ -1,5 +1,5 @@
 //! The bank leg's exports: `bank-match.csv` (one row per payout, then one per
-//! Stripe-looking bank line no payout took) and the "Bank" section that `reconciliation.md`
+//! Stripe-looking bank line no payout took, then one per statement line given twice) and the "Bank" section that `reconciliation.md`
 //! and `reconciliation.json` gain when a statement is given. Without a statement nothing
 //! here is called, so those files stay as they were. Byte-deterministic, like the other
 //! renderers.
@@ -35,6 +35,14 @@ pub const UNMATCHED: &str = "unmatched";
 /// What a listed line's row says.
 const UNMATCHED_NOTE: &str = "looks like a Stripe payout but no payout was paired with it";
 
+/// The status of a statement line that repeats a line of a file given before it.
+pub const DUPLICATE: &str = "duplicate";
+
+/// What a duplicate's row says, naming the place of the line it repeats.
+fn duplicate_note(first: &str) -> String {
+    format!("the same line as {first} in a statement given before: left out of matching")
+}
+
 fn join<I: IntoIterator<Item = String>>(parts: I) -> String {
     let mut v: Vec<String> = parts.into_iter().collect();
     v.dedup();
@@ -66,7 +74,8 @@ fn bank_cells(p: &PayoutMatch) -> [String; 4] {
     ]
 }
 
-/// `bank-match.csv`: payouts in arrival order, then the unmatched Stripe-looking lines.
+/// `bank-match.csv`: payouts in arrival order, then the unmatched Stripe-looking lines,
+/// then the lines given twice (status `duplicate`, the note naming the line repeated).
 pub fn bank_match_csv(m: &BankMatch) -> Vec<u8> {
     let mut doc = CsvDoc::new(&BANK_MATCH_HEADER);
     for p in &m.payouts {
@@ -118,6 +127,24 @@ pub fn bank_match_csv(m: &BankMatch) -> Vec<u8> {
             note,
         ]);
     }
+    for d in &m.duplicates {
+        let (here, first) = d.places();
+        let l = &d.line;
+        doc.row([
+            String::new(),
+            String::new(),
+            l.currency.upper(),
+            String::new(),
+            DUPLICATE.to_string(),
+            l.date.to_string(),
+            format_major(l.amount, l.currency),
+            reference(l),
+            here,
+            String::new(),
+            String::new(),
+            duplicate_note(&first),
+        ]);
+    }
     doc.into_bytes()
 }
 
@@ -162,6 +189,14 @@ pub fn counts_line(m: &BankMatch) -> String {
             }
         );
     }
+    let n = m.duplicates.len();
+    if n > 0 {
+        let _ = write!(
+            line,
+            "; {n} statement line{} given twice",
+            if n == 1 { "" } else { "s" }
+        );
+    }
     line
 }
 
@@ -172,9 +207,17 @@ pub fn markdown_section(m: &BankMatch) -> String {
     let _ = writeln!(o, "\n## Bank\n");
     let _ = writeln!(
         o,
-        "{} statement line{} read, in {}. A payout is matched by the bank text naming its trace id or payout id, else by the same amount in the window from one day before its arrival date to three business days after it with exactly one candidate, else by one line for a few payouts (or a few lines for one) when exactly one combination fits. Anything else is for review; nothing is accepted on a guess.\n",
+        "{} statement line{} read{}, in {}. A payout is matched by the bank text naming its trace id or payout id, else by the same amount in the window from one day before its arrival date to three business days after it with exactly one candidate, else by one line for a few payouts (or a few lines for one) when exactly one combination fits. Anything else is for review; nothing is accepted on a guess.\n",
         m.lines_read,
         if m.lines_read == 1 { "" } else { "s" },
+        if m.duplicates.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " ({} of them given twice and left out of matching)",
+                m.duplicates.len()
+            )
+        },
         if currencies.is_empty() {
             "no currency".to_string()
         } else {
@@ -222,6 +265,29 @@ pub fn markdown_section(m: &BankMatch) -> String {
             );
         }
     }
+    if !m.duplicates.is_empty() {
+        let _ = writeln!(o, "\n### Statement lines given twice\n");
+        let _ = writeln!(
+            o,
+            "Each of these lines has the same date, amount, currency, text, reference and id as a line of a statement given before it: one posting given twice, so it was left out of matching (the same line twice within one statement is two postings and is kept).\n"
+        );
+        let _ = writeln!(o, "| line | same as | date | amount | text |");
+        let _ = writeln!(o, "|---|---|---|--:|---|");
+        for d in &m.duplicates {
+            let (here, first) = d.places();
+            let l = &d.line;
+            let _ = writeln!(
+                o,
+                "| {} | {} | {} | {} {} | {} |",
+                esc(&here),
+                esc(&first),
+                l.date,
+                format_major(l.amount, l.currency),
+                l.currency,
+                esc(&l.text())
+            );
+        }
+    }
     o
 }
 
@@ -232,6 +298,18 @@ struct Doc<'a> {
     counts: std::collections::BTreeMap<&'static str, usize>,
     payouts: Vec<Payout<'a>>,
     unmatched_stripe_lines: Vec<Line<'a>>,
+    /// Absent when no line was given twice (so the member is new only where it says so).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    duplicate_lines: Vec<DuplicateLine<'a>>,
+}
+
+#[derive(Serialize)]
+struct DuplicateLine<'a> {
+    #[serde(flatten)]
+    line: Line<'a>,
+    status: &'static str,
+    /// `file:line` of the line it repeats.
+    same_as: String,
 }
 
 #[derive(Serialize)]
@@ -313,6 +391,15 @@ fn json_value(m: &BankMatch) -> String {
             })
             .collect(),
         unmatched_stripe_lines: m.unmatched_stripe.iter().map(line).collect(),
+        duplicate_lines: m
+            .duplicates
+            .iter()
+            .map(|d| DuplicateLine {
+                line: line(&d.line),
+                status: DUPLICATE,
+                same_as: d.places().1,
+            })
+            .collect(),
     };
     serde_json::to_string_pretty(&doc).unwrap_or_default()
 }
@@ -371,6 +458,13 @@ pub fn readme_section(m: &BankMatch) -> String {
         "| `{UNMATCHED}` | {} lines | {UNMATCHED_NOTE} |",
         m.unmatched_stripe.len()
     );
+    if !m.duplicates.is_empty() {
+        let _ = writeln!(
+            o,
+            "| `{DUPLICATE}` | {} lines | a line of a statement given before, given again: left out of matching |",
+            m.duplicates.len()
+        );
+    }
     let attention: Vec<&PayoutMatch> = m.attention().collect();
     if !attention.is_empty() {
         let _ = writeln!(o, "\nTo look at:\n");
@@ -459,6 +553,7 @@ mod tests {
             payouts: Vec::new(),
             unmatched_stripe: Vec::new(),
             lines_read: 0,
+            duplicates: Vec::new(),
             currencies: Default::default(),
         };
         assert_eq!(
@@ -491,5 +586,79 @@ mod tests {
             "{md}"
         );
         assert!(md.contains("| matched | 9 |"));
+    }
+
+    /// Issue 40: the same statement given twice sent 23 payouts to review without naming
+    /// the repeated lines.
+    #[test]
+    fn a_statement_given_twice_is_named_line_by_line_and_matches_as_once() {
+        let o = MatchOptions::new(jiff::civil::date(2026, 12, 1));
+        let file = "us-checking-2026-10-11.csv";
+        let once = testdata::fixture(file, "us-debit-credit");
+        let mut twice = once.clone();
+        twice.extend(once.iter().cloned().map(|mut l| {
+            l.file = "copy.csv".to_string();
+            l
+        }));
+        let single = match_payouts(&testdata::demo_payouts(), &once, &o);
+        let m = match_payouts(&testdata::demo_payouts(), &twice, &o);
+        assert_eq!(
+            m.payouts, single.payouts,
+            "the payouts match as with one copy"
+        );
+        assert_eq!(m.unmatched_stripe, single.unmatched_stripe);
+        assert_eq!(m.duplicates.len(), once.len());
+        assert_eq!(m.lines_read, 2 * once.len());
+        let (here, first) = m.duplicates[0].places();
+        assert_eq!(
+            (here.as_str(), first.as_str()),
+            ("copy.csv:2", "us-checking-2026-10-11.csv:2")
+        );
+
+        let csv = String::from_utf8(bank_match_csv(&m)).expect("utf8");
+        let rows: Vec<&str> = csv.lines().filter(|r| r.contains(",duplicate,")).collect();
+        assert_eq!(rows.len(), once.len(), "{csv}");
+        assert!(
+            rows[0].contains(",copy.csv:2,")
+                && rows[0].ends_with(
+                    ",the same line as us-checking-2026-10-11.csv:2 in a statement given before: left out of matching"
+                ),
+            "{}",
+            rows[0]
+        );
+        let md = markdown_section(&m);
+        assert!(
+            md.contains(&format!(
+                "read ({} of them given twice and left out of matching)",
+                once.len()
+            )),
+            "{md}"
+        );
+        assert!(md.contains("\n### Statement lines given twice\n"), "{md}");
+        assert!(
+            md.contains("| copy.csv:2 | us-checking-2026-10-11.csv:2 |"),
+            "{md}"
+        );
+        assert!(
+            counts_line(&m).ends_with(&format!("; {} statement lines given twice", once.len()))
+        );
+        let mut files = vec![(
+            crate::report::reconciliation::JSON_FILE,
+            b"{\n  \"r\": 1\n}\n".to_vec(),
+        )];
+        add_bank_section(&mut files, &m);
+        let v: serde_json::Value = serde_json::from_slice(&files[0].1).expect("valid JSON");
+        let d = &v["bank"]["duplicate_lines"][0];
+        assert_eq!(d["status"], "duplicate");
+        assert_eq!(d["file"], "copy.csv");
+        assert_eq!(d["same_as"], "us-checking-2026-10-11.csv:2");
+        // Without a duplicate the member is absent, as before.
+        let mut files = vec![(
+            crate::report::reconciliation::JSON_FILE,
+            b"{\n  \"r\": 1\n}\n".to_vec(),
+        )];
+        add_bank_section(&mut files, &single);
+        assert!(!String::from_utf8_lossy(&files[0].1).contains("duplicate_lines"));
+        assert!(!markdown_section(&single).contains("given twice"));
     }
 }

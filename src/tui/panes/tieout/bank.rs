@@ -67,6 +67,16 @@ pub fn summary(m: &BankMatch, theme: &Theme) -> Line<'static> {
             theme.style(Role::Difference),
         ));
     }
+    if !m.duplicates.is_empty() {
+        spans.push(Span::styled(
+            format!(
+                " · {} line{} given twice",
+                m.duplicates.len(),
+                if m.duplicates.len() == 1 { "" } else { "s" }
+            ),
+            theme.style(Role::Difference),
+        ));
+    }
     spans.push(Span::styled(
         format!(" ({} statement lines)", m.lines_read),
         theme.style(Role::Muted),

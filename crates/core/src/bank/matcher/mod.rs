@@ -16,8 +16,11 @@
 //! 5. everything else: `review` with ranked candidates and the reason, `pending` when the
 //!    window has not closed yet, `missing` when it has and nothing is near.
 //!
-//! Lines are sorted by their file and place first, and a pass accepts a pair only when it
-//! is unique whatever the order, so the result never depends on the input order.
+//! A line that repeats a line of an earlier file ([`super::duplicates`]) is taken out
+//! first: one deposit given twice would otherwise send its payout to review. The rest are
+//! sorted by their file and place, and a pass accepts a pair only when it is unique
+//! whatever the order, so the matches never depend on the input order (only which copy of
+//! a repeated line is called the duplicate does: the later file's).
 //!
 //! Each pass has a room of its own (`reference`, `failed`, `exact`, `aggregate`,
 //! `review`); `window`, `text` and `state` hold the date window, the text comparison and
@@ -28,6 +31,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use jiff::civil::Date;
 
 use super::BankLine;
+use super::duplicates::{Duplicate, split_duplicates};
 use crate::model::rows::PayoutRow;
 use crate::model::status::PayoutStatus;
 use crate::money::Currency;
@@ -253,8 +257,10 @@ pub struct BankMatch {
     /// Lines whose text looks like Stripe (STRIPE or a payout's descriptor) that no payout
     /// was paired with.
     pub unmatched_stripe: Vec<BankLine>,
-    /// How many lines the statements had in all.
+    /// How many lines the statements had in all (the duplicates included).
     pub lines_read: usize,
+    /// Lines that repeat a line of an earlier file, left out of matching.
+    pub duplicates: Vec<Duplicate>,
     /// The currencies the statements cover.
     pub currencies: BTreeSet<Currency>,
 }
@@ -299,7 +305,7 @@ pub fn statement_currencies(lines: &[BankLine]) -> BTreeSet<Currency> {
 pub fn match_payouts(payouts: &[PayoutKey], lines: &[BankLine], o: &MatchOptions) -> BankMatch {
     let mut payouts: Vec<&PayoutKey> = payouts.iter().collect();
     payouts.sort_by(|a, b| (a.arrival, &a.id).cmp(&(b.arrival, &b.id)));
-    let mut sorted = lines.to_vec();
+    let (mut sorted, duplicates) = split_duplicates(lines);
     sorted.sort();
     let currencies = statement_currencies(&sorted);
     let n = payouts.len();
@@ -348,7 +354,8 @@ pub fn match_payouts(payouts: &[PayoutKey], lines: &[BankLine], o: &MatchOptions
     BankMatch {
         payouts: s.result.into_iter().flatten().collect(),
         unmatched_stripe,
-        lines_read: s.lines.len(),
+        lines_read: lines.len(),
+        duplicates,
         currencies,
     }
 }
