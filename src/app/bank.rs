@@ -77,7 +77,13 @@ pub fn read_statements(statements: &Statements) -> Result<Option<Vec<BankLine>>,
             return Err(given_twice(path, &files[j], "a copy of"));
         }
         digests.push(digest);
-        lines.extend(read_statement(name, &bytes, &profile)?);
+        let read = read_statement(name, &bytes, &profile)?;
+        // The first file's lines are taken as they are, not copied into a new buffer.
+        if lines.is_empty() {
+            lines = read;
+        } else {
+            lines.extend(read);
+        }
     }
     Ok(Some(lines))
 }

@@ -283,7 +283,7 @@ impl BankMatch {
 
 /// The accounts' currencies: per file, the currency most of its lines are in (all of them
 /// on a tie). A line in another currency is still read, and offered as "currency off".
-pub fn statement_currencies(lines: &[BankLine]) -> BTreeSet<Currency> {
+pub fn statement_currencies(lines: &[&BankLine]) -> BTreeSet<Currency> {
     let mut per_file: BTreeMap<&str, BTreeMap<Currency, usize>> = BTreeMap::new();
     for l in lines {
         *per_file
@@ -349,7 +349,7 @@ pub fn match_payouts(payouts: &[PayoutKey], lines: &[BankLine], o: &MatchOptions
                 && o.listed_days
                     .is_none_or(|(lo, hi)| lo <= l.date && l.date <= hi)
         })
-        .map(|(l, _)| l.clone())
+        .map(|(l, _)| (*l).clone())
         .collect();
     BankMatch {
         payouts: s.result.into_iter().flatten().collect(),

@@ -94,7 +94,7 @@ pub(super) fn reference_pass(s: &mut State<'_>, o: &MatchOptions) {
                 }
                 let outside: Vec<String> = ls
                     .iter()
-                    .filter(|&&l| !in_window(payout, &s.lines[l], o))
+                    .filter(|&&l| !in_window(payout, s.lines[l], o))
                     .map(|&l| format!("{} days", days_between(payout.arrival, s.lines[l].date)))
                     .collect();
                 if !outside.is_empty() {

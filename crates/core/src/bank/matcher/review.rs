@@ -18,7 +18,7 @@ pub(super) fn review_pass(s: &mut State<'_>, o: &MatchOptions) {
         let p = s.payouts[i];
         let (_, hi) = window(p, o);
         // (rank, not Stripe-looking, |days|, line, reason)
-        let not_stripe = |l: usize| !looks_like_stripe(&s.lines[l], &descriptors);
+        let not_stripe = |l: usize| !looks_like_stripe(s.lines[l], &descriptors);
         let mut ranked: Vec<(u8, bool, i64, usize, String)> = s.review[i]
             .iter()
             .map(|(l, why)| {

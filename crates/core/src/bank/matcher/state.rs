@@ -13,7 +13,8 @@ pub(super) fn expected(p: &PayoutKey) -> bool {
 /// The matcher's working state: what each pass has decided so far.
 pub(super) struct State<'a> {
     pub(super) payouts: Vec<&'a PayoutKey>,
-    pub(super) lines: Vec<BankLine>,
+    /// The statements' lines, borrowed from the caller and sorted.
+    pub(super) lines: Vec<&'a BankLine>,
     pub(super) used: Vec<bool>,
     pub(super) result: Vec<Option<PayoutMatch>>,
     /// Reasons a payout already has for review (reference mismatch, failed oddities), with
