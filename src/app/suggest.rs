@@ -51,7 +51,8 @@ pub fn read_policy(path: Option<&Path>) -> Result<Policy, Failure> {
 }
 
 /// Decides every ticket over `data`, read from the connected account `connected` when
-/// there is one (where the evidence opens in the Dashboard).
+/// there is one (where the evidence opens in the Dashboard). One `Facts` for the batch:
+/// its index of the rows is built once, not per ticket.
 pub fn assess_all(
     data: &AccountData,
     connected: Option<&str>,
@@ -79,7 +80,8 @@ pub fn suggest_all(
     req: &ReadRequest,
 ) -> (Vec<(Ticket, Suggestion)>, Vec<Trail>) {
     // Evidence opens in the Dashboard of the account read: its mode, and the connected
-    // account's pages when read with --stripe-account.
+    // account's pages when read with --stripe-account. One `Facts` for the batch: its
+    // index of the rows is built at the first ticket, not per ticket.
     let facts = Facts::of(data).connected(req.stripe_account.as_deref());
     tickets
         .iter()

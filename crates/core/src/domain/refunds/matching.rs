@@ -10,6 +10,8 @@ use crate::model::rows::{
 use crate::model::status::ChargeStatus;
 use crate::model::{AccountData, Mode, Origin};
 use crate::money::parse_major;
+use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
 
 use super::Ticket;
 pub use super::trail::Candidate;
@@ -19,15 +21,27 @@ pub use super::trail::Candidate;
 /// failed first attempt can take a few days).
 pub const PERIOD_PAID_SLACK_SECS: i64 = 3 * 86_400;
 
-/// The rows the matching reads. Built from a whole account or from a ticket-scoped fetch.
+/// The rows the matching reads: the whole account's, or a ticket-scoped fetch's.
 #[derive(Debug, Clone, Copy)]
-pub struct Facts<'a> {
+pub struct Rows<'a> {
     pub customers: &'a [CustomerRow],
     pub charges: &'a [ChargeRow],
     pub refunds: &'a [RefundRow],
     pub disputes: &'a [DisputeRow],
     pub subscriptions: &'a [SubscriptionRow],
     pub invoice_payments: &'a [InvoicePaymentRow],
+}
+
+/// The rows the matching reads, with where they came from. Built from a whole account or
+/// from a ticket-scoped fetch. The rows are found by key through an index built on the
+/// first ticket matched ([`FactsIndex`]), so a batch decided over one `Facts` costs one
+/// pass over the rows plus a few look-ups per ticket: build it once per batch, not per
+/// ticket.
+#[derive(Debug, Clone)]
+pub struct Facts<'a> {
+    /// Private: the index is built from them, so they cannot change under it.
+    rows: Rows<'a>,
+    index: OnceLock<FactsIndex>,
     /// The account's mode and, when read through Connect, the connected account: where
     /// the evidence opens in the Dashboard.
     pub mode: Mode,
@@ -39,19 +53,31 @@ pub struct Facts<'a> {
 }
 
 impl<'a> Facts<'a> {
-    pub fn of(data: &'a AccountData) -> Self {
+    pub fn new(rows: Rows<'a>, mode: Mode, origin: Origin, fetched_at: i64) -> Self {
         Self {
-            customers: &data.customers,
-            charges: &data.charges,
-            refunds: &data.refunds,
-            disputes: &data.disputes,
-            subscriptions: &data.subscriptions,
-            invoice_payments: &data.invoice_payments,
-            mode: data.meta.mode,
+            rows,
+            index: OnceLock::new(),
+            mode,
             connected: None,
-            origin: data.meta.origin,
-            fetched_at: data.meta.fetched_at,
+            origin,
+            fetched_at,
         }
+    }
+
+    pub fn of(data: &'a AccountData) -> Self {
+        Self::new(
+            Rows {
+                customers: &data.customers,
+                charges: &data.charges,
+                refunds: &data.refunds,
+                disputes: &data.disputes,
+                subscriptions: &data.subscriptions,
+                invoice_payments: &data.invoice_payments,
+            },
+            data.meta.mode,
+            data.meta.origin,
+            data.meta.fetched_at,
+        )
     }
 
     /// The same facts of a connected account (`--stripe-account acct_…`).
@@ -66,6 +92,130 @@ impl<'a> Facts<'a> {
     pub fn dashboard(&self) -> DashboardLinks {
         DashboardLinks::new(self.mode, self.connected)
     }
+
+    /// The rows matched over.
+    pub fn rows(&self) -> Rows<'a> {
+        self.rows
+    }
+
+    fn index(&self) -> &FactsIndex {
+        self.index.get_or_init(|| FactsIndex::of(&self.rows))
+    }
+
+    /// The customers whose email is `email` ignoring case and surrounding spaces (every
+    /// customer [`customers_by_email`] could pick), in row order.
+    fn customers_like(&self, email: &str) -> impl Iterator<Item = &'a CustomerRow> + Clone {
+        let rows = self.rows.customers;
+        at(&self.index().customers_by_email, &email_key(email)).filter_map(move |i| rows.get(i))
+    }
+
+    /// The charges of each customer in `ids` (every status), in row order.
+    fn charges_of<'i>(&self, ids: impl IntoIterator<Item = &'i str>) -> Vec<&'a ChargeRow> {
+        gather(&self.index().charges_by_customer, ids, self.rows.charges)
+    }
+
+    /// The refunds of each charge in `ids`, in row order.
+    fn refunds_of<'i>(&self, ids: impl IntoIterator<Item = &'i str>) -> Vec<&'a RefundRow> {
+        gather(&self.index().refunds_by_charge, ids, self.rows.refunds)
+    }
+
+    /// The disputes of the charge `id`, in row order.
+    fn disputes_of(&self, id: &str) -> Vec<&'a DisputeRow> {
+        gather(&self.index().disputes_by_charge, [id], self.rows.disputes)
+    }
+
+    /// The subscriptions of the customer `id`, in row order.
+    fn subscriptions_of(&self, id: &str) -> Vec<&'a SubscriptionRow> {
+        gather(
+            &self.index().subscriptions_by_customer,
+            [id],
+            self.rows.subscriptions,
+        )
+    }
+
+    /// The payments of the invoice `id`, in row order.
+    fn payments_of(&self, id: &str) -> Vec<&'a InvoicePaymentRow> {
+        gather(
+            &self.index().payments_by_invoice,
+            [id],
+            self.rows.invoice_payments,
+        )
+    }
+}
+
+/// Where each row of [`Facts`] is, by the key the matching looks it up by: the positions
+/// of the rows with that key, ascending, so a look-up yields rows in the order a scan of
+/// the rows would (the stable sorts after it then break ties as they always did). A row
+/// without the key (a charge without a customer) is in no list, as no scan matched it.
+#[derive(Debug, Clone, Default)]
+pub struct FactsIndex {
+    /// By the email trimmed and lowercased: a byte-for-byte match is also a match ignoring
+    /// case, so this holds every customer either test could pick.
+    customers_by_email: HashMap<String, Vec<usize>>,
+    charges_by_customer: HashMap<String, Vec<usize>>,
+    refunds_by_charge: HashMap<String, Vec<usize>>,
+    disputes_by_charge: HashMap<String, Vec<usize>>,
+    subscriptions_by_customer: HashMap<String, Vec<usize>>,
+    payments_by_invoice: HashMap<String, Vec<usize>>,
+}
+
+impl FactsIndex {
+    /// One pass over each kind of row.
+    pub fn of(rows: &Rows<'_>) -> Self {
+        fn by<'r, T: 'r>(
+            rows: &'r [T],
+            key: impl Fn(&'r T) -> Option<String>,
+        ) -> HashMap<String, Vec<usize>> {
+            let mut map: HashMap<String, Vec<usize>> = HashMap::new();
+            for (i, row) in rows.iter().enumerate() {
+                if let Some(k) = key(row) {
+                    map.entry(k).or_default().push(i);
+                }
+            }
+            map
+        }
+        Self {
+            customers_by_email: by(rows.customers, |c| c.email.as_deref().map(email_key)),
+            charges_by_customer: by(rows.charges, |c| c.customer.as_deref().map(str::to_string)),
+            refunds_by_charge: by(rows.refunds, |r| r.charge.as_deref().map(str::to_string)),
+            disputes_by_charge: by(rows.disputes, |d| d.charge.as_deref().map(str::to_string)),
+            subscriptions_by_customer: by(rows.subscriptions, |s| {
+                s.customer.as_deref().map(str::to_string)
+            }),
+            payments_by_invoice: by(rows.invoice_payments, |p| Some(p.invoice.to_string())),
+        }
+    }
+}
+
+/// The key two emails are equal under when case and surrounding spaces are ignored.
+fn email_key(email: &str) -> String {
+    email.trim().to_lowercase()
+}
+
+/// The positions filed under `key`.
+fn at<'m>(
+    map: &'m HashMap<String, Vec<usize>>,
+    key: &str,
+) -> impl Iterator<Item = usize> + Clone + use<'m> {
+    map.get(key).into_iter().flatten().copied()
+}
+
+/// The rows filed under any of `keys` (each key once), in row order.
+fn gather<'a, 'i, T>(
+    map: &HashMap<String, Vec<usize>>,
+    keys: impl IntoIterator<Item = &'i str>,
+    rows: &'a [T],
+) -> Vec<&'a T> {
+    let mut seen: HashSet<&str> = HashSet::new();
+    let mut found: Vec<usize> = Vec::new();
+    for key in keys {
+        if seen.insert(key) {
+            found.extend(at(map, key));
+        }
+    }
+    // Each row has one key, so no position is found twice; sorted, they are row order.
+    found.sort_unstable();
+    found.into_iter().filter_map(|i| rows.get(i)).collect()
 }
 
 /// How the ticket's email found its customers.
@@ -334,26 +484,19 @@ pub fn match_order_traced<'a>(
 /// The subscription of the charge's customer whose current period the charge paid: one
 /// whose current period started at most [`PERIOD_PAID_SLACK_SECS`] before the charge;
 /// else one whose latest invoice this charge paid (through an invoice payment: a late or
-/// retried payment). Among several, the one whose period started last. (The period-start
-/// test comes first so the live fetch needs invoice payments only when it fails.)
-pub fn link_subscription(
-    charge: &ChargeRow,
-    subscriptions: &[SubscriptionRow],
-    invoice_payments: &[InvoicePaymentRow],
-) -> Option<SubscriptionLink> {
+/// retried payment). Among several, the one whose period started last (the first in row
+/// order when two started together). (The period-start test comes first so the live fetch
+/// needs invoice payments only when it fails.)
+pub fn link_subscription(charge: &ChargeRow, facts: &Facts<'_>) -> Option<SubscriptionLink> {
     let customer = charge.customer.as_deref()?;
     let mut best: Option<(u8, i64, SubscriptionLink)> = None;
-    for sub in subscriptions
-        .iter()
-        .filter(|s| s.customer.as_deref() == Some(customer))
-    {
+    for sub in facts.subscriptions_of(customer) {
         let start = sub.current_period_start.unwrap_or(i64::MIN);
         let paid_invoice = sub.latest_invoice.as_deref().filter(|inv| {
-            invoice_payments.iter().any(|p| {
-                p.invoice == *inv
-                    && (p.charge.as_deref() == Some(charge.id.as_str())
-                        || (p.payment_intent.is_some()
-                            && p.payment_intent.as_deref() == charge.payment_intent.as_deref()))
+            facts.payments_of(inv).iter().any(|p| {
+                p.charge.as_deref() == Some(charge.id.as_str())
+                    || (p.payment_intent.is_some()
+                        && p.payment_intent.as_deref() == charge.payment_intent.as_deref())
             })
         });
         let by_start = sub.current_period_start.is_some()
@@ -393,37 +536,31 @@ pub fn link_subscription(
     best.map(|(_, _, link)| link)
 }
 
-/// Matches a ticket against the account's rows.
+/// Oldest first, then by id; stable, so rows equal in both keep their row order.
+fn by_created<T>(rows: &mut [T], key: impl Fn(&T) -> (i64, &str)) {
+    rows.sort_by(|a, b| key(a).cmp(&key(b)));
+}
+
+/// Matches a ticket against the account's rows, through the facts' index: a few look-ups
+/// by key (the email, the customers, their charges, the matched charge, its customer's
+/// subscriptions), never a scan of every row.
 pub fn match_ticket(ticket: &Ticket, facts: &Facts<'_>) -> Matched {
-    let (email_match, customers) = customers_by_email(&ticket.email, facts.customers.iter());
-    let ids: Vec<&str> = customers.iter().map(|c| c.id.as_str()).collect();
-    let of_customers = |c: &&ChargeRow| c.customer.as_deref().is_some_and(|id| ids.contains(&id));
-    let mut customer_charges: Vec<ChargeRow> = facts
-        .charges
+    let (email_match, customers) =
+        customers_by_email(&ticket.email, facts.customers_like(&ticket.email));
+    // Every charge of the customers (also failed ones), for finding their refunds.
+    let of_customers = facts.charges_of(customers.iter().map(|c| c.id.as_str()));
+    let mut customer_charges: Vec<ChargeRow> = of_customers
         .iter()
-        .filter(of_customers)
         .filter(|c| c.status == ChargeStatus::Succeeded)
-        .cloned()
+        .map(|c| (*c).clone())
         .collect();
-    customer_charges.sort_by(|a, b| a.created.cmp(&b.created).then_with(|| a.id.cmp(&b.id)));
-    // Every charge of the customers (also failed ones) for finding their refunds.
-    let all_charge_ids: Vec<&str> = facts
-        .charges
-        .iter()
-        .filter(of_customers)
-        .map(|c| c.id.as_str())
-        .collect();
+    by_created(&mut customer_charges, |c| (c.created, c.id.as_str()));
     let mut customer_refunds: Vec<RefundRow> = facts
-        .refunds
-        .iter()
-        .filter(|r| {
-            r.charge
-                .as_deref()
-                .is_some_and(|c| all_charge_ids.contains(&c))
-        })
+        .refunds_of(of_customers.iter().map(|c| c.id.as_str()))
+        .into_iter()
         .cloned()
         .collect();
-    customer_refunds.sort_by(|a, b| a.created.cmp(&b.created).then_with(|| a.id.cmp(&b.id)));
+    by_created(&mut customer_refunds, |r| (r.created, r.id.as_str()));
 
     let mut candidates = Vec::new();
     let order = if customers.is_empty() {
@@ -439,13 +576,12 @@ pub fn match_ticket(ticket: &Ticket, facts: &Facts<'_>) -> Matched {
                 .cloned()
                 .collect();
             let mut disputes: Vec<DisputeRow> = facts
-                .disputes
-                .iter()
-                .filter(|d| d.charge.as_deref() == Some(charge.id.as_str()))
+                .disputes_of(charge.id.as_str())
+                .into_iter()
                 .cloned()
                 .collect();
-            disputes.sort_by(|a, b| a.created.cmp(&b.created).then_with(|| a.id.cmp(&b.id)));
-            let sub = link_subscription(charge, facts.subscriptions, facts.invoice_payments);
+            by_created(&mut disputes, |d| (d.created, d.id.as_str()));
+            let sub = link_subscription(charge, facts);
             (refunds, disputes, sub)
         }
         _ => (Vec::new(), Vec::new(), None),
@@ -585,16 +721,24 @@ mod tests {
             1_000_000 - 60,
             1_000_000 + 365 * 86_400,
         );
-        let link = link_subscription(&ch, &[other.clone(), yearly.clone()], &[]).expect("linked");
+        let world = |subscriptions: Vec<SubscriptionRow>, invoice_payments| World {
+            subscriptions,
+            invoice_payments,
+            ..World::default()
+        };
+        let w = world(vec![other.clone(), yearly.clone()], vec![]);
+        let link = link_subscription(&ch, &w.facts()).expect("linked");
         assert_eq!(link.subscription.id, "sub_y");
         assert_eq!(link.via, PeriodLink::PeriodStart);
         // Too long after the period start: not this period's payment...
         yearly.current_period_start = Some(1_000_000 - PERIOD_PAID_SLACK_SECS - 1);
-        assert!(link_subscription(&ch, &[yearly.clone()], &[]).is_none());
+        let w = world(vec![yearly.clone()], vec![]);
+        assert!(link_subscription(&ch, &w.facts()).is_none());
         // ...unless the latest invoice was paid by the charge.
         yearly.latest_invoice = Some("in_1".into());
         let pay = invoice_payment("inpay_1", "in_1", Some("ch_a"), None);
-        let link = link_subscription(&ch, &[yearly], &[pay]).expect("linked");
+        let w = world(vec![yearly], vec![pay]);
+        let link = link_subscription(&ch, &w.facts()).expect("linked");
         assert_eq!(
             link.via,
             PeriodLink::LatestInvoice {

@@ -4,7 +4,8 @@
 //!
 //! - [`policy`]: the TOML policy (numbers and wording), default embedded;
 //! - [`matching`]: customers by email, the charge for the order id, its refunds,
-//!   disputes and subscription period;
+//!   disputes and subscription period, looked up through an index of the account's rows
+//!   built once per [`Facts`];
 //! - [`rules`]: the refund rules (RULES.md, "Refund suggestions"), declared once, one function each;
 //! - [`decide`]: the rules in their declared order, first match wins;
 //! - [`trail`]: what matching and deciding did, recorded as they ran (`--explain`);
@@ -16,6 +17,8 @@ pub mod decide;
 #[cfg(test)]
 mod decide_tests;
 pub mod matching;
+#[cfg(test)]
+mod matching_tests;
 pub mod policy;
 pub mod rules;
 /// Rows for tests, shared with the upper floors' tests through the `testdata` feature.
@@ -121,7 +124,9 @@ pub struct Assessment {
     pub trail: trail::Trail,
 }
 
-/// Matches and decides one ticket.
+/// Matches and decides one ticket. The first ticket assessed over `facts` builds its
+/// index of the rows; a batch passes the same `Facts` for every ticket, so the index is
+/// built once and each ticket costs a few look-ups.
 pub fn assess(
     ticket: &Ticket,
     facts: &Facts<'_>,

@@ -147,17 +147,18 @@ pub struct World {
 
 impl World {
     pub fn facts(&self) -> super::Facts<'_> {
-        super::Facts {
-            customers: &self.customers,
-            charges: &self.charges,
-            refunds: &self.refunds,
-            disputes: &self.disputes,
-            subscriptions: &self.subscriptions,
-            invoice_payments: &self.invoice_payments,
-            mode: crate::model::Mode::Test,
-            connected: None,
-            origin: crate::model::Origin::Demo,
-            fetched_at: 0,
-        }
+        super::Facts::new(
+            super::matching::Rows {
+                customers: &self.customers,
+                charges: &self.charges,
+                refunds: &self.refunds,
+                disputes: &self.disputes,
+                subscriptions: &self.subscriptions,
+                invoice_payments: &self.invoice_payments,
+            },
+            crate::model::Mode::Test,
+            crate::model::Origin::Demo,
+            0,
+        )
     }
 }
