@@ -26,7 +26,7 @@
 //! [`StripeLookup`]: the endpoint and query, the count and ids returned, the Request-Id
 //! of each page, or the error. `suggest --explain` hands them to the pure trail.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::future::Future;
 
 use futures::future::{join, join_all};
@@ -34,7 +34,7 @@ use serde::de::DeserializeOwned;
 
 use crate::domain::refunds::Ticket;
 use crate::domain::refunds::matching::{
-    EmailMatch, OrderMatch, PERIOD_PAID_SLACK_SECS, customers_by_email, match_order,
+    EmailMatch, OrderMatch, PERIOD_PAID_SLACK_SECS, customers_by_email, email_key, match_order,
 };
 use crate::domain::refunds::trail::StripeLookup;
 use crate::model::rows::{
@@ -122,12 +122,22 @@ pub fn search_literal(text: &str) -> String {
     out
 }
 
-/// What a batch has fetched so far, keyed so no object is asked for twice.
+/// What a batch has fetched so far, keyed so no object is asked for twice, and indexed so
+/// a ticket looks up its customers, their charges and subscriptions instead of scanning
+/// everything the batch fetched (which grows with the batch: a scan per ticket made a
+/// large batch quadratic). The indexes may hold an id whose row has changed key since
+/// (a customer fetched again with another email): readers check the row itself.
 #[derive(Debug, Default)]
 struct Fetched {
     exact_emails: HashSet<String>,
     searched_emails: HashSet<String>,
     customers: BTreeMap<String, CustomerRow>,
+    /// Customer ids by [`email_key`], sorted as `customers` is.
+    customers_by_email: HashMap<String, BTreeSet<String>>,
+    /// Charge ids by customer id, sorted as `charges` is.
+    charges_by_customer: HashMap<String, BTreeSet<String>>,
+    /// Subscription ids by customer id, sorted as `subscriptions` is.
+    subscriptions_by_customer: HashMap<String, BTreeSet<String>>,
     charges_of: HashSet<String>,
     subscriptions_of: HashSet<String>,
     charges: BTreeMap<String, ChargeRow>,
@@ -138,6 +148,57 @@ struct Fetched {
     disputes: BTreeMap<String, DisputeRow>,
     payments_of: HashSet<String>,
     invoice_payments: BTreeMap<String, InvoicePaymentRow>,
+}
+
+impl Fetched {
+    /// The fetched customers whose email has `email`'s [`email_key`], in id order: every
+    /// one [`customers_by_email`] could pick.
+    fn customers_like(&self, email: &str) -> impl Iterator<Item = &CustomerRow> + Clone {
+        self.customers_by_email
+            .get(&email_key(email))
+            .into_iter()
+            .flatten()
+            .filter_map(|id| self.customers.get(id))
+    }
+
+    /// The fetched charges of the customers `ids` (every status), in id order.
+    fn charges_of(&self, ids: &[String]) -> Vec<&ChargeRow> {
+        let found: BTreeSet<&String> = ids
+            .iter()
+            .filter_map(|id| self.charges_by_customer.get(id))
+            .flatten()
+            .collect();
+        found
+            .into_iter()
+            .filter_map(|id| self.charges.get(id))
+            .filter(|c| {
+                c.customer
+                    .as_deref()
+                    .is_some_and(|id| ids.iter().any(|i| i == id))
+            })
+            .collect()
+    }
+
+    /// The fetched subscriptions of the customer `id`, in id order.
+    fn subscriptions_of(&self, id: &str) -> Vec<&SubscriptionRow> {
+        self.subscriptions_by_customer
+            .get(id)
+            .into_iter()
+            .flatten()
+            .filter_map(|s| self.subscriptions.get(s))
+            .filter(|s| s.customer.as_deref() == Some(id))
+            .collect()
+    }
+}
+
+/// Files `id` under `key` (when it has one).
+fn file_under(index: &mut HashMap<String, BTreeSet<String>>, key: Option<&str>, id: &str) {
+    if let Some(key) = key {
+        index
+            .entry(key.to_string())
+            .or_default()
+            .insert(id.to_string());
+    }
 }
 
 /// `GET /v1/charges?customer=cus_a`: a request as the trail names it (path and query
@@ -254,7 +315,7 @@ impl<R: StripeReads> TicketFetcher<R> {
             return Ok(0);
         }
         let mut calls = self.fetch_customers(&email).await?;
-        let (_, customers) = customers_by_email(&email, self.got.customers.values());
+        let (_, customers) = customers_by_email(&email, self.got.customers_like(&email));
         let ids: Vec<String> = customers.iter().map(|c| c.id.clone()).collect();
         if ids.is_empty() {
             return Ok(calls);
@@ -279,7 +340,7 @@ impl<R: StripeReads> TicketFetcher<R> {
         } else {
             self.reuse("/v1/customers", &exact);
         }
-        let (how, _) = customers_by_email(email, self.got.customers.values());
+        let (how, _) = customers_by_email(email, self.got.customers_like(email));
         if how != EmailMatch::Exact {
             let search = q(&[("query", &format!("email:{}", search_literal(email)))]);
             if self.got.searched_emails.insert(email.to_lowercase()) {
@@ -334,19 +395,29 @@ impl<R: StripeReads> TicketFetcher<R> {
         let charges = self.record("/v1/charges", &charge_q, charges);
         let subs = self.record("/v1/subscriptions", &sub_q, subs);
         let got = &mut self.got;
+        let by_customer = &mut got.charges_by_customer;
         absorb(
             &need_charges,
             charges,
             &mut got.charges_of,
             &mut got.charges,
-            |c: &Charge| (c.id.clone(), ChargeRow::from(c)),
+            |c: &Charge| {
+                let row = ChargeRow::from(c);
+                file_under(by_customer, row.customer.as_deref(), &c.id);
+                (c.id.clone(), row)
+            },
         )?;
+        let by_customer = &mut got.subscriptions_by_customer;
         absorb(
             &need_subs,
             subs,
             &mut got.subscriptions_of,
             &mut got.subscriptions,
-            |s: &Subscription| (s.id.clone(), SubscriptionRow::from(s)),
+            |s: &Subscription| {
+                let row = SubscriptionRow::from(s);
+                file_under(by_customer, row.customer.as_deref(), &s.id);
+                (s.id.clone(), row)
+            },
         )?;
 
         Ok(calls)
@@ -361,16 +432,7 @@ impl<R: StripeReads> TicketFetcher<R> {
         ids: &[String],
     ) -> Result<(u32, Option<ChargeRow>), R::Error> {
         let mut calls = 0;
-        let of_customers: Vec<&ChargeRow> = self
-            .got
-            .charges
-            .values()
-            .filter(|c| {
-                c.customer
-                    .as_deref()
-                    .is_some_and(|id| ids.iter().any(|i| i == id))
-            })
-            .collect();
+        let of_customers: Vec<&ChargeRow> = self.got.charges_of(ids);
         let succeeded: Vec<&ChargeRow> = of_customers
             .iter()
             .copied()
@@ -444,12 +506,7 @@ impl<R: StripeReads> TicketFetcher<R> {
         let Some(customer) = matched.customer.clone() else {
             return Ok(calls);
         };
-        let subs: Vec<&SubscriptionRow> = self
-            .got
-            .subscriptions
-            .values()
-            .filter(|s| s.customer.as_deref() == Some(customer.as_str()))
-            .collect();
+        let subs: Vec<&SubscriptionRow> = self.got.subscriptions_of(&customer);
         let by_start = subs.iter().any(|s| {
             s.current_period_start.is_some_and(|start| {
                 matched.created >= start
@@ -495,9 +552,10 @@ impl<R: StripeReads> TicketFetcher<R> {
 
     fn add_customers(&mut self, found: Vec<models::Customer>) {
         for c in &found {
-            self.got
-                .customers
-                .insert(c.id.clone(), CustomerRow::from(c));
+            let row = CustomerRow::from(c);
+            let key = row.email.as_deref().map(email_key);
+            file_under(&mut self.got.customers_by_email, key.as_deref(), &c.id);
+            self.got.customers.insert(c.id.clone(), row);
         }
     }
 
@@ -567,7 +625,7 @@ fn absorb<T, Row, E>(
     lists: Vec<Result<Vec<T>, E>>,
     read: &mut HashSet<String>,
     rows: &mut BTreeMap<String, Row>,
-    row: impl Fn(&T) -> (String, Row),
+    mut row: impl FnMut(&T) -> (String, Row),
 ) -> Result<(), E> {
     for (owner, list) in owners.iter().zip(lists) {
         for object in &list? {

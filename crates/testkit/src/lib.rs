@@ -1,5 +1,5 @@
 //! tieout's dev tooling, kept out of the product: a dev-dependency of the `tieout` package
-//! and the home of its own binaries (`fake_stripe`, `gen-demo`).
+//! and the home of its own binaries (`fake_stripe`, `gen-demo`, `gen-tickets`).
 //!
 //! [`fake_stripe`] is a stateful fake of the Stripe API: an axum server that binds the
 //! loopback interface only (`127.0.0.1`), serves Stripe-shaped JSON from a fixture
@@ -12,3 +12,4 @@
 
 pub mod fake_stripe;
 pub mod generator;
+pub mod many_tickets;
