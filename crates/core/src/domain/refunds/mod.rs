@@ -3,9 +3,9 @@
 //! that quotes the rule, and the ids of the evidence comes out.
 //!
 //! - [`policy`]: the TOML policy (numbers and wording), default embedded;
+//! - [`facts`]: the rows matched against and their index, built once per [`Facts`];
 //! - [`matching`]: customers by email, the charge for the order id, its refunds,
-//!   disputes and subscription period, looked up through an index of the account's rows
-//!   built once per [`Facts`];
+//!   disputes and subscription period, looked up through that index;
 //! - [`rules`]: the refund rules (RULES.md, "Refund suggestions"), declared once, one function each;
 //! - [`decide`]: the rules in their declared order, first match wins;
 //! - [`trail`]: what matching and deciding did, recorded as they ran (`--explain`);
@@ -16,6 +16,7 @@
 pub mod decide;
 #[cfg(test)]
 mod decide_tests;
+pub mod facts;
 pub mod matching;
 #[cfg(test)]
 mod matching_tests;
