@@ -22,6 +22,7 @@ pub mod refund_exec;
 pub mod run_history;
 pub mod schedule;
 pub mod settings;
+pub mod stripe_reads;
 pub mod suggest;
 pub mod threads;
 pub mod ticket_fetch;

@@ -27,11 +27,11 @@
 //! of each page, or the error. `suggest --explain` hands them to the pure trail.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::future::Future;
 
 use futures::future::{join, join_all};
 use serde::de::DeserializeOwned;
 
+pub use super::stripe_reads::{StripeReads, describe};
 use crate::domain::refunds::Ticket;
 use crate::domain::refunds::matching::{
     EmailMatch, OrderMatch, PERIOD_PAID_SLACK_SECS, customers_by_email, email_key, match_order,
@@ -45,61 +45,6 @@ use crate::stripe::Listed;
 use crate::stripe::models::{
     self, Charge, ChargeStatus, Customer, Dispute, HasId, InvoicePayment, Refund, Subscription,
 };
-
-/// The two reads the ticket fetch needs; the Stripe client provides them (tests may
-/// provide a recording double).
-pub trait StripeReads {
-    type Error: std::fmt::Display;
-    /// Every item of a cursor-paginated list, with each page's Request-Id.
-    fn list_all<T>(
-        &self,
-        path: &str,
-        query: &[(String, String)],
-    ) -> impl Future<Output = Result<Listed<T>, Self::Error>>
-    where
-        T: DeserializeOwned + HasId + Send + 'static;
-    /// Every result of a search endpoint, with each page's Request-Id.
-    fn search_all<T>(
-        &self,
-        path: &str,
-        query: &[(String, String)],
-    ) -> impl Future<Output = Result<Listed<T>, Self::Error>>
-    where
-        T: DeserializeOwned + HasId + Send + 'static;
-    /// Whether `e` stops only the ticket that met it (Stripe or the network failing after
-    /// the client's retries, a search that timed out) rather than the whole batch (a key
-    /// or permission problem every ticket would meet).
-    fn per_ticket(_e: &Self::Error) -> bool {
-        true
-    }
-}
-
-impl StripeReads for crate::stripe::Client {
-    type Error = crate::stripe::StripeError;
-    fn per_ticket(e: &Self::Error) -> bool {
-        e.fail_kind() == crate::failure::FailKind::Stripe
-    }
-    fn list_all<T>(
-        &self,
-        path: &str,
-        query: &[(String, String)],
-    ) -> impl Future<Output = Result<Listed<T>, Self::Error>>
-    where
-        T: DeserializeOwned + HasId + Send + 'static,
-    {
-        crate::stripe::Client::list_all_traced(self, path, query)
-    }
-    fn search_all<T>(
-        &self,
-        path: &str,
-        query: &[(String, String)],
-    ) -> impl Future<Output = Result<Listed<T>, Self::Error>>
-    where
-        T: DeserializeOwned + HasId + Send + 'static,
-    {
-        crate::stripe::Client::search_all_traced(self, path, query)
-    }
-}
 
 fn q(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
     pairs
@@ -198,17 +143,6 @@ fn file_under(index: &mut HashMap<String, BTreeSet<String>>, key: Option<&str>, 
             .entry(key.to_string())
             .or_default()
             .insert(id.to_string());
-    }
-}
-
-/// `GET /v1/charges?customer=cus_a`: a request as the trail names it (path and query
-/// only: the key travels in a header and is never part of it).
-pub fn describe(path: &str, query: &[(String, String)]) -> String {
-    let q: Vec<String> = query.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    if q.is_empty() {
-        format!("GET {path}")
-    } else {
-        format!("GET {path}?{}", q.join("&"))
     }
 }
 
