@@ -13,6 +13,7 @@ use tieout::cli::status::status_with;
 use tieout::cli::{Cli, Ctx, FailKind};
 use tieout::model::{Mode, Origin, SnapshotMeta};
 use tieout::secrets::{ApiKey, Backend, KeySource, Keychain};
+use tieout::stripe::permissions::PERMISSIONS;
 
 use crate::client::{KEY, Reply, Seen, Server, assert_only_gets, error_reply, ok, start};
 
@@ -66,12 +67,22 @@ fn account_forbidden() -> Reply {
 }
 
 /// Balance readable, account not: the usual restricted key.
+/// A restricted key that reads the balance and every list `tieout status` probes (an empty
+/// page each), but not the account. Any other path is a test failure; answering the probes
+/// matters: a dropped connection is retried with backoff, minutes per test.
 fn restricted_stripe(seen: &Seen, _: usize) -> Reply {
     match seen.path.as_str() {
         "/v1/balance" => balance(),
         "/v1/account" => account_forbidden(),
+        path if is_probe(path) => {
+            ok(json!({"object": "list", "data": [], "has_more": false, "url": path}))
+        }
         other => panic!("unexpected GET {other}"),
     }
+}
+
+fn is_probe(path: &str) -> bool {
+    PERMISSIONS.iter().any(|p| p.probe == Some(path))
 }
 
 fn text(out: Vec<u8>) -> String {
@@ -309,6 +320,18 @@ fn status_shows_account_mode_key_source_and_cache_age() {
         "{out}"
     );
     assert!(out.contains("cache    synced 3 h 12 min ago"), "{out}");
+    assert!(
+        out.contains("permissions (one read of each, limit=1):"),
+        "{out}"
+    );
+    for p in PERMISSIONS.iter().filter(|p| p.probe.is_some()) {
+        assert!(
+            out.lines()
+                .any(|l| l.trim_start().starts_with(p.slug) && l.contains(" yes ")),
+            "{} is not read as granted:\n{out}",
+            p.slug
+        );
+    }
     assert!(!out.contains(KEY), "{out}");
     assert_only_gets(&h.server);
 }
