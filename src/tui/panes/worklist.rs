@@ -606,6 +606,7 @@ mod tests {
             cancel_at_period_end: false,
             currency: Currency::USD,
             unit_amount: Some(129_900),
+            default_payment_method: None,
         });
         d
     }

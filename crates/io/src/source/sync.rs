@@ -668,6 +668,8 @@ mod tests {
             billing_reason: None,
             legacy_payment_intent: None,
             legacy_charge: None,
+            status_transitions: Default::default(),
+            amount_paid_off_stripe: 0,
         }
     }
 
@@ -689,6 +691,8 @@ mod tests {
             amount_paid: None,
             currency: Currency::USD,
             created,
+            payment_type: None,
+            paid_at: None,
         }
     }
 

@@ -33,6 +33,8 @@ pub struct Invoice {
     /// Only present when expanded (`expand[]=data.payments`); holds the first handful.
     pub payments: Option<List<InvoicePayment>>,
     pub status_transitions: Option<InvoiceStatusTransitions>,
+    /// What was paid outside Stripe (basil+; the pinned API has no `paid_out_of_band`).
+    pub amount_paid_off_stripe: Option<i64>,
     #[serde(default, deserialize_with = "lenient_metadata")]
     pub metadata: BTreeMap<String, String>,
     /// Pre-basil shapes only.
@@ -97,6 +99,14 @@ pub struct InvoicePayment {
     pub livemode: Option<bool>,
     pub payment: Option<InvoicePaymentTarget>,
     pub status: Option<InvoicePaymentStatus>,
+    pub status_transitions: Option<InvoicePaymentTransitions>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct InvoicePaymentTransitions {
+    pub canceled_at: Option<i64>,
+    pub paid_at: Option<i64>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
