@@ -14,6 +14,8 @@ pub mod fields;
 pub mod month_lines;
 pub mod packet;
 pub mod reconciliation;
+pub mod recovery;
+pub mod recovery_md;
 pub mod refunds;
 
 use crate::failure::Failure;
