@@ -16,6 +16,7 @@ pub mod packet;
 pub mod reconciliation;
 pub mod recovery;
 pub mod recovery_md;
+pub mod recovery_summary;
 pub mod refunds;
 
 use crate::failure::Failure;
