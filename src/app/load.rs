@@ -84,6 +84,7 @@ impl Need {
                     payment_methods: true,
                     ..Parts::none()
                 };
+                o.settled_invoices_since = None;
                 o
             }
             Need::Recovery(since) => {
@@ -96,14 +97,21 @@ impl Need {
                     ..Parts::none()
                 };
                 o.charges_since = *since;
+                o.settled_invoices_since = Some(*since);
                 o
             }
-            Need::Refunds | Need::All => SyncOptions::for_months(now, tz, DEFAULT_MONTHS),
+            Need::Refunds => {
+                let mut o = SyncOptions::for_months(now, tz, DEFAULT_MONTHS);
+                o.settled_invoices_since = None;
+                o
+            }
+            Need::All => SyncOptions::for_months(now, tz, DEFAULT_MONTHS),
             Need::Close(m) => {
                 let mut o = SyncOptions::for_months(now, tz, DEFAULT_MONTHS);
                 // And the next month's payouts: the journal accrues the lines they pay out.
                 o.window = (m.range(tz).0, m.next().range(tz).1);
                 o.charges_since = o.charges_since.min(o.window.0);
+                o.settled_invoices_since = None;
                 o
             }
         }

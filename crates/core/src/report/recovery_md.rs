@@ -22,7 +22,7 @@ pub fn markdown(r: &Recovery, meta: &SnapshotMeta, now: i64, zone: &str) -> Stri
     let mut o = String::new();
     o.push_str("# Recovery of failed payments\n\n");
     o.push_str(&format!(
-        "Account {} ({}), {} data read at {} UTC; computed at {} UTC.\n\n",
+        "Account {} ({}), {} data read at {}; computed at {}.\n\n",
         markdown_cell(meta.account_name.as_deref().unwrap_or(&meta.account_id)),
         meta.mode.as_str(),
         meta.origin.as_str(),

@@ -111,6 +111,11 @@ use tieout_core::model::{AccountIdent, Parts, Resource};
 /// How many months of charges a sync reads, counting back from the current one.
 pub const CHARGE_MONTHS: u32 = 13;
 
+/// How many months before the current one a sync reads paid and void invoices from: the
+/// recovery picture's default six months of failures, and the month before them in which
+/// an invoice that first failed at the window's start may have been created.
+pub const SETTLED_MONTHS: u32 = 6;
+
 /// What a sync reads and as of when.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SyncOptions {
@@ -119,6 +124,10 @@ pub struct SyncOptions {
     pub window: (i64, i64),
     /// Charges created at or after this instant.
     pub charges_since: i64,
+    /// With the invoices: also the paid and void ones created at or after this instant
+    /// (how the failures of the recovery picture ended); `None`: open and uncollectible
+    /// only.
+    pub settled_invoices_since: Option<i64>,
     /// The clock (recorded as the snapshot's `fetched_at`).
     pub now: i64,
 }
@@ -136,6 +145,7 @@ impl SyncOptions {
             parts: Parts::all(),
             window: (first.range(tz).0, current.range(tz).1),
             charges_since: months_back(current, CHARGE_MONTHS).range(tz).0,
+            settled_invoices_since: Some(months_back(current, SETTLED_MONTHS).range(tz).0),
             now,
         }
     }
@@ -149,6 +159,7 @@ impl SyncOptions {
             },
             window: month.range(tz),
             charges_since: month.range(tz).0,
+            settled_invoices_since: None,
             now,
         }
     }
@@ -268,7 +279,9 @@ pub async fn fetch_each(
         },
         async {
             if parts.invoices {
-                fetch_invoices(client, progress).await.map(Some)
+                fetch_invoices(client, opts.settled_invoices_since, progress)
+                    .await
+                    .map(Some)
             } else {
                 Ok(None)
             }

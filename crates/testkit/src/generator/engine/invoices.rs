@@ -5,6 +5,12 @@ use super::*;
 
 impl Gen {
     pub(super) fn invoice_number(&mut self, customer: usize) -> String {
+        if self.in_side_streams() {
+            // Numbered apart, so the customer's other invoices keep their numbers.
+            self.side_invoices += 1;
+            let prefix = &self.customers[customer].invoice_prefix;
+            return format!("{prefix}-R{:03}", self.side_invoices);
+        }
         let c = &mut self.customers[customer];
         let n = c.next_invoice;
         c.next_invoice += 1;
@@ -144,6 +150,7 @@ impl Gen {
                 voided_at: None,
             },
             subtotal: amount,
+            amount_paid_off_stripe: None,
             total: amount,
         }
     }
@@ -220,6 +227,7 @@ impl Gen {
             livemode: false,
             payment: o::InvoicePaymentTarget {
                 payment_intent: pi_id,
+                payment_record: None,
                 kind: "payment_intent",
             },
             status: "paid",
@@ -401,6 +409,14 @@ impl Gen {
     /// An invoice that is not simply paid (the worklist and its neighbours), with its
     /// PaymentIntent, failed charges and invoice payment.
     pub fn special_invoice(&mut self, spec: &DunSpec) -> Result<(), GenError> {
+        if spec.twist.side {
+            self.with_side_streams(|g| g.special_invoice_here(spec))
+        } else {
+            self.special_invoice_here(spec)
+        }
+    }
+
+    fn special_invoice_here(&mut self, spec: &DunSpec) -> Result<(), GenError> {
         let inv_id = self.ids.next("in_", 24);
         let finalized = spec.kind != InvKind::Draft;
         let reason = if spec.sub.is_some() {
@@ -412,6 +428,11 @@ impl Gen {
             self.subs[s].period = (spec.created, add_months(spec.created, self.subs[s].months));
             self.subs[s].latest_invoice = Some(inv_id.clone());
             self.subs[s].status = match spec.kind {
+                _ if spec.twist.cancel_sub => {
+                    self.subs[s].canceled_at = Some(spec.created + 2 * DAY);
+                    "canceled"
+                }
+                InvKind::Paid(_) => "active",
                 InvKind::Uncollectible => "unpaid",
                 _ if spec.next_payment_attempt.is_none() && !spec.attempts.is_empty() => "unpaid",
                 _ => "past_due",
@@ -449,11 +470,26 @@ impl Gen {
                 inv.status = "void";
                 inv.auto_advance = false;
                 inv.next_payment_attempt = None;
-                inv.status_transitions.voided_at = Some(finalized_at + 2 * DAY);
+                inv.status_transitions.voided_at =
+                    Some(spec.twist.paid_at.unwrap_or(finalized_at + 2 * DAY));
             }
             InvKind::Draft => {
                 inv.status = "draft";
                 inv.next_payment_attempt = None;
+            }
+            InvKind::Paid(how) => {
+                inv.status = "paid";
+                inv.auto_advance = false;
+                inv.next_payment_attempt = None;
+                inv.amount_paid = spec.amount;
+                inv.amount_remaining = 0;
+                inv.status_transitions.paid_at = spec.twist.paid_at;
+                if how == PaidHow::OutOfBand {
+                    inv.amount_paid_off_stripe = Some(spec.amount);
+                } else {
+                    inv.attempt_count += 1;
+                    inv.attempted = true;
+                }
             }
             InvKind::Worklist | InvKind::OpenNotAttempted | InvKind::OpenNotDue => {}
         }
@@ -502,8 +538,15 @@ impl Gen {
             self.obj(*at, Obj::Charge(Box::new(ch)))?;
         }
         let c = self.customers[spec.customer].clone();
+        if spec.twist.wrong_card
+            && let Some(s) = spec.sub
+        {
+            // The customer puts a new card on the customer; the subscription keeps its own.
+            self.subs[s].own_pm = Some(c.pm.clone());
+            self.customers[spec.customer].pm = self.ids.next("pm_", 24);
+        }
         let status = match spec.kind {
-            InvKind::Void => "canceled",
+            InvKind::Void | InvKind::Paid(_) => "canceled",
             _ => "requires_payment_method",
         };
         let pi = o::PaymentIntent {
@@ -537,9 +580,11 @@ impl Gen {
             status,
         };
         let pay_status = match spec.kind {
-            InvKind::Void => "canceled",
+            InvKind::Void | InvKind::Paid(_) => "canceled",
             _ => "open",
         };
+        let canceled_at = Some(spec.twist.paid_at.unwrap_or(finalized_at + 2 * DAY));
+        let paid_inv = inv_id.clone();
         let pay = o::InvoicePayment {
             id: self.ids.next("inpay_", 24),
             object: "invoice_payment",
@@ -552,16 +597,82 @@ impl Gen {
             livemode: false,
             payment: o::InvoicePaymentTarget {
                 payment_intent: pi_id,
+                payment_record: None,
                 kind: "payment_intent",
             },
             status: pay_status,
             status_transitions: o::InvoicePaymentTransitions {
-                canceled_at: (pay_status == "canceled").then_some(finalized_at + 2 * DAY),
+                canceled_at: canceled_at.filter(|_| pay_status == "canceled"),
                 paid_at: None,
             },
         };
         self.obj(finalized_at, Obj::Pi(Box::new(pi)))?;
         self.obj(finalized_at, Obj::InvoicePayment(Box::new(pay)))?;
+        if let (InvKind::Paid(how), Some(paid_at)) = (spec.kind, spec.twist.paid_at) {
+            self.recovered_payment(spec, how, paid_inv, paid_at)?;
+        }
         Ok(())
+    }
+
+    /// The payment that paid a recovered invoice: a charge on the failing card or another
+    /// one (its own PaymentIntent, attached as a second invoice payment), or a payment
+    /// recorded outside Stripe.
+    fn recovered_payment(
+        &mut self,
+        spec: &DunSpec,
+        how: PaidHow,
+        inv_id: String,
+        paid_at: i64,
+    ) -> Result<(), GenError> {
+        let (payment_intent, payment_record, kind) = match how {
+            PaidHow::SameCard | PaidHow::NewCard => {
+                let card = self.customers[spec.customer].pm.clone();
+                if how == PaidHow::NewCard {
+                    // Paid on the hosted invoice page with another card; the customer's
+                    // default stays as it was.
+                    self.customers[spec.customer].pm = self.ids.next("pm_", 24);
+                }
+                let (_, pi_id) = self.charge(ChargeSpec {
+                    at: paid_at,
+                    customer: Some(spec.customer),
+                    currency: spec.currency,
+                    amount: spec.amount,
+                    description: Some(format!("Invoice {inv_id}")),
+                    metadata: Metadata::new(),
+                    refunds: Vec::new(),
+                    dispute: None,
+                    guest_email: None,
+                })?;
+                self.customers[spec.customer].pm = card;
+                (pi_id, None, "payment_intent")
+            }
+            PaidHow::OutOfBand => (
+                String::new(),
+                Some(self.ids.next("pr_", 24)),
+                "payment_record",
+            ),
+        };
+        let pay = o::InvoicePayment {
+            id: self.ids.next("inpay_", 24),
+            object: "invoice_payment",
+            amount_paid: Some(spec.amount),
+            amount_requested: spec.amount,
+            created: paid_at,
+            currency: cur_s(spec.currency),
+            invoice: inv_id,
+            is_default: false,
+            livemode: false,
+            payment: o::InvoicePaymentTarget {
+                payment_intent,
+                payment_record,
+                kind,
+            },
+            status: "paid",
+            status_transitions: o::InvoicePaymentTransitions {
+                canceled_at: None,
+                paid_at: Some(paid_at),
+            },
+        };
+        self.obj(paid_at, Obj::InvoicePayment(Box::new(pay)))
     }
 }
