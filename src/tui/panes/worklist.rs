@@ -463,7 +463,7 @@ impl Pane for WorklistPane {
             return;
         };
         if let Some(r) = self.recovery.clone().filter(|_| self.recovery_view) {
-            recovery::render(&r, &mut self.recovery_table, area, buf, cx);
+            recovery::render(&r, &w.order, &mut self.recovery_table, area, buf, cx);
             return;
         }
         let wide = area.width >= SIDE_PANEL_MIN_WIDTH;

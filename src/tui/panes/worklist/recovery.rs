@@ -11,6 +11,7 @@
 //! the worklist job from the same load.
 
 use super::*;
+use crate::domain::dunning::CurrencyOrder;
 use crate::domain::recovery::cohorts::percent;
 use crate::domain::recovery::{Cohort, Recovery, Via};
 use crate::report::fields;
@@ -157,29 +158,41 @@ pub(super) fn bar_line(b: &MonthBar, most: usize, width: usize, cx: &ViewCx<'_>)
     };
     // The tail is given room for three-digit counts so the bars start and end aligned.
     let room = width.saturating_sub(label.len() + tail.len().max(13));
-    // The segments' ends are rounded, so their lengths add up to the bar's; a month with
-    // a failure always shows at least one cell.
+    // The bar is the month's failures scaled to the busiest month's, rounded, and shared
+    // between the parts (recovered, open, lost) in proportion, largest remainders first;
+    // a part there is keeps one cell at least, taken from the longest, so a recovery in a
+    // quiet month is not rounded away next to a busy one (the numbers after the bar are
+    // exact).
     let most = most.max(1);
     let cells = |n: usize| (2 * n * room + most) / (2 * most);
-    let (mut r, mut o) = (cells(b.recovered), cells(b.recovered + b.open));
-    let mut all = cells(b.failed).max(o).min(room);
-    if all == 0 && b.failed > 0 && room > 0 {
-        // Too small to round up to a cell: one cell of its largest part.
-        all = 1;
-        (r, o) = if b.recovered >= b.open.max(b.lost) {
-            (1, 1)
-        } else if b.open >= b.lost {
-            (0, 1)
-        } else {
-            (0, 0)
-        };
+    let parts = [b.recovered, b.open, b.lost];
+    let shown = parts.iter().filter(|p| **p > 0).count();
+    let want = cells(b.failed).max(shown).min(room);
+    let total = parts.iter().sum::<usize>().max(1);
+    let mut len = parts.map(|p| p * want / total);
+    let mut rest: Vec<(usize, usize)> = (0..3).map(|i| (parts[i] * want % total, i)).collect();
+    rest.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let left = want.saturating_sub(len.iter().sum::<usize>());
+    for (_, i) in rest.iter().take(left) {
+        len[*i] += 1;
     }
+    for i in 0..3 {
+        if parts[i] > 0 && len[i] == 0 {
+            let longest = (0..3).max_by_key(|j| (len[*j], 3 - j)).unwrap_or(i);
+            if len[longest] > 1 {
+                len[longest] -= 1;
+                len[i] = 1;
+            }
+        }
+    }
+    let [r, o, l] = len;
+    let all = r + o + l;
     let seg = |c: char, n: usize| c.to_string().repeat(n);
     Line::from(vec![
         Span::styled(label, theme.style(Role::Text)),
         Span::styled(seg(RECOVERED, r), theme.style(Role::Matched)),
-        Span::styled(seg(OPEN, o.saturating_sub(r)), theme.style(Role::Pending)),
-        Span::styled(seg(LOST, all.saturating_sub(o)), theme.style(Role::Failed)),
+        Span::styled(seg(OPEN, o), theme.style(Role::Pending)),
+        Span::styled(seg(LOST, l), theme.style(Role::Failed)),
         Span::styled(
             " ".repeat(room.saturating_sub(all)),
             theme.style(Role::Text),
@@ -240,12 +253,19 @@ pub(super) fn view_line<'a>(r: &Recovery, cx: &ViewCx<'_>) -> Line<'a> {
     Line::from(spans)
 }
 
-/// Per currency over the window: the share of the failed amount that came back, the
-/// amounts, the median days and the split by way.
-pub(super) fn currency_lines(r: &Recovery, width: usize, cx: &ViewCx<'_>) -> Vec<Line<'static>> {
+/// Per currency over the window, in the worklist's currency order: the share of the
+/// failed amount that came back, the amounts, the median days and the split by way.
+pub(super) fn currency_lines(
+    r: &Recovery,
+    order: &CurrencyOrder,
+    width: usize,
+    cx: &ViewCx<'_>,
+) -> Vec<Line<'static>> {
     let theme = cx.theme;
     let mut lines = Vec::new();
-    for c in recovery_summary::by_currency(&r.invoices) {
+    let mut per = recovery_summary::by_currency(&r.invoices);
+    order.sort(&mut per, |c| c.currency);
+    for c in per {
         let pct = c.percent().map_or_else(String::new, |p| format!(" {p}%"));
         lines.push(Line::from(vec![
             Span::styled(c.currency.upper(), theme.style(Role::Header)),
@@ -313,7 +333,13 @@ fn way_short(v: Via) -> &'static str {
 }
 
 /// The side panel (wide terminals): the bars, then the currencies.
-pub(super) fn render_panel(r: &Recovery, area: Rect, buf: &mut Buffer, cx: &ViewCx<'_>) {
+pub(super) fn render_panel(
+    r: &Recovery,
+    order: &CurrencyOrder,
+    area: Rect,
+    buf: &mut Buffer,
+    cx: &ViewCx<'_>,
+) {
     let theme = cx.theme;
     let inner = crate::tui::widgets::panel::titled("Recovered, by month", area, buf, theme);
     let width = usize::from(inner.width);
@@ -323,7 +349,7 @@ pub(super) fn render_panel(r: &Recovery, area: Rect, buf: &mut Buffer, cx: &View
         "Recovered, per currency",
         theme.style(Role::Title),
     ));
-    lines.extend(currency_lines(r, width, cx));
+    lines.extend(currency_lines(r, order, width, cx));
     Paragraph::new(lines).render(inner, buf);
 }
 
@@ -331,6 +357,7 @@ pub(super) fn render_panel(r: &Recovery, area: Rect, buf: &mut Buffer, cx: &View
 /// the bars above the table (narrow).
 pub(super) fn render(
     r: &Recovery,
+    order: &CurrencyOrder,
     table: &mut DataTable,
     area: Rect,
     buf: &mut Buffer,
@@ -356,7 +383,7 @@ pub(super) fn render(
             ..body
         };
         table.render(main, buf, cx);
-        render_panel(r, side, buf, cx);
+        render_panel(r, order, side, buf, cx);
         return;
     }
     // Narrow: the bars (and the legend) over the table, leaving the table most rows.

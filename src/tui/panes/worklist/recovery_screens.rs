@@ -14,6 +14,15 @@ use crate::report::recovery::INVOICE_FIELDS;
 use crate::tui::widgets::facts::{facts_width, render_facts_over_table, wrapped_height};
 use crate::tui::widgets::table::{ColumnDef, cell_of, field_col};
 
+/// `1 invoice`, `3 invoices`.
+fn invoices(n: usize) -> String {
+    if n == 1 {
+        "1 invoice".to_string()
+    } else {
+        format!("{n} invoices")
+    }
+}
+
 fn amount(minor: i64, c: Currency) -> String {
     money(Money::new(minor, c))
 }
@@ -54,7 +63,7 @@ fn customers(data: Option<&AccountData>, ids: &[&str]) -> HashMap<String, String
 /// (`report::recovery::INVOICE_FIELDS`, the columns of `recovery-invoices.csv`) and the
 /// most it is drawn wide; `customer` (the name, else the email) is the screen's own.
 pub(super) const INVOICES_SHOWN: &[(&str, u16)] = &[
-    ("invoice_id", 24),
+    ("invoice_id", 28),
     ("customer", 20),
     ("amount_due", 16),
     ("outcome", 11),
@@ -170,8 +179,8 @@ impl CohortScreen {
             ]),
             Line::styled(
                 format!(
-                    "{} invoices failed, {} · recovered {}{rate}, {}{median}",
-                    c.failed.count,
+                    "{} failed, {} · recovered {}{rate}, {}{median}",
+                    invoices(c.failed.count),
                     amount(c.failed.amount, cur),
                     c.recovered.count,
                     amount(c.recovered.amount, cur),
@@ -351,10 +360,13 @@ impl AttemptsScreen {
             ]),
             Line::styled(
                 format!(
-                    "First failed {}{on}: {} · {} attempts found",
+                    "First failed {}{on}: {} · {} found",
                     crate::time::date_in(first.at, cx.tz),
                     decline_label(&first.decline),
-                    inv.attempt_count()
+                    match inv.attempt_count() {
+                        1 => "1 attempt".to_string(),
+                        n => format!("{n} attempts"),
+                    }
                 ),
                 theme.style(Role::Text),
             ),

@@ -362,6 +362,20 @@ fn the_bars_scale_to_the_busiest_month_and_split_recovered_open_lost() {
         .map(|s| s.content.to_string())
         .collect();
     assert!(text.starts_with("2026-09 ▒ "), "{text}");
+    // A quiet month's one recovery keeps its cell beside its losses.
+    let quiet = recovery::MonthBar {
+        month: m,
+        failed: 3,
+        recovered: 1,
+        open: 0,
+        lost: 2,
+    };
+    let text: String = recovery::bar_line(&quiet, 42, 34, &cx)
+        .spans
+        .iter()
+        .map(|s| s.content.to_string())
+        .collect();
+    assert!(text.starts_with("2026-09 █░ "), "{text}");
 }
 
 #[test]
