@@ -3,8 +3,11 @@
 //! (2026-11): 62% of failed USD recovered, 18 days median") and the Worklist's Recovery
 //! view both read it; the invoices and their outcomes are `domain::recovery`'s.
 
+use jiff::tz::TimeZone;
+
 use crate::domain::dunning::CurrencyOrder;
-use crate::domain::recovery::{InvoiceRecovery, MedianDays, Recovery};
+use crate::domain::recovery::{self, InvoiceRecovery, MedianDays, Recovery, Window};
+use crate::model::AccountData;
 use crate::money::Currency;
 use crate::time::Month;
 
@@ -109,13 +112,27 @@ pub fn month_line(r: &Recovery, month: Month, order: &CurrencyOrder) -> Option<S
     Some(format!("Last month ({month}): {text}"))
 }
 
+/// The morning summary's line for the run at `now`: the failures of the month before
+/// `now`'s (in `tz`) and what came back of them, per currency in `order`. `data` must hold
+/// how failures ended (the paid and void invoices with their charges), which the caller
+/// decides.
+pub fn last_month_line(
+    data: &AccountData,
+    now: i64,
+    tz: &TimeZone,
+    order: &CurrencyOrder,
+) -> Option<String> {
+    // Two months ending with now's: last month's failures are all in it.
+    let window = Window::ending_at(now, 2, tz);
+    let r = recovery::build(data, &window, tz);
+    month_line(&r, window.first, order)
+}
+
 #[cfg(test)]
 mod tests {
-    use jiff::tz::TimeZone;
-
     use super::*;
     use crate::domain::dunning::DeclineKey;
-    use crate::domain::recovery::{FailedAttempt, Outcome, Via, Window};
+    use crate::domain::recovery::{FailedAttempt, Outcome, Via};
 
     /// 2026-11-30T12:00:00Z.
     const NOW: i64 = 1_796_040_000;
