@@ -404,3 +404,27 @@ fn formats_and_overwrites() {
     );
     assert_eq!(std::fs::read_dir(empty.work_dir()).expect("dir").count(), 0);
 }
+
+/// Last month's recovery line from the cache a sync wrote of the fake server (which serves
+/// the demo account): the sync read the paid and void invoices and the charges, so the
+/// cached run says what the demo says, to the cent and the day.
+#[test]
+fn a_syncs_cache_gives_the_same_recovery_line_as_the_demo() {
+    let line = |stdout: &str| {
+        stdout
+            .lines()
+            .find(|l| l.starts_with("Last month ("))
+            .map(str::to_owned)
+    };
+    let demo = Tieout::demo();
+    let from_demo = dunning(&demo, &[]);
+    from_demo.success();
+    let want = line(&from_demo.stdout).expect("the demo's line");
+    assert!(want.contains("recovered"), "{want}");
+    let fake = start_fake(FakeConfig::default().account_readable_by_restricted_keys(true));
+    let t = Tieout::against(&fake);
+    t.run(&["sync"]).success();
+    let cached = t.run(&["--cached", "dunning"]);
+    cached.success();
+    assert_eq!(line(&cached.stdout).as_deref(), Some(want.as_str()));
+}
