@@ -116,3 +116,32 @@ fn leaks_through_the_fake_server_and_a_cached_run_sends_nothing() {
     assert!(fake.requests().is_empty(), "{:?}", fake.requests());
     assert_eq!(read(&t, "recovery-leaks.csv"), leaks);
 }
+
+/// The wrong card through the fake Stripe server: the demo's subscription that still
+/// charges the customer's old card gets its own action in a fresh run's CSV and Markdown,
+/// and a cached run after a sync says the same.
+#[test]
+fn the_wrong_card_is_named_fresh_and_cached_alike() {
+    let fake = start_fake(FakeConfig::default().account_readable_by_restricted_keys(true));
+    let t = Tieout::against(&fake);
+    t.run(&["dunning", "--format", "csv,md"]).success();
+    let csv = read(&t, "failed-payments.csv");
+    let rows: Vec<&str> = csv
+        .lines()
+        .filter(|l| l.contains(",subscription_old_card,"))
+        .collect();
+    assert_eq!(rows.len(), 1, "{csv}");
+    assert!(rows[0].contains("ada.okafor@example.org"), "{}", rows[0]);
+    let md = read(&t, "failed-payments.md");
+    assert!(
+        md.contains("subscription still charges the old card"),
+        "{md}"
+    );
+    t.run(&["sync"]).success();
+    t.run(&["--cached", "dunning", "--format", "csv,md", "--force"])
+        .success();
+    assert_eq!(read(&t, "failed-payments.csv"), csv);
+    let demo = Tieout::demo();
+    demo.run(&["dunning", "--format", "csv"]).success();
+    assert_eq!(read(&demo, "failed-payments.csv"), csv);
+}

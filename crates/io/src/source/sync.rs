@@ -374,6 +374,7 @@ pub async fn fetch_each(
         reused_lines = p.reused_lines;
     }
     data.charges = charges.iter().map(ChargeRow::from).collect();
+    let (mut invoice_customers, mut invoice_subscriptions) = (Vec::new(), Vec::new());
     if let Some(inv) = invoices {
         data.invoices = inv.invoices;
         data.invoice_payments = inv.payments;
@@ -386,11 +387,23 @@ pub async fn fetch_each(
                 data.charges.push(c);
             }
         }
+        invoice_customers = inv.customers;
+        invoice_subscriptions = inv.subscriptions;
     }
-    data.customers = customers.iter().map(CustomerRow::from).collect();
+    // The open invoices' own customers and subscriptions stand in for the lists when those
+    // were not read (the worklist's wrong card).
+    data.customers = if parts.customers {
+        customers.iter().map(CustomerRow::from).collect()
+    } else {
+        invoice_customers
+    };
     data.refunds = refunds.iter().map(RefundRow::from).collect();
     data.disputes = disputes.iter().map(DisputeRow::from).collect();
-    data.subscriptions = subscriptions.iter().map(SubscriptionRow::from).collect();
+    data.subscriptions = if parts.subscriptions {
+        subscriptions.iter().map(SubscriptionRow::from).collect()
+    } else {
+        invoice_subscriptions
+    };
     data.renewal_methods = renewal_methods;
     failed.sort_by_key(|(r, _)| *r);
     (

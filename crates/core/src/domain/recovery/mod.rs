@@ -15,6 +15,8 @@ pub mod outcome;
 pub mod wrong_card;
 
 #[cfg(test)]
+mod proptests;
+#[cfg(test)]
 mod tests;
 
 use jiff::tz::TimeZone;

@@ -28,6 +28,19 @@ pub fn wrong_cards(data: &AccountData) -> Vec<WrongCard> {
     wrong_cards_in(data, &ix)
 }
 
+/// The rule, over the three payment methods: the latest failed charge was on the
+/// subscription's own default, and the customer's invoice default is set and another.
+pub fn is_wrong_card(
+    failed_on: Option<&str>,
+    subscription_default: Option<&str>,
+    customer_default: Option<&str>,
+) -> bool {
+    match (failed_on, subscription_default, customer_default) {
+        (Some(f), Some(s), Some(c)) => f == s && c != s,
+        _ => false,
+    }
+}
+
 pub(super) fn wrong_cards_in(data: &AccountData, ix: &Index<'_>) -> Vec<WrongCard> {
     let mut out: Vec<WrongCard> = data
         .invoices
@@ -45,12 +58,14 @@ pub(super) fn wrong_cards_in(data: &AccountData, ix: &Index<'_>) -> Vec<WrongCar
             let h = history::of(inv, ix)?;
             let latest_failed = h.attempts.iter().rev().find(|a| a.failed)?;
             let failed_on = latest_failed.payment_method.as_deref()?;
-            (failed_on == sub_method && customer_default != sub_method).then(|| WrongCard {
-                invoice_id: inv.id.to_string(),
-                customer_id: customer_id.to_owned(),
-                subscription_id: sub.id.clone(),
-                failing_method: sub_method.to_owned(),
-                customer_default: customer_default.to_owned(),
+            is_wrong_card(Some(failed_on), Some(sub_method), Some(customer_default)).then(|| {
+                WrongCard {
+                    invoice_id: inv.id.to_string(),
+                    customer_id: customer_id.to_owned(),
+                    subscription_id: sub.id.clone(),
+                    failing_method: sub_method.to_owned(),
+                    customer_default: customer_default.to_owned(),
+                }
             })
         })
         .collect();

@@ -11,6 +11,11 @@ pub(super) struct InvoicePart {
     pub(super) intents: Vec<PaymentIntentRow>,
     /// The failed charges the payment intents' `latest_charge` expanded.
     pub(super) charges: Vec<ChargeRow>,
+    /// The open invoices' customers and subscriptions, expanded on their list (the wrong
+    /// card needs the customer's invoice default and the subscription's own default, also
+    /// when customers and subscriptions are not read).
+    pub(super) customers: Vec<CustomerRow>,
+    pub(super) subscriptions: Vec<SubscriptionRow>,
 }
 
 /// The PaymentIntent whose last error explains an open invoice's failure, if the invoice
@@ -52,7 +57,12 @@ pub(super) async fn fetch_invoices(
     settled_since: Option<i64>,
     progress: &dyn Progress,
 ) -> Result<InvoicePart, StripeError> {
-    let open_q = params([("status", "open"), ("expand[]", "data.payments")]);
+    let open_q = params([
+        ("status", "open"),
+        ("expand[]", "data.payments"),
+        ("expand[]", "data.customer"),
+        ("expand[]", "data.parent.subscription_details.subscription"),
+    ]);
     // With their payments: the recovery picture reads how a written-off invoice failed.
     let uncollectible_q = params([("status", "uncollectible"), ("expand[]", "data.payments")]);
     let settled = async {
@@ -224,10 +234,32 @@ pub(super) async fn fetch_invoices(
         }
         intents.push(PaymentIntentRow::from(&pi));
     }
+    let mut customers: Vec<CustomerRow> = Vec::new();
+    let mut subscriptions: Vec<SubscriptionRow> = Vec::new();
+    let (mut seen_c, mut seen_s) = (HashSet::new(), HashSet::new());
+    for inv in &open {
+        if let Some(Expandable::Object(c)) = &inv.customer
+            && seen_c.insert(c.id.clone())
+        {
+            customers.push(CustomerRow::from(&**c));
+        }
+        let sub = inv
+            .parent
+            .as_ref()
+            .and_then(|p| p.subscription_details.as_ref())
+            .and_then(|d| d.subscription.as_ref());
+        if let Some(Expandable::Object(s)) = sub
+            && seen_s.insert(s.id.clone())
+        {
+            subscriptions.push(SubscriptionRow::from(&**s));
+        }
+    }
     Ok(InvoicePart {
         invoices,
         payments,
         intents,
         charges,
+        customers,
+        subscriptions,
     })
 }

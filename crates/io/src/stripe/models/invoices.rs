@@ -73,7 +73,10 @@ pub struct InvoiceParent {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct SubscriptionDetails {
-    pub subscription: Option<Expandable<AnyObject>>,
+    /// Expanded by the open invoices' read (`data.parent.subscription_details.subscription`):
+    /// the subscription's own default payment method and status (the wrong card).
+    #[serde(deserialize_with = "lenient_expandable")]
+    pub subscription: Option<Expandable<Subscription>>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
