@@ -198,45 +198,6 @@ impl WorklistPane {
         w.rows.get(i)
     }
 
-    /// Keeps the recovery picture of a load and puts its cohorts in the view's table.
-    fn set_recovery(&mut self, r: Recovery, cx: &mut Cx<'_>) {
-        self.recovery_table.set_empty_text(recovery::empty_text(&r));
-        self.recovery_table
-            .set_source(Arc::new(recovery::source(&r)), cx);
-        self.recovery = Some(Arc::new(r));
-    }
-
-    /// An action in the Recovery view: Enter opens the cohort, `v` goes back to the
-    /// invoices, `f` too (and opens the facets); the shell moves, filters and sorts.
-    fn recovery_action(&mut self, action: Action, cx: &mut Cx<'_>) -> Handled {
-        match action {
-            Action::RecoveryView => {
-                self.recovery_view = false;
-                Handled::Yes
-            }
-            Action::Facets => {
-                self.recovery_view = false;
-                self.handle(action, cx)
-            }
-            Action::Open => {
-                let r = self.recovery.clone();
-                let row = self.recovery_table.selected_row();
-                if let (Some(r), Some(i)) = (r, row)
-                    && let Some(c) = r.cohorts.get(i)
-                {
-                    let data = cx.workspace().map(|ws| Arc::clone(&ws.data));
-                    cx.push(Box::new(recovery::CohortScreen::new(
-                        c,
-                        &r.invoices,
-                        data.as_deref(),
-                    )));
-                }
-                Handled::Yes
-            }
-            _ => Handled::No,
-        }
-    }
-
     fn picker_action(&mut self, action: Action, cx: &mut Cx<'_>) -> Handled {
         let Some(p) = self.picker.as_mut() else {
             return Handled::No;

@@ -22,8 +22,44 @@ use crate::tui::widgets::table::{ColumnDef, cell_of, field_col};
 
 pub(super) use super::recovery_screens::CohortScreen;
 
+impl WorklistPane {
+    /// Keeps the recovery picture of a load and puts its cohorts in the view's table.
+    pub(super) fn set_recovery(&mut self, r: Recovery, cx: &mut Cx<'_>) {
+        self.recovery_table.set_empty_text(empty_text(&r));
+        self.recovery_table.set_source(Arc::new(source(&r)), cx);
+        self.recovery = Some(Arc::new(r));
+    }
+
+    /// An action in the Recovery view: Enter opens the cohort, `v` goes back to the
+    /// invoices, `f` too (and opens the facets); the shell moves, filters and sorts.
+    pub(super) fn recovery_action(&mut self, action: Action, cx: &mut Cx<'_>) -> Handled {
+        match action {
+            Action::RecoveryView => {
+                self.recovery_view = false;
+                Handled::Yes
+            }
+            Action::Facets => {
+                self.recovery_view = false;
+                self.handle(action, cx)
+            }
+            Action::Open => {
+                let r = self.recovery.clone();
+                let row = self.recovery_table.selected_row();
+                if let (Some(r), Some(i)) = (r, row)
+                    && let Some(c) = r.cohorts.get(i)
+                {
+                    let data = cx.workspace().map(|ws| Arc::clone(&ws.data));
+                    cx.push(Box::new(CohortScreen::new(c, &r.invoices, data.as_deref())));
+                }
+                Handled::Yes
+            }
+            _ => Handled::No,
+        }
+    }
+}
+
 /// How many months of failures the view covers (as `tieout recovery` by default).
-pub(super) const MONTHS: u32 = 6;
+pub(super) const MONTHS: u32 = crate::app::recovery::DEFAULT_MONTHS;
 
 /// The table title of the view.
 pub(super) const TITLE: &str = "Recovery by cohort";
