@@ -32,6 +32,7 @@ mod charges;
 mod invoices;
 mod money;
 mod payouts;
+mod special;
 
 /// A customer as the generator keeps it.
 #[derive(Debug, Clone)]

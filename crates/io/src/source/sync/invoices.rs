@@ -57,12 +57,31 @@ pub(super) async fn fetch_invoices(
     settled_since: Option<i64>,
     progress: &dyn Progress,
 ) -> Result<InvoicePart, StripeError> {
-    let open_q = params([
-        ("status", "open"),
-        ("expand[]", "data.payments"),
-        ("expand[]", "data.customer"),
-        ("expand[]", "data.parent.subscription_details.subscription"),
-    ]);
+    // The customer and subscription expanded for the wrong card; a key that may not read
+    // them gets the list without them (one request more) and no wrong card, rather than
+    // no worklist.
+    let open = async {
+        let expanded = params([
+            ("status", "open"),
+            ("expand[]", "data.payments"),
+            ("expand[]", "data.customer"),
+            ("expand[]", "data.parent.subscription_details.subscription"),
+        ]);
+        let path = Resource::Invoices.list_path();
+        match list_with::<Invoice>(client, path, expanded, Part::OpenInvoices, progress).await {
+            Err(e)
+                if matches!(
+                    e.missing_permission(),
+                    Some("rak_customer_read" | "rak_subscription_read")
+                ) =>
+            {
+                tracing::warn!(error = %e, "open invoices read without their customers and subscriptions; the wrong card is not checked");
+                let plain = params([("status", "open"), ("expand[]", "data.payments")]);
+                list_with::<Invoice>(client, path, plain, Part::OpenInvoices, progress).await
+            }
+            other => other,
+        }
+    };
     // With their payments: the recovery picture reads how a written-off invoice failed.
     let uncollectible_q = params([("status", "uncollectible"), ("expand[]", "data.payments")]);
     let settled = async {
@@ -88,13 +107,7 @@ pub(super) async fn fetch_invoices(
         Ok::<_, StripeError>(paid.into_iter().chain(void).collect::<Vec<Invoice>>())
     };
     let (open, uncollectible, settled): (Vec<Invoice>, Vec<Invoice>, Vec<Invoice>) = futures::try_join!(
-        list_with(
-            client,
-            Resource::Invoices.list_path(),
-            open_q,
-            Part::OpenInvoices,
-            progress
-        ),
+        open,
         list_with(
             client,
             Resource::Invoices.list_path(),
