@@ -33,6 +33,10 @@ pub enum Need {
     Dunning,
     /// Customers, charges, refunds, disputes, subscriptions (and the rest: everything).
     Refunds,
+    /// The recovery picture of the failures since the instant (unix seconds): invoices
+    /// with their payments and payment intents, the charges since then (failed and
+    /// succeeded, with their payment methods), customers and subscriptions.
+    Recovery(i64),
     /// Everything a sync reads.
     All,
     /// Everything the close packet of the month needs: what `All` reads, with the payouts
@@ -56,6 +60,15 @@ impl Need {
                     | Table::Subscriptions
                     | Table::RenewalMethods
             ),
+            Need::Recovery(_) => matches!(
+                table,
+                Table::Invoices
+                    | Table::InvoicePayments
+                    | Table::PaymentIntents
+                    | Table::Charges
+                    | Table::Customers
+                    | Table::Subscriptions
+            ),
             Need::Refunds | Need::All | Need::Close(_) => true,
         }
     }
@@ -71,14 +84,34 @@ impl Need {
                     payment_methods: true,
                     ..Parts::none()
                 };
+                o.settled_invoices_since = None;
                 o
             }
-            Need::Refunds | Need::All => SyncOptions::for_months(now, tz, DEFAULT_MONTHS),
+            Need::Recovery(since) => {
+                let mut o = SyncOptions::for_months(now, tz, DEFAULT_MONTHS);
+                o.parts = Parts {
+                    invoices: true,
+                    customers: true,
+                    charges: true,
+                    subscriptions: true,
+                    ..Parts::none()
+                };
+                o.charges_since = *since;
+                o.settled_invoices_since = Some(*since);
+                o
+            }
+            Need::Refunds => {
+                let mut o = SyncOptions::for_months(now, tz, DEFAULT_MONTHS);
+                o.settled_invoices_since = None;
+                o
+            }
+            Need::All => SyncOptions::for_months(now, tz, DEFAULT_MONTHS),
             Need::Close(m) => {
                 let mut o = SyncOptions::for_months(now, tz, DEFAULT_MONTHS);
                 // And the next month's payouts: the journal accrues the lines they pay out.
                 o.window = (m.range(tz).0, m.next().range(tz).1);
                 o.charges_since = o.charges_since.min(o.window.0);
+                o.settled_invoices_since = None;
                 o
             }
         }

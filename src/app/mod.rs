@@ -18,6 +18,7 @@ pub mod pane_reads;
 pub mod permission_check;
 pub mod query;
 pub mod reconcile;
+pub mod recovery;
 pub mod refund_exec;
 pub mod run_history;
 pub mod schedule;

@@ -18,6 +18,7 @@ use crate::model::AccountData;
 use crate::report::dunning as export;
 use crate::report::dunning_since;
 use crate::report::expiring_cards::{self, ExpiringSection};
+use crate::report::recovery_summary;
 
 /// How many decline codes the channel post names.
 const TOP_DECLINES: usize = 3;
@@ -83,9 +84,11 @@ pub fn run(ctx: &Ctx, args: &DunningArgs) -> CmdResult {
         (Some(asked), Some(store)) => Some(compare(ctx, store, &data, &w, asked)?),
         _ => None,
     };
+    let recovery = recovery_line(ctx, &data, &w);
     let lines = write(
         &data,
         &w,
+        recovery,
         outcome.as_ref(),
         args.out.out.as_deref(),
         formats,
@@ -115,6 +118,25 @@ fn load(ctx: &Ctx) -> Result<AccountData, Failure> {
         });
     }
     crate::app::load::load(&ctx.request(), crate::app::load::Need::Dunning)
+}
+
+/// The summary's line on last month's failures and what came back of them
+/// (README.md, "Posting the summary"), when the data holds how failures ended: the demo,
+/// or the cache a sync wrote (it reads the paid and void invoices of the last months with
+/// the charges).
+/// A fresh `dunning` read lists only the open and written-off invoices, and a cache saved
+/// before tieout read the others holds no paid or void invoice: then there is no line,
+/// rather than one saying nothing came back.
+fn recovery_line(ctx: &Ctx, data: &AccountData, w: &dunning::Worklist) -> Option<String> {
+    use crate::model::status::InvoiceStatus;
+    let settled = data
+        .invoices
+        .iter()
+        .any(|i| matches!(i.status, InvoiceStatus::Paid | InvoiceStatus::Void));
+    if !(ctx.global.demo || ctx.global.cached) || !settled {
+        return None;
+    }
+    recovery_summary::last_month_line(data, ctx.now, &ctx.tz, &w.order)
 }
 
 fn build(data: &AccountData, now: i64) -> Result<dunning::Worklist, Failure> {
@@ -161,10 +183,13 @@ fn compare(
 
 /// Writes the chosen files of worklist `w` into `dir` (the current folder when `None`),
 /// the changes when `since` is set and the post to `summary`, and returns the lines to
-/// print: the channel post, then the path of each file.
+/// print: the channel post (with `recovery`, last month's recovery line, when there is
+/// one), then the path of each file.
+#[allow(clippy::too_many_arguments)]
 pub fn write(
     data: &AccountData,
     w: &dunning::Worklist,
+    recovery: Option<String>,
     since: Option<&SinceOutcome>,
     dir: Option<&Path>,
     formats: Formats,
@@ -207,6 +232,7 @@ pub fn write(
         files.push((export::JSON_NAME, export::json_with(w, &data.meta, &extras)));
     }
     let mut lines = export::summary(w, &data.meta, TOP_DECLINES);
+    lines.extend(recovery);
     if let Some(s) = since {
         lines.push(dunning_since::summary_line(s));
     }

@@ -20,6 +20,7 @@ pub mod journal;
 pub mod keys;
 pub mod query;
 pub mod reconcile;
+pub mod recovery;
 pub mod schedule;
 pub mod status;
 pub mod suggest;
@@ -164,6 +165,9 @@ pub enum Command {
     },
     /// The failed-payment worklist: failed-payments.md/.csv/.json.
     Dunning(dunning::DunningArgs),
+    /// The recovery of failed payments: what came back, how, how fast, and the leaks:
+    /// recovery.md/.csv/.json, recovery-invoices.csv, recovery-leaks.csv.
+    Recovery(recovery::RecoveryArgs),
     /// Print (or write) a systemd timer, a launchd agent and a crontab line that run the
     /// morning dunning on weekdays. Installs nothing.
     Schedule(schedule::ScheduleArgs),
@@ -385,6 +389,7 @@ pub fn run(cli: Cli) -> CmdResult {
         Some(Command::Status) => status::run(&ctx),
         Some(Command::Sync { months }) => sync::run(&ctx, months),
         Some(Command::Dunning(args)) => dunning::run(&ctx, &args),
+        Some(Command::Recovery(args)) => recovery::run(&ctx, &args),
         Some(Command::Schedule(args)) => schedule::run(&ctx, &args),
         Some(Command::Reconcile { month, out, bank }) => reconcile::run(&ctx, month, &out, &bank),
         Some(Command::Suggest(args)) => suggest::run(&ctx, &args),

@@ -128,6 +128,7 @@ actions! {
     CopyRow => "copy_row", "copy the selected row (tab-separated)", Table;
     Export => "export", "write the rows on screen to a CSV file", Table;
     Facets => "facets", "worklist: filter by retries left, decline, currency or action", Table;
+    RecoveryView => "recovery_view", "Worklist: switch between the failed invoices and the recovery picture (what came back, how, how fast)", Table;
     PrevMonth => "prev_month", "Tie-out: show the month before", Table;
     NextMonth => "next_month", "Tie-out: show the month after", Table;
     ApproveRefund => "approve_refund", "Refunds: preview the suggested refund to approve and send it (test mode)", Table;
@@ -193,6 +194,7 @@ impl Action {
             Action::Refresh => "refresh",
             Action::CycleTheme => "theme",
             Action::Export => "export",
+            Action::RecoveryView => "recovery",
             Action::PrevMonth => "month -",
             Action::NextMonth => "month +",
             Action::ApproveRefund => "approve",

@@ -61,6 +61,8 @@ fn invoice(
         billing_reason: Some("subscription_cycle".into()),
         legacy_payment_intent: None,
         legacy_charge: None,
+        status_transitions: Default::default(),
+        amount_paid_off_stripe: 0,
     }
 }
 

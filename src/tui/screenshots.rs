@@ -73,6 +73,11 @@ pub const SHOTS: &[Shot] = &[
             Do(Action::ExportPacket),
         ],
     ),
+    shot(
+        "worklist-recovery",
+        "dark",
+        &[Do(Action::Tab(0)), Do(Action::RecoveryView)],
+    ),
     shot("worklist-light", "light", &[Do(Action::Tab(0))]),
     shot(
         "tieout-high-contrast",

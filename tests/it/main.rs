@@ -30,6 +30,7 @@ mod journal;
 mod keys;
 mod query;
 mod reconcile;
+mod recovery;
 mod refund_gate;
 mod schedule;
 mod screenshots;

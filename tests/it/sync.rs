@@ -136,22 +136,27 @@ fn expected(all: &AccountData, opts: &SyncOptions) -> AccountData {
         .filter(|t| t.payout.as_deref().is_some_and(|p| itemised.contains(p)))
         .cloned()
         .collect();
+    // Open and uncollectible invoices, and the paid and void ones since
+    // `settled_invoices_since` that may have failed first (more than one attempt, a
+    // payment outside Stripe, void after an attempt), all with their payments.
+    let settled = |i: &&tieout::model::rows::InvoiceRow| {
+        matches!(i.status.as_str(), "paid" | "void")
+            && opts.settled_invoices_since.is_some_and(|t| i.created >= t)
+            && (i.attempt_count >= 2
+                || i.amount_paid_off_stripe > 0
+                || (i.attempted && i.status.as_str() != "paid"))
+    };
     d.invoices = all
         .invoices
         .iter()
-        .filter(|i| matches!(i.status.as_str(), "open" | "uncollectible"))
+        .filter(|i| matches!(i.status.as_str(), "open" | "uncollectible") || settled(i))
         .cloned()
         .collect();
-    let open: BTreeSet<&str> = d
-        .invoices
-        .iter()
-        .filter(|i| i.status.as_str() == "open")
-        .map(|i| i.id.as_str())
-        .collect();
+    let listed: BTreeSet<&str> = d.invoices.iter().map(|i| i.id.as_str()).collect();
     d.invoice_payments = all
         .invoice_payments
         .iter()
-        .filter(|p| open.contains(p.invoice.as_str()))
+        .filter(|p| listed.contains(p.invoice.as_str()))
         .cloned()
         .collect();
     let failing: BTreeSet<String> = d
@@ -342,7 +347,21 @@ async fn a_sync_stores_exactly_what_the_account_holds() {
         .iter()
         .find(|r| r.path == "/v1/invoices" && r.param("status").as_deref() == Some("open"))
         .expect("open invoices listed");
-    assert_eq!(open.param("expand[]").as_deref(), Some("data.payments"));
+    // With its payments, and its customer and subscription (the wrong card).
+    let expands: Vec<String> = open
+        .query_pairs()
+        .into_iter()
+        .filter(|(k, _)| k == "expand[]")
+        .map(|(_, v)| v)
+        .collect();
+    assert_eq!(
+        expands,
+        [
+            "data.payments",
+            "data.customer",
+            "data.parent.subscription_details.subscription"
+        ]
+    );
     assert_eq!(report.stats.requests as usize, log.len());
 
     // Progress told the story.
@@ -672,7 +691,16 @@ async fn fresh_reads_fetch_only_what_the_need_requires() {
         .collect();
     let charges: BTreeSet<&str> = got.charges.iter().map(|c| c.id.as_str()).collect();
     assert_eq!(charges, failed);
-    assert!(got.payouts.is_empty() && got.customers.is_empty());
+    // No payouts; the customers are only the open invoices' own (expanded on their list).
+    assert!(got.payouts.is_empty());
+    let open_customers: BTreeSet<&str> = got
+        .invoices
+        .iter()
+        .filter(|i| i.status.as_str() == "open")
+        .filter_map(|i| i.customer.as_deref())
+        .collect();
+    let customers: BTreeSet<&str> = got.customers.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(customers, open_customers);
     assert_eq!((got.meta.window_start, got.meta.window_end), (0, 0));
 }
 
@@ -747,6 +775,19 @@ async fn the_demo_account_syncs_completely_through_faults() {
         + lines_per_payout.values().map(|n| pages(*n)).sum::<usize>()
         + pages(count("open"))
         + pages(count("uncollectible"))
+        // The paid and void invoices since `settled_invoices_since`, one list each.
+        + ["paid", "void"]
+            .iter()
+            .map(|st| {
+                pages(
+                    demo.invoices
+                        .iter()
+                        .filter(|i| i.status.as_str() == *st)
+                        .filter(|i| opts.settled_invoices_since.is_some_and(|t| i.created >= t))
+                        .count(),
+                )
+            })
+            .sum::<usize>()
         + want.payment_intents.len()
         + pages(want.customers.len())
         + pages(

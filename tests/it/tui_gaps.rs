@@ -163,7 +163,7 @@ fn refresh_on_a_pane_whose_resource_failed_reads_that_resource_alone() {
     let fake = payouts_failing();
     let mut h = open(&fake);
     let worklist = h.frame();
-    assert!(worklist.contains("Showing all 40 invoices"), "{worklist}");
+    assert!(worklist.contains("Showing all 45 invoices"), "{worklist}");
     h.keys("2");
     let failed = flat(&h.frame());
     assert!(failed.contains("! payouts could not be read:"), "{failed}");
@@ -203,7 +203,7 @@ fn refresh_on_a_pane_whose_resource_failed_reads_that_resource_alone() {
     insta::assert_snapshot!("gaps_payouts_retried_tieout_120x40", fresh);
     h.keys("1");
     let after = h.frame();
-    assert!(after.contains("Showing all 40 invoices"), "{after}");
+    assert!(after.contains("Showing all 45 invoices"), "{after}");
 }
 
 /// Read again and failing again: the mark stays, with the new error, and the status line

@@ -593,6 +593,12 @@ mod tests {
         );
         assert_eq!(k.resolve_in(Some("refunds"), &f), Resolved::Unbound);
         assert_eq!(k.resolve(&f), Resolved::Unbound);
+        let v = [Key::char('v')];
+        assert_eq!(
+            k.resolve_in(Some("worklist"), &v),
+            Resolved::Action(Action::RecoveryView)
+        );
+        assert_eq!(k.resolve_in(Some("tieout"), &v), Resolved::Unbound);
         // Global keys apply in every layer; the help lists every layer's keys.
         assert_eq!(
             k.resolve_in(Some("tieout"), &[Key::char('q')]),

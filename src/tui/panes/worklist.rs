@@ -5,7 +5,8 @@
 //! when the terminal is narrow), and Enter opens the invoice: its payment attempts with
 //! each decline, the subscription it renews, what to do and what to tell the customer,
 //! and the hosted invoice URL (Enter or `y` copies the selected line's value). The
-//! picker's "View" switches the table to the cards that will fail before renewal.
+//! picker's "View" switches the table to the cards that will fail before renewal; `v`
+//! (`recovery_view`) to the recovery picture ([`recovery`]).
 //!
 //! The worklist itself is `domain::dunning` (the same computation as `tieout dunning`), run
 //! as a background job on every load.
@@ -19,6 +20,7 @@ use ratatui::widgets::{Block, Paragraph, Widget};
 
 use crate::domain::declines::Action as Todo;
 use crate::domain::dunning::{self, DeclineKey, DueBasis, Filter, WorkRow, Worklist};
+use crate::domain::recovery::{self as recovery_domain, Recovery};
 use crate::money::{Currency, Money, format_major_grouped};
 use crate::report::expiring_cards::ExpiringSection;
 use crate::tui::action::Action;
@@ -33,6 +35,10 @@ mod cards;
 mod columns;
 mod invoice;
 mod picker;
+mod recovery;
+mod recovery_screens;
+#[cfg(test)]
+mod recovery_tests;
 mod since;
 mod totals;
 
@@ -68,6 +74,12 @@ pub struct WorklistPane {
     cards: Option<Arc<ExpiringSection>>,
     /// The table shows the cards instead of the invoices.
     cards_view: bool,
+    /// The recovery picture from the last load.
+    recovery: Option<Arc<Recovery>>,
+    /// The Recovery view is shown instead of the invoices (`recovery_view`).
+    recovery_view: bool,
+    /// The Recovery view's cohort table.
+    recovery_table: DataTable,
 }
 
 const EMPTY_TEXT: &str = "No open invoice has a failed payment or is past due.";
@@ -95,6 +107,9 @@ impl WorklistPane {
             changed_only: false,
             cards: None,
             cards_view: false,
+            recovery: None,
+            recovery_view: false,
+            recovery_table: DataTable::new(recovery::TITLE, "", empty_source()),
             table: DataTable::new("Failed payments", EMPTY_TEXT, empty_source()),
         }
     }
@@ -250,6 +265,10 @@ impl Pane for WorklistPane {
                 (R::Customers, "customer names and emails"),
                 (R::Subscriptions, "the subscription each invoice renews"),
                 (R::PaymentMethods, "cards that will fail before renewal"),
+                (
+                    R::Charges,
+                    "the recovery view's payments and the payment methods they were made on",
+                ),
             ],
         }
     }
@@ -260,16 +279,20 @@ impl Pane for WorklistPane {
         }
         let data = Arc::clone(&ws.data);
         let now = cx.now();
+        let tz = cx.tz().clone();
         let history = ws.history.clone();
         let baseline = since::baseline(&self.since);
         self.req = Some(cx.compute(Job::new("building the worklist", move |_| {
             let worklist = dunning::build(&data, now).map_err(|e| e.to_string())?;
             let cards = ExpiringSection::of(&data, now).map_err(|e| e.to_string())?;
             let since = history.map(|h| h.compare_and_record(&data, &worklist, baseline.as_ref()));
+            let window = recovery_domain::Window::ending_at(now, recovery::MONTHS, &tz);
+            let recovery = recovery_domain::build(&data, &window, &tz);
             Ok::<_, String>(Computed {
                 worklist,
                 since,
                 cards,
+                recovery,
             })
         })));
         true
@@ -286,9 +309,11 @@ impl Pane for WorklistPane {
                     worklist: w,
                     since,
                     cards,
+                    recovery,
                 }) => {
                     self.since = since.map(SinceView::new);
                     self.cards = Some(Arc::new(cards));
+                    self.set_recovery(recovery, cx);
                     if self.since.as_ref().is_none_or(|v| v.changes().is_none()) {
                         self.changed_only = false;
                     }
@@ -322,7 +347,14 @@ impl Pane for WorklistPane {
         if self.picker.is_some() {
             return self.picker_action(action, cx);
         }
+        if self.recovery_view {
+            return self.recovery_action(action, cx);
+        }
         match action {
+            Action::RecoveryView => {
+                self.recovery_view = self.recovery.is_some();
+                Handled::Yes
+            }
             Action::Facets => {
                 if let Some(w) = &self.worklist {
                     let mut p = Picker::new(w, &self.filter);
@@ -359,11 +391,19 @@ impl Pane for WorklistPane {
     }
 
     fn table(&self) -> Option<&DataTable> {
-        Some(&self.table)
+        Some(if self.recovery_view {
+            &self.recovery_table
+        } else {
+            &self.table
+        })
     }
 
     fn table_mut(&mut self) -> Option<&mut DataTable> {
-        Some(&mut self.table)
+        Some(if self.recovery_view {
+            &mut self.recovery_table
+        } else {
+            &mut self.table
+        })
     }
 
     fn render(&mut self, area: Rect, buf: &mut Buffer, cx: &ViewCx<'_>) {
@@ -383,6 +423,10 @@ impl Pane for WorklistPane {
             .render(area, buf);
             return;
         };
+        if let Some(r) = self.recovery.clone().filter(|_| self.recovery_view) {
+            recovery::render(&r, &w.order, &mut self.recovery_table, area, buf, cx);
+            return;
+        }
         let wide = area.width >= SIDE_PANEL_MIN_WIDTH;
         let (main, side) = if wide {
             let side_w = SIDE_PANEL_WIDTH.min(area.width / 3);
@@ -438,15 +482,23 @@ impl Pane for WorklistPane {
     fn hints(&self) -> Vec<Action> {
         if self.picker.is_some() {
             vec![Action::Open, Action::Back, Action::ClearFilter]
+        } else if self.recovery_view {
+            vec![
+                Action::Open,
+                Action::RecoveryView,
+                Action::Filter,
+                Action::Sort,
+            ]
         } else if self.cards_view {
             // A card row opens nothing; `f` goes back to the invoices.
-            vec![Action::Facets, Action::Filter, Action::CopyCell]
+            vec![Action::Facets, Action::RecoveryView, Action::Filter]
         } else {
+            // `y` (copy) is in the help; the hint line keeps room for quit at 80 columns.
             vec![
                 Action::Open,
                 Action::Facets,
+                Action::RecoveryView,
                 Action::Filter,
-                Action::CopyCell,
             ]
         }
     }
@@ -606,6 +658,7 @@ mod tests {
             cancel_at_period_end: false,
             currency: Currency::USD,
             unit_amount: Some(129_900),
+            default_payment_method: None,
         });
         d
     }

@@ -41,10 +41,14 @@ pub enum Action {
     CheckDuplicate,
     /// tieout cannot tell (a code it does not know, a Radar rule, no decline at all).
     Review,
+    /// The subscription charges its own default payment method, the card that failed,
+    /// while the customer's invoice default is another card (RULES.md, "Recovery"): set
+    /// the subscription's default to it. Decided from the data, not from a decline code.
+    SubscriptionOldCard,
 }
 
 impl Action {
-    pub const ALL: [Action; 7] = [
+    pub const ALL: [Action; 8] = [
         Action::UpdatePaymentMethod,
         Action::RetryLater,
         Action::DoNotRetry,
@@ -52,6 +56,7 @@ impl Action {
         Action::ContactCustomer,
         Action::CheckDuplicate,
         Action::Review,
+        Action::SubscriptionOldCard,
     ];
 
     /// The machine form used in CSV and JSON: `update_payment_method`, ...
@@ -64,6 +69,7 @@ impl Action {
             Action::ContactCustomer => "contact_customer",
             Action::CheckDuplicate => "check_duplicate",
             Action::Review => "review",
+            Action::SubscriptionOldCard => "subscription_old_card",
         }
     }
 
@@ -77,6 +83,7 @@ impl Action {
             Action::ContactCustomer => "contact customer",
             Action::CheckDuplicate => "check for a duplicate",
             Action::Review => "review",
+            Action::SubscriptionOldCard => "subscription still charges the old card",
         }
     }
 
@@ -90,6 +97,7 @@ impl Action {
             Action::ContactCustomer => "contact",
             Action::CheckDuplicate => "check dup.",
             Action::Review => "review",
+            Action::SubscriptionOldCard => "old card",
         }
     }
 

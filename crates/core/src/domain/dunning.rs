@@ -343,10 +343,39 @@ fn row_for(inv: &InvoiceRow, ix: &Index<'_>, now: i64) -> Option<WorkRow> {
     } else {
         None
     };
-    let classification = match latest {
+    let mut classification = match latest {
         Some(a) => classify_attempt(a),
         None => no_failure_classification(inv.attempted, inv.attempt_count),
     };
+    let customer = inv
+        .customer
+        .as_deref()
+        .and_then(|id| ix.customers.get(id).copied())
+        .filter(|c| !c.deleted);
+    let subscription = inv
+        .subscription
+        .as_deref()
+        .and_then(|id| ix.subscriptions.get(id).copied());
+    if let (Some(a), Some(s), Some(c)) = (latest, subscription, customer) {
+        let failed_on = a
+            .charge
+            .as_deref()
+            .and_then(|id| ix.charges.get(id))
+            .and_then(|ch| ch.payment_method.as_deref());
+        let customer_default = c.invoice_default_payment_method.as_deref();
+        if crate::domain::recovery::wrong_card::is_wrong_card(
+            failed_on,
+            s.default_payment_method.as_deref(),
+            customer_default,
+        ) {
+            classification.action = Action::SubscriptionOldCard;
+            classification.staff = format!(
+                "The subscription charges its own default payment method {}, the card that failed; the customer's invoice default is {}: set the subscription's default payment method to it.",
+                s.default_payment_method.as_deref().unwrap_or_default(),
+                customer_default.unwrap_or_default(),
+            );
+        }
+    }
     let retries_left = inv.next_payment_attempt.is_some() && classification.smart_retries;
     let first_failed = first_attempt.filter(|_| failed_attempt);
     let (days_past_due, days_past_due_basis) = match (inv.due_date, first_failed) {
@@ -360,15 +389,6 @@ fn row_for(inv: &InvoiceRow, ix: &Index<'_>, now: i64) -> Option<WorkRow> {
         ),
         (None, None) => (None, None),
     };
-    let customer = inv
-        .customer
-        .as_deref()
-        .and_then(|id| ix.customers.get(id).copied())
-        .filter(|c| !c.deleted);
-    let subscription = inv
-        .subscription
-        .as_deref()
-        .and_then(|id| ix.subscriptions.get(id).copied());
     Some(WorkRow {
         invoice_id: inv.id.to_string(),
         invoice_number: nonempty(&inv.number),

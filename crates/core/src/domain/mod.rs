@@ -3,6 +3,7 @@
 
 pub mod declines;
 pub mod dunning;
+pub mod recovery;
 pub mod refund_gate;
 pub mod refunds;
 pub mod tieout;

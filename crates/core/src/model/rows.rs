@@ -228,6 +228,22 @@ pub struct InvoiceRow {
     pub legacy_payment_intent: Option<StripeId>,
     /// Pre-basil `invoice.charge`.
     pub legacy_charge: Option<StripeId>,
+    /// `status_transitions`: when the invoice was paid, voided or written off (the
+    /// recovery picture's outcome times). Empty in a cache saved before tieout read them.
+    #[serde(default)]
+    pub status_transitions: StatusTransitions,
+    /// `amount_paid_off_stripe` (basil+): what was paid outside Stripe (the pinned API has
+    /// no `paid_out_of_band`). Zero when not sent.
+    #[serde(default)]
+    pub amount_paid_off_stripe: i64,
+}
+
+/// An invoice's `status_transitions` (nullable timestamps, unix seconds).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatusTransitions {
+    pub paid_at: Option<i64>,
+    pub voided_at: Option<i64>,
+    pub marked_uncollectible_at: Option<i64>,
 }
 
 /// One payment attempt slot of an invoice (ids inline, status a [`Word`]).
@@ -243,6 +259,13 @@ pub struct InvoicePaymentRow {
     pub amount_paid: Option<i64>,
     pub currency: Currency,
     pub created: i64,
+    /// `payment.type`: `payment_intent`, `charge` or `payment_record` (a payment made
+    /// outside Stripe and recorded on the invoice).
+    #[serde(default)]
+    pub payment_type: Option<Word>,
+    /// `status_transitions.paid_at`.
+    #[serde(default)]
+    pub paid_at: Option<i64>,
 }
 
 /// A PaymentIntent with its `last_payment_error` flattened (ids inline, status and the
@@ -298,6 +321,9 @@ pub struct ChargeRow {
     pub balance_transaction: Option<StripeId>,
     pub receipt_email: Option<SharedText>,
     pub billing_email: Option<SharedText>,
+    /// The payment method the charge was made on (`pm_…`, or a legacy `card_…`/`src_…`).
+    #[serde(default)]
+    pub payment_method: Option<StripeId>,
 }
 
 impl ChargeRow {
@@ -343,6 +369,10 @@ pub struct CustomerRow {
     pub name: Option<String>,
     pub created: i64,
     pub deleted: bool,
+    /// `invoice_settings.default_payment_method`: what the customer's invoices are charged
+    /// to when the subscription names none.
+    #[serde(default)]
+    pub invoice_default_payment_method: Option<String>,
 }
 
 /// A subscription with its current period and interval taken from its first item.
@@ -361,6 +391,10 @@ pub struct SubscriptionRow {
     pub cancel_at_period_end: bool,
     pub currency: Currency,
     pub unit_amount: Option<i64>,
+    /// The subscription's own `default_payment_method`: Stripe charges it before the
+    /// customer's invoice default.
+    #[serde(default)]
+    pub default_payment_method: Option<String>,
 }
 
 /// One active subscription as the card check read it (`GET /v1/subscriptions?status=active`

@@ -14,6 +14,9 @@ pub mod fields;
 pub mod month_lines;
 pub mod packet;
 pub mod reconciliation;
+pub mod recovery;
+pub mod recovery_md;
+pub mod recovery_summary;
 pub mod refunds;
 
 use crate::failure::Failure;

@@ -129,6 +129,7 @@ mod tests {
             balance_transaction: None,
             receipt_email: None,
             billing_email: None,
+            payment_method: None,
         }
     }
 

@@ -1,6 +1,7 @@
 //! The tables a query reads: the snapshot's eleven tables (with a `*_utc` datetime column
-//! beside each epoch-seconds column) and three views of the domain's results
-//! (`payout_tieout`, `payout_lines`, `worklist`), computed by the same code as the panes.
+//! beside each epoch-seconds column) and five views of the domain's results
+//! (`payout_tieout`, `payout_lines`, `worklist`, `recovery`, `recovery_invoices`),
+//! computed by the same code as the panes.
 
 use std::collections::BTreeSet;
 
@@ -11,9 +12,11 @@ use polars::prelude::{
 };
 
 use tieout_core::domain::dunning;
+use tieout_core::domain::recovery;
 use tieout_core::domain::tieout::{self as tie, category};
 use tieout_core::report::dunning as report_dunning;
 use tieout_core::report::fields::{SqlData, sql_columns};
+use tieout_core::report::recovery as report_recovery;
 use tieout_core::time::Month;
 
 use crate::source::tables::Snapshot;
@@ -31,6 +34,9 @@ pub const TIME_COLUMNS: &[&str] = &[
     "current_period_start",
     "current_period_end",
     "payout_arrival_date",
+    "paid_at",
+    "voided_at",
+    "marked_uncollectible_at",
 ];
 
 /// One table or view a query can name.
@@ -86,6 +92,12 @@ fn about(table: &str) -> &'static str {
         "payout_tieout" => "view: one payout with the tie-out's verdict and difference",
         "payout_lines" => "view: one line of an itemised payout, with its payout and verdict",
         "worklist" => "view: one invoice of the dunning worklist, with its action",
+        "recovery" => {
+            "view: one cohort of failed invoices (month of the first failed attempt, currency, first decline) and how they ended, the last 6 months"
+        }
+        "recovery_invoices" => {
+            "view: one invoice whose first payment attempt failed in the last 6 months, and how it ended"
+        }
         _ => "",
     }
 }
@@ -140,10 +152,13 @@ pub fn build(data: &AccountData, now: i64, tz: &TimeZone) -> Result<Vec<TableInf
         });
     }
     let (payouts, lines) = tieout_views(data, tz)?;
+    let (cohorts, invoices) = recovery_views(data, now, tz)?;
     for (name, frame) in [
         ("payout_tieout", payouts),
         ("payout_lines", lines),
         ("worklist", worklist_view(data, now)?),
+        ("recovery", cohorts),
+        ("recovery_invoices", invoices),
     ] {
         out.push(TableInfo {
             name: name.to_string(),
@@ -275,6 +290,33 @@ fn tieout_views(data: &AccountData, tz: &TimeZone) -> Result<(DataFrame, DataFra
 fn worklist_view(data: &AccountData, now: i64) -> Result<DataFrame, QueryError> {
     let w = dunning::build(data, now).map_err(|e| QueryError::engine(e.to_string()))?;
     declared_frame(w.rows.len(), sql_columns(report_dunning::FIELDS, &w.rows))
+}
+
+/// How many months of failures the `recovery` views cover: `tieout recovery`'s default
+/// and the Worklist's Recovery view's.
+pub const RECOVERY_MONTHS: u32 = 6;
+
+/// `recovery` and `recovery_invoices`: the recovery picture of the [`RECOVERY_MONTHS`]
+/// months ending with `now`'s (cut in `tz`), with the columns of `recovery.csv` and
+/// `recovery-invoices.csv` (their rows' one declarations, `report::recovery`): amounts
+/// in minor units, `*_utc` as timestamps.
+fn recovery_views(
+    data: &AccountData,
+    now: i64,
+    tz: &TimeZone,
+) -> Result<(DataFrame, DataFrame), QueryError> {
+    let window = recovery::Window::ending_at(now, RECOVERY_MONTHS, tz);
+    let r = recovery::build(data, &window, tz);
+    Ok((
+        declared_frame(
+            r.cohorts.len(),
+            sql_columns(report_recovery::COHORT_FIELDS, &r.cohorts),
+        )?,
+        declared_frame(
+            r.invoices.len(),
+            sql_columns(report_recovery::INVOICE_FIELDS, &r.invoices),
+        )?,
+    ))
 }
 
 /// A view from a row's declared SQL columns.

@@ -41,6 +41,8 @@ fn every_table_and_view_is_registered_with_utc_columns_beside_epoch_seconds() {
         "payout_tieout",
         "payout_lines",
         "worklist",
+        "recovery",
+        "recovery_invoices",
     ] {
         assert!(names.contains(&want), "{want} missing from {names:?}");
     }
@@ -381,6 +383,64 @@ fn the_worklist_view_has_the_columns_of_failed_payments_csv_typed() {
         .run("SELECT SUM(amount_remaining) FROM worklist WHERE currency = 'usd'")
         .expect("runs");
     assert!(one_i64(&total) > 0);
+}
+
+#[test]
+fn the_recovery_views_have_the_columns_of_their_csv_files_typed() {
+    use tieout_core::report::{fields, recovery};
+    let view = |name: &str| {
+        demo()
+            .tables()
+            .iter()
+            .find(|t| t.name == name)
+            .unwrap_or_else(|| panic!("{name}"))
+            .columns()
+    };
+    let type_of = |cols: &[(String, String)], name: &str| {
+        cols.iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, t)| t.clone())
+            .unwrap_or_else(|| panic!("{name}"))
+    };
+    let cohorts = view("recovery");
+    let names: Vec<&str> = cohorts.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, fields::csv_header(recovery::COHORT_FIELDS));
+    assert_eq!(type_of(&cohorts, "failed_amount"), "integer");
+    assert_eq!(type_of(&cohorts, "recovered_count"), "integer");
+    assert_eq!(type_of(&cohorts, "cohort_month"), "text");
+    let invoices = view("recovery_invoices");
+    let names: Vec<&str> = invoices.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, fields::csv_header(recovery::INVOICE_FIELDS));
+    assert_eq!(type_of(&invoices, "amount_due"), "integer");
+    assert_eq!(type_of(&invoices, "first_failed_at_utc"), "timestamp (UTC)");
+    assert_eq!(type_of(&invoices, "days_to_outcome"), "integer");
+    // The cohorts sum their invoices: per currency, the same count and amount (minor
+    // units) failed in both views.
+    let per_currency = |sql: &str| {
+        let df = demo().run(sql).expect(sql);
+        let cur = df.column("currency").expect("currency").clone();
+        let n = df.column("n").expect("n").clone();
+        let amount = df.column("amount").expect("amount").clone();
+        (0..df.height())
+            .map(|i| {
+                (
+                    cur.get(i).expect("row").to_string(),
+                    n.get(i).expect("row").to_string(),
+                    amount.get(i).expect("row").to_string(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let from_cohorts = per_currency(
+        "SELECT currency, SUM(failed_count) AS n, SUM(failed_amount) AS amount \
+         FROM recovery GROUP BY currency ORDER BY currency",
+    );
+    let from_invoices = per_currency(
+        "SELECT currency, COUNT(*) AS n, SUM(amount_due) AS amount \
+         FROM recovery_invoices GROUP BY currency ORDER BY currency",
+    );
+    assert!(!from_cohorts.is_empty(), "the demo has failures to recover");
+    assert_eq!(from_cohorts, from_invoices);
 }
 
 /// A query's CSV is neutralised like every other export: a text that a spreadsheet would

@@ -86,6 +86,16 @@ impl From<&models::Invoice> for InvoiceRow {
             billing_reason: held(&i.billing_reason),
             legacy_payment_intent: id_of(&i.payment_intent),
             legacy_charge: id_of(&i.charge),
+            status_transitions: i
+                .status_transitions
+                .as_ref()
+                .map(|t| StatusTransitions {
+                    paid_at: t.paid_at,
+                    voided_at: t.voided_at,
+                    marked_uncollectible_at: t.marked_uncollectible_at,
+                })
+                .unwrap_or_default(),
+            amount_paid_off_stripe: i.amount_paid_off_stripe.unwrap_or(0),
         }
     }
 }
@@ -114,6 +124,8 @@ impl From<&models::InvoicePayment> for InvoicePaymentRow {
             amount_paid: p.amount_paid,
             currency: currency_of(p.currency.as_deref()),
             created: p.created.unwrap_or(0),
+            payment_type: target.and_then(|t| held(&t.kind)),
+            paid_at: p.status_transitions.as_ref().and_then(|t| t.paid_at),
         }
     }
 }
@@ -169,6 +181,7 @@ impl From<&models::Charge> for ChargeRow {
             balance_transaction: id_of(&c.balance_transaction),
             receipt_email: held(&c.receipt_email),
             billing_email: c.billing_details.as_ref().and_then(|b| held(&b.email)),
+            payment_method: held(&c.payment_method),
         }
     }
 }
@@ -219,6 +232,11 @@ impl From<&models::Customer> for CustomerRow {
             name: c.name.clone(),
             created: c.created.unwrap_or(0),
             deleted: c.deleted,
+            invoice_default_payment_method: c
+                .invoice_settings
+                .as_ref()
+                .and_then(|i| i.default_payment_method.as_ref())
+                .map(|m| m.id().to_string()),
         }
     }
 }
@@ -255,6 +273,10 @@ impl From<&models::Subscription> for SubscriptionRow {
             cancel_at_period_end: s.cancel_at_period_end,
             currency: currency_of(currency.as_deref()),
             unit_amount,
+            default_payment_method: s
+                .default_payment_method
+                .as_ref()
+                .map(|m| m.id().to_string()),
         }
     }
 }

@@ -17,6 +17,8 @@ pub enum Part {
     BalanceTransactions,
     OpenInvoices,
     UncollectibleInvoices,
+    /// Paid and void invoices since an instant (the recovery picture's endings).
+    SettledInvoices,
     InvoicePayments,
     PaymentIntents,
     Customers,
@@ -35,6 +37,7 @@ impl Part {
             Part::BalanceTransactions => "balance transactions",
             Part::OpenInvoices => "open invoices",
             Part::UncollectibleInvoices => "uncollectible invoices",
+            Part::SettledInvoices => "paid and void invoices",
             Part::InvoicePayments => "invoice payments",
             Part::PaymentIntents => "payment intents",
             Part::Customers => "customers",

@@ -111,6 +111,11 @@ use tieout_core::model::{AccountIdent, Parts, Resource};
 /// How many months of charges a sync reads, counting back from the current one.
 pub const CHARGE_MONTHS: u32 = 13;
 
+/// How many months before the current one a sync reads paid and void invoices from: the
+/// recovery picture's default six months of failures, and the month before them in which
+/// an invoice that first failed at the window's start may have been created.
+pub const SETTLED_MONTHS: u32 = 6;
+
 /// What a sync reads and as of when.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SyncOptions {
@@ -119,6 +124,10 @@ pub struct SyncOptions {
     pub window: (i64, i64),
     /// Charges created at or after this instant.
     pub charges_since: i64,
+    /// With the invoices: also the paid and void ones created at or after this instant
+    /// (how the failures of the recovery picture ended); `None`: open and uncollectible
+    /// only.
+    pub settled_invoices_since: Option<i64>,
     /// The clock (recorded as the snapshot's `fetched_at`).
     pub now: i64,
 }
@@ -136,6 +145,7 @@ impl SyncOptions {
             parts: Parts::all(),
             window: (first.range(tz).0, current.range(tz).1),
             charges_since: months_back(current, CHARGE_MONTHS).range(tz).0,
+            settled_invoices_since: Some(months_back(current, SETTLED_MONTHS).range(tz).0),
             now,
         }
     }
@@ -149,6 +159,7 @@ impl SyncOptions {
             },
             window: month.range(tz),
             charges_since: month.range(tz).0,
+            settled_invoices_since: None,
             now,
         }
     }
@@ -268,7 +279,9 @@ pub async fn fetch_each(
         },
         async {
             if parts.invoices {
-                fetch_invoices(client, progress).await.map(Some)
+                fetch_invoices(client, opts.settled_invoices_since, progress)
+                    .await
+                    .map(Some)
             } else {
                 Ok(None)
             }
@@ -361,6 +374,7 @@ pub async fn fetch_each(
         reused_lines = p.reused_lines;
     }
     data.charges = charges.iter().map(ChargeRow::from).collect();
+    let (mut invoice_customers, mut invoice_subscriptions) = (Vec::new(), Vec::new());
     if let Some(inv) = invoices {
         data.invoices = inv.invoices;
         data.invoice_payments = inv.payments;
@@ -373,11 +387,23 @@ pub async fn fetch_each(
                 data.charges.push(c);
             }
         }
+        invoice_customers = inv.customers;
+        invoice_subscriptions = inv.subscriptions;
     }
-    data.customers = customers.iter().map(CustomerRow::from).collect();
+    // The open invoices' own customers and subscriptions stand in for the lists when those
+    // were not read (the worklist's wrong card).
+    data.customers = if parts.customers {
+        customers.iter().map(CustomerRow::from).collect()
+    } else {
+        invoice_customers
+    };
     data.refunds = refunds.iter().map(RefundRow::from).collect();
     data.disputes = disputes.iter().map(DisputeRow::from).collect();
-    data.subscriptions = subscriptions.iter().map(SubscriptionRow::from).collect();
+    data.subscriptions = if parts.subscriptions {
+        subscriptions.iter().map(SubscriptionRow::from).collect()
+    } else {
+        invoice_subscriptions
+    };
     data.renewal_methods = renewal_methods;
     failed.sort_by_key(|(r, _)| *r);
     (
@@ -668,6 +694,8 @@ mod tests {
             billing_reason: None,
             legacy_payment_intent: None,
             legacy_charge: None,
+            status_transitions: Default::default(),
+            amount_paid_off_stripe: 0,
         }
     }
 
@@ -689,6 +717,8 @@ mod tests {
             amount_paid: None,
             currency: Currency::USD,
             created,
+            payment_type: None,
+            paid_at: None,
         }
     }
 

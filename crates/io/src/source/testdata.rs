@@ -177,6 +177,8 @@ pub fn random_data(seed: u64, n: usize) -> AccountData {
             billing_reason: g.opt_text().map(Into::into),
             legacy_payment_intent: g.opt_id("pi").map(Into::into),
             legacy_charge: g.opt_id("ch").map(Into::into),
+            status_transitions: Default::default(),
+            amount_paid_off_stripe: 0,
         });
         d.invoice_payments.push(InvoicePaymentRow {
             id: g.id("inpay").into(),
@@ -189,6 +191,8 @@ pub fn random_data(seed: u64, n: usize) -> AccountData {
             amount_paid: g.opt_int(),
             currency: g.currency(),
             created: g.int(),
+            payment_type: None,
+            paid_at: None,
         });
         d.payment_intents.push(PaymentIntentRow {
             id: g.id("pi").into(),
@@ -229,6 +233,7 @@ pub fn random_data(seed: u64, n: usize) -> AccountData {
             balance_transaction: g.opt_id("txn").map(Into::into),
             receipt_email: g.opt_text().map(Into::into),
             billing_email: g.opt_text().map(Into::into),
+            payment_method: None,
         });
         d.refunds.push(RefundRow {
             id: g.id("re"),
@@ -258,6 +263,7 @@ pub fn random_data(seed: u64, n: usize) -> AccountData {
             name: g.opt_text(),
             created: g.int(),
             deleted: g.flag(),
+            invoice_default_payment_method: None,
         });
         d.subscriptions.push(SubscriptionRow {
             id: g.id("sub"),
@@ -272,6 +278,7 @@ pub fn random_data(seed: u64, n: usize) -> AccountData {
             cancel_at_period_end: g.flag(),
             currency: g.currency(),
             unit_amount: g.opt_int(),
+            default_payment_method: None,
         });
         d.renewal_methods.push(RenewalMethodRow {
             subscription: g.id("sub"),

@@ -219,6 +219,14 @@ fn digits(g: &mut Gen, stream: &'static str) -> String {
 pub fn add(g: &mut Gen) -> Cards {
     let mut subscriptions = Vec::new();
     let mut methods: Vec<o::PaymentMethod> = g.customers.iter().map(walk_card).collect();
+    // A subscription that keeps its own, older card (the recovery picture's wrong card).
+    for s in &g.subs {
+        if let Some(pm) = &s.own_pm {
+            let mut old = g.customers[s.customer].clone();
+            old.pm = pm.clone();
+            methods.push(walk_card(&old));
+        }
+    }
     for (i, s) in SCENARIOS.iter().enumerate() {
         let currency = Currency::parse(s.currency).unwrap_or(Currency::USD);
         let (y, m, d) = s.renews;

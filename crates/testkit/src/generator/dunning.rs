@@ -356,6 +356,7 @@ fn worklist_spec(g: &mut Gen, r: &Row) -> Option<DunSpec> {
             next_payment_attempt: None,
             due_date: Some(due),
             description: Some("Wholesale order, net 30".into()),
+            twist: Default::default(),
         });
     }
     let n = r.attempts.clamp(1, 4);
@@ -398,6 +399,7 @@ fn worklist_spec(g: &mut Gen, r: &Row) -> Option<DunSpec> {
         } else {
             Some("Custom order".into())
         },
+        twist: Default::default(),
     })
 }
 
@@ -446,6 +448,7 @@ pub fn add_invoices(g: &mut Gen) {
                 next_payment_attempt: None,
                 due_date: None,
                 description: Some("Custom order".into()),
+                twist: Default::default(),
             });
         }
         let simple = |g: &mut Gen,
@@ -470,6 +473,7 @@ pub fn add_invoices(g: &mut Gen) {
                 next_payment_attempt: next,
                 due_date: due,
                 description: Some("Custom order".into()),
+                twist: Default::default(),
             })
         };
         let mut more = Vec::new();

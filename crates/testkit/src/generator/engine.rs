@@ -32,6 +32,7 @@ mod charges;
 mod invoices;
 mod money;
 mod payouts;
+mod special;
 
 /// A customer as the generator keeps it.
 #[derive(Debug, Clone)]
@@ -74,6 +75,11 @@ pub struct Sub {
     pub period: (i64, i64),
     pub latest_invoice: Option<String>,
     pub canceled_at: Option<i64>,
+    /// The subscription's own default payment method when it is not the customer's (the
+    /// wrong card); `None`: the customer's.
+    pub own_pm: Option<String>,
+    /// Renewed from the side streams ([`Gen::with_side_streams`]).
+    pub side: bool,
     /// Renewal k carries `{"order_id": "ORD-(base+k)"}` when set.
     pub order_base: Option<u64>,
 }
@@ -141,6 +147,35 @@ pub enum InvKind {
     OpenNotAttempted,
     /// Open, send_invoice, due in the future.
     OpenNotDue,
+    /// Paid at `DunTwist::paid_at`, after the failed attempts (if any): the recovery
+    /// picture's recovered invoices.
+    Paid(PaidHow),
+}
+
+/// How a [`InvKind::Paid`] invoice was paid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PaidHow {
+    /// A charge on the card that failed.
+    SameCard,
+    /// A charge on another card.
+    NewCard,
+    /// Outside Stripe: a `payment_record` invoice payment and `amount_paid_off_stripe`.
+    OutOfBand,
+}
+
+/// What the recovery cases add to a [`DunSpec`]; the default changes nothing.
+#[derive(Debug, Clone, Default)]
+pub struct DunTwist {
+    /// Made from the side streams ([`Gen::with_side_streams`]): the rest of the account
+    /// keeps its ids and random draws.
+    pub side: bool,
+    /// When a [`InvKind::Paid`] invoice was paid, or a [`InvKind::Void`] one voided.
+    pub paid_at: Option<i64>,
+    /// Its subscription is canceled (and Stripe still retries the invoice: a leak).
+    pub cancel_sub: bool,
+    /// The customer puts a new card on the customer after the failures while the
+    /// subscription keeps its own default, the failing card (the wrong card).
+    pub wrong_card: bool,
 }
 
 /// An invoice that is not simply paid: the worklist and its neighbours.
@@ -159,6 +194,7 @@ pub struct DunSpec {
     pub next_payment_attempt: Option<i64>,
     pub due_date: Option<i64>,
     pub description: Option<String>,
+    pub twist: DunTwist,
 }
 
 /// Objects waiting in the queue for their `created` time.
@@ -247,7 +283,14 @@ pub struct Gen {
     pub pools: BTreeMap<Currency, Vec<usize>>,
     /// Regular customers by their own currency (worklist invoices).
     pub by_currency: BTreeMap<Currency, Vec<usize>>,
+    /// The side streams ([`Gen::with_side_streams`]); `None` while they are in use.
+    side: Option<(ChaCha8Rng, Ids)>,
+    /// Invoices numbered from the side streams.
+    side_invoices: u32,
 }
+
+/// Mixed into the seed for the side streams.
+const SIDE_SEED: u64 = 0x5EC0_7E57_0036;
 
 fn cur_s(c: Currency) -> String {
     c.as_str().to_string()
@@ -277,7 +320,32 @@ impl Gen {
             manual_payouts: Vec::new(),
             pools: BTreeMap::new(),
             by_currency: BTreeMap::new(),
+            side: Some((
+                ChaCha8Rng::seed_from_u64(seed ^ SIDE_SEED),
+                Ids::new(seed ^ SIDE_SEED),
+            )),
+            side_invoices: 0,
         }
+    }
+
+    /// Whether the side streams are in use.
+    pub fn in_side_streams(&self) -> bool {
+        self.side.is_none()
+    }
+
+    /// Runs `f` with the random draws and ids of a stream of their own: what it makes
+    /// (the recovery cases) leaves every other object of the account as it was.
+    pub fn with_side_streams<T>(&mut self, f: impl FnOnce(&mut Gen) -> T) -> T {
+        let Some((rng, ids)) = self.side.take() else {
+            return f(self);
+        };
+        let main_rng = std::mem::replace(&mut self.rng, rng);
+        let main_ids = std::mem::replace(&mut self.ids, ids);
+        let out = f(self);
+        let rng = std::mem::replace(&mut self.rng, main_rng);
+        let ids = std::mem::replace(&mut self.ids, main_ids);
+        self.side = Some((rng, ids));
+        out
     }
 
     fn schedule(&mut self, at: i64, ev: Ev) -> Result<(), GenError> {
@@ -373,6 +441,8 @@ impl Gen {
             period: (start, add_months(start, months)),
             latest_invoice: None,
             canceled_at: None,
+            own_pm: None,
+            side: false,
             order_base,
         };
         self.subs.push(sub);
@@ -413,7 +483,11 @@ impl Gen {
                     if self.subs[s].stop_at.is_some_and(|t| next >= t) {
                         break;
                     }
-                    self.renewal(s, next)?;
+                    if self.subs[s].side {
+                        self.with_side_streams(|g| g.renewal(s, next))?;
+                    } else {
+                        self.renewal(s, next)?;
+                    }
                 }
             }
             while ci < charge_specs.len() && charge_specs[ci].at < end {

@@ -48,6 +48,7 @@ pub mod engine;
 pub mod ids;
 pub mod objects;
 pub mod people;
+pub mod recovery;
 pub mod tickets;
 pub mod traffic;
 pub mod writer;
@@ -291,6 +292,10 @@ pub fn generate(seed: u64, scale: u32, out_dir: &Path) -> Result<Stats, GenError
     traffic::add_regular_customers(&mut g);
     traffic::add_subscriptions(&mut g);
     dunning::add_invoices(&mut g);
+    if scale == DEMO_SCALE {
+        // The demo's recovery cases; a large account keeps its 100·N worklist invoices.
+        recovery::add_cases(&mut g);
+    }
     traffic::add_fixed_events(&mut g);
 
     g.run(&mut traffic::day)?;

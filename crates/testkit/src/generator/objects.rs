@@ -540,11 +540,19 @@ pub struct Invoice {
     pub status_transitions: StatusTransitions,
     pub subtotal: i64,
     pub total: i64,
+    /// Paid outside Stripe (basil+); only written when set, as the demo's older invoices
+    /// were.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub amount_paid_off_stripe: Option<i64>,
 }
 
 #[derive(Debug, Clone, Serialize)]
 pub struct InvoicePaymentTarget {
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub payment_intent: String,
+    /// A payment made outside Stripe and recorded on the invoice (`type: payment_record`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub payment_record: Option<String>,
     #[serde(rename = "type")]
     pub kind: &'static str,
 }

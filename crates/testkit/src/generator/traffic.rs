@@ -527,7 +527,11 @@ pub fn subscription_object(s: &Sub, customers: &[Cust]) -> o::Subscription {
         currency: s.currency.as_str().to_string(),
         customer: customers[s.customer].id.clone(),
         days_until_due: None,
-        default_payment_method: Some(customers[s.customer].pm.clone()),
+        default_payment_method: Some(
+            s.own_pm
+                .clone()
+                .unwrap_or_else(|| customers[s.customer].pm.clone()),
+        ),
         ended_at: None,
         items: o::ListOf::new(
             vec![item],

@@ -12,12 +12,12 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
 use super::columns::bank_role;
-use super::facts::{facts_width, render_facts_over_table, wrapped_height};
 use crate::bank::{BankLine, BankMatch, BankStatus, PayoutMatch};
 use crate::money::{Money, format_major_grouped};
 use crate::tui::action::Action;
 use crate::tui::pane::{Cx, Handled, Pane, ViewCx};
 use crate::tui::theme::{Role, Theme};
+use crate::tui::widgets::facts::{facts_width, render_facts_over_table, wrapped_height};
 use crate::tui::widgets::table::{Cell, DataTable, RowsSource, col};
 use crate::tui::workspace::Workspace;
 

@@ -19,7 +19,6 @@ mod bank;
 #[cfg(test)]
 mod bank_tests;
 mod columns;
-mod facts;
 mod gaps;
 mod header;
 mod journal;

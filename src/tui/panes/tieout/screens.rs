@@ -11,7 +11,6 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
-use super::facts::{facts_width, render_facts_over_table, wrapped_height};
 use super::verdict_cell;
 use crate::domain::tieout::{CategorySubtotal, PayoutTieOut, Problem, category, status_label};
 use crate::model::AccountData;
@@ -21,6 +20,7 @@ use crate::tui::action::Action;
 use crate::tui::pane::{Cx, Handled, Pane, ViewCx};
 use crate::tui::panes::detail::RowDetail;
 use crate::tui::theme::Role;
+use crate::tui::widgets::facts::{facts_width, render_facts_over_table, wrapped_height};
 use crate::tui::widgets::table::{Cell, DataTable, RowsSource, col};
 use crate::tui::workspace::Workspace;
 

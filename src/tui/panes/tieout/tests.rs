@@ -46,6 +46,7 @@ fn charge() -> ChargeRow {
         balance_transaction: Some("txn_c1".into()),
         receipt_email: Some("ada@example.com".into()),
         billing_email: None,
+        payment_method: None,
     }
 }
 
@@ -92,6 +93,7 @@ fn account() -> AccountData {
         name: Some("Ada Lovelace".into()),
         created: 1_780_000_000,
         deleted: false,
+        invoice_default_payment_method: None,
     }];
     d
 }

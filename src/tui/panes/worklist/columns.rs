@@ -10,9 +10,10 @@ pub(super) fn action_role(a: Todo) -> Role {
     match a {
         Todo::DoNotRetry => Role::Failed,
         Todo::RetryLater => Role::Pending,
-        Todo::UpdatePaymentMethod | Todo::CustomerMustAuthenticate | Todo::CheckDuplicate => {
-            Role::Warning
-        }
+        Todo::UpdatePaymentMethod
+        | Todo::CustomerMustAuthenticate
+        | Todo::CheckDuplicate
+        | Todo::SubscriptionOldCard => Role::Warning,
         Todo::ContactCustomer => Role::Text,
         Todo::Review => Role::Muted,
     }

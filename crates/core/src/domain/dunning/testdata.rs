@@ -47,6 +47,8 @@ pub fn invoice(id: &str, status: InvoiceStatus, remaining: i64) -> InvoiceRow {
         billing_reason: Some("subscription_cycle".into()),
         legacy_payment_intent: None,
         legacy_charge: None,
+        status_transitions: Default::default(),
+        amount_paid_off_stripe: 0,
     }
 }
 
@@ -69,6 +71,8 @@ pub fn payment(inv: &str, pi: &str) -> InvoicePaymentRow {
         amount_paid: None,
         currency: Currency::USD,
         created: NOW - 10 * DAY,
+        payment_type: None,
+        paid_at: None,
     }
 }
 
@@ -120,6 +124,7 @@ pub fn charge(id: &str, pi: Option<&str>, created: i64, reason: Option<&str>) ->
         balance_transaction: None,
         receipt_email: None,
         billing_email: None,
+        payment_method: None,
     }
 }
 
@@ -132,6 +137,7 @@ pub fn data(invoices: Vec<InvoiceRow>) -> AccountData {
         name: Some("Ada".into()),
         created: 0,
         deleted: false,
+        invoice_default_payment_method: None,
     }];
     d
 }

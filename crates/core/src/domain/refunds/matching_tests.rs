@@ -169,6 +169,7 @@ fn a_customer() -> impl Strategy<Value = CustomerRow> {
             name: None,
             created: TIMES[t],
             deleted,
+            invoice_default_payment_method: None,
         }
     })
 }

@@ -31,6 +31,7 @@ pub fn customer(id: &str, email: &str, created: i64) -> CustomerRow {
         name: None,
         created,
         deleted: false,
+        invoice_default_payment_method: None,
     }
 }
 
@@ -60,6 +61,7 @@ pub fn charge(id: &str, customer: &str, amount: i64, currency: &str, created: i6
         balance_transaction: None,
         receipt_email: None,
         billing_email: None,
+        payment_method: None,
     }
 }
 
@@ -111,6 +113,7 @@ pub fn subscription(
         cancel_at_period_end: false,
         currency: cur("usd"),
         unit_amount: None,
+        default_payment_method: None,
     }
 }
 
@@ -131,6 +134,8 @@ pub fn invoice_payment(
         amount_paid: None,
         currency: cur("usd"),
         created: 0,
+        payment_type: None,
+        paid_at: None,
     }
 }
 

@@ -1,4 +1,5 @@
-//! The open invoices' side of a sync: the open and uncollectible invoices, the payments
+//! The invoices' side of a sync: the open and uncollectible invoices (and, for the recovery
+//! picture, the paid and void ones since an instant that may have failed first), the payments
 //! Stripe did not expand, and the PaymentIntent (with its latest charge) that explains each
 //! failed invoice.
 
@@ -10,6 +11,11 @@ pub(super) struct InvoicePart {
     pub(super) intents: Vec<PaymentIntentRow>,
     /// The failed charges the payment intents' `latest_charge` expanded.
     pub(super) charges: Vec<ChargeRow>,
+    /// The open invoices' customers and subscriptions, expanded on their list (the wrong
+    /// card needs the customer's invoice default and the subscription's own default, also
+    /// when customers and subscriptions are not read).
+    pub(super) customers: Vec<CustomerRow>,
+    pub(super) subscriptions: Vec<SubscriptionRow>,
 }
 
 /// The PaymentIntent whose last error explains an open invoice's failure, if the invoice
@@ -48,18 +54,60 @@ pub fn failing_payment_intent(inv: &InvoiceRow, payments: &[&InvoicePaymentRow])
 
 pub(super) async fn fetch_invoices(
     client: &Client,
+    settled_since: Option<i64>,
     progress: &dyn Progress,
 ) -> Result<InvoicePart, StripeError> {
-    let open_q = params([("status", "open"), ("expand[]", "data.payments")]);
-    let uncollectible_q = params([("status", "uncollectible")]);
-    let (open, uncollectible): (Vec<Invoice>, Vec<Invoice>) = futures::try_join!(
-        list_with(
-            client,
-            Resource::Invoices.list_path(),
-            open_q,
-            Part::OpenInvoices,
-            progress
-        ),
+    // The customer and subscription expanded for the wrong card; a key that may not read
+    // them gets the list without them (one request more) and no wrong card, rather than
+    // no worklist.
+    let open = async {
+        let expanded = params([
+            ("status", "open"),
+            ("expand[]", "data.payments"),
+            ("expand[]", "data.customer"),
+            ("expand[]", "data.parent.subscription_details.subscription"),
+        ]);
+        let path = Resource::Invoices.list_path();
+        match list_with::<Invoice>(client, path, expanded, Part::OpenInvoices, progress).await {
+            Err(e)
+                if matches!(
+                    e.missing_permission(),
+                    Some("rak_customer_read" | "rak_subscription_read")
+                ) =>
+            {
+                tracing::warn!(error = %e, "open invoices read without their customers and subscriptions; the wrong card is not checked");
+                let plain = params([("status", "open"), ("expand[]", "data.payments")]);
+                list_with::<Invoice>(client, path, plain, Part::OpenInvoices, progress).await
+            }
+            other => other,
+        }
+    };
+    // With their payments: the recovery picture reads how a written-off invoice failed.
+    let uncollectible_q = params([("status", "uncollectible"), ("expand[]", "data.payments")]);
+    let settled = async {
+        let Some(since) = settled_since else {
+            return Ok(Vec::new());
+        };
+        let since = since.to_string();
+        let list = |status: &'static str| {
+            let q = params([
+                ("status", status),
+                ("created[gte]", since.as_str()),
+                ("expand[]", "data.payments"),
+            ]);
+            list_with::<Invoice>(
+                client,
+                Resource::Invoices.list_path(),
+                q,
+                Part::SettledInvoices,
+                progress,
+            )
+        };
+        let (paid, void) = futures::try_join!(list("paid"), list("void"))?;
+        Ok::<_, StripeError>(paid.into_iter().chain(void).collect::<Vec<Invoice>>())
+    };
+    let (open, uncollectible, settled): (Vec<Invoice>, Vec<Invoice>, Vec<Invoice>) = futures::try_join!(
+        open,
         list_with(
             client,
             Resource::Invoices.list_path(),
@@ -67,11 +115,25 @@ pub(super) async fn fetch_invoices(
             Part::UncollectibleInvoices,
             progress
         ),
+        settled,
     )?;
+    // The paid and void invoices that may have failed first: an attempt that was not
+    // the only one, or a payment outside Stripe. One paid on its first attempt never
+    // failed, and its payments are not needed.
+    let settled: Vec<Invoice> = settled
+        .into_iter()
+        .filter(|i| {
+            i.attempt_count >= 2
+                || i.amount_paid_off_stripe.unwrap_or(0) > 0
+                || (i.attempted && i.status != Some(InvoiceStatus::Paid))
+        })
+        .collect();
 
     // Payments: the expanded handful, or the full list when there are more.
     let incomplete: Vec<&str> = open
         .iter()
+        .chain(&uncollectible)
+        .chain(&settled)
         .filter(|i| i.payments.as_ref().is_some_and(|p| p.has_more))
         .map(|i| i.id.as_str())
         .collect();
@@ -106,9 +168,9 @@ pub(super) async fn fetch_invoices(
     let mut full: HashMap<&str, Vec<InvoicePayment>> =
         incomplete.iter().copied().zip(full_lists).collect();
 
-    let mut invoices = Vec::with_capacity(open.len() + uncollectible.len());
+    let mut invoices = Vec::with_capacity(open.len() + uncollectible.len() + settled.len());
     let mut payments = Vec::new();
-    for inv in &open {
+    for inv in open.iter().chain(&uncollectible).chain(&settled) {
         let list = match full.remove(inv.id.as_str()) {
             Some(list) => list,
             None => inv
@@ -126,7 +188,6 @@ pub(super) async fn fetch_invoices(
         }));
         invoices.push(InvoiceRow::from(inv));
     }
-    invoices.extend(uncollectible.iter().map(InvoiceRow::from));
 
     // The failing invoices' payment intents, one request each.
     let mut by_invoice: HashMap<&str, Vec<&InvoicePaymentRow>> = HashMap::new();
@@ -186,10 +247,32 @@ pub(super) async fn fetch_invoices(
         }
         intents.push(PaymentIntentRow::from(&pi));
     }
+    let mut customers: Vec<CustomerRow> = Vec::new();
+    let mut subscriptions: Vec<SubscriptionRow> = Vec::new();
+    let (mut seen_c, mut seen_s) = (HashSet::new(), HashSet::new());
+    for inv in &open {
+        if let Some(Expandable::Object(c)) = &inv.customer
+            && seen_c.insert(c.id.clone())
+        {
+            customers.push(CustomerRow::from(&**c));
+        }
+        let sub = inv
+            .parent
+            .as_ref()
+            .and_then(|p| p.subscription_details.as_ref())
+            .and_then(|d| d.subscription.as_ref());
+        if let Some(Expandable::Object(s)) = sub
+            && seen_s.insert(s.id.clone())
+        {
+            subscriptions.push(SubscriptionRow::from(&**s));
+        }
+    }
     Ok(InvoicePart {
         invoices,
         payments,
         intents,
         charges,
+        customers,
+        subscriptions,
     })
 }

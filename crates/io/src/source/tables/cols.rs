@@ -56,6 +56,18 @@ impl<'a> Cols<'a> {
         self.opt_str(name).map(Some)
     }
 
+    /// An optional integer column added after caches were first written: `None` when the
+    /// frame lacks it (an older cache), so such a cache still loads.
+    pub(super) fn added_opt_i64(
+        &self,
+        name: &'static str,
+    ) -> Result<Option<Vec<Option<i64>>>, TableError> {
+        if self.df.column(name).is_err() {
+            return Ok(None);
+        }
+        self.opt_i64(name).map(Some)
+    }
+
     pub(super) fn str(&self, name: &'static str) -> Result<Vec<&'a str>, TableError> {
         self.opt_str(name)?
             .into_iter()

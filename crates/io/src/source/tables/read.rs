@@ -175,6 +175,11 @@ fn invoices_rows(df: &DataFrame) -> Result<Vec<InvoiceRow>, TableError> {
     let billing_reason = c.opt_str("billing_reason")?;
     let legacy_payment_intent = c.opt_str("legacy_payment_intent")?;
     let legacy_charge = c.opt_str("legacy_charge")?;
+    // Added after caches were first written: a cache without them reads as unknown.
+    let paid_at = c.added_opt_i64("paid_at")?;
+    let voided_at = c.added_opt_i64("voided_at")?;
+    let uncollectible_at = c.added_opt_i64("marked_uncollectible_at")?;
+    let off_stripe = c.added_opt_i64("amount_paid_off_stripe")?;
     Ok((0..c.height())
         .into_par_iter()
         .map(|i| InvoiceRow {
@@ -199,6 +204,12 @@ fn invoices_rows(df: &DataFrame) -> Result<Vec<InvoiceRow>, TableError> {
             billing_reason: owned(billing_reason[i]),
             legacy_payment_intent: owned(legacy_payment_intent[i]),
             legacy_charge: owned(legacy_charge[i]),
+            status_transitions: tieout_core::model::rows::StatusTransitions {
+                paid_at: added_at(&paid_at, i),
+                voided_at: added_at(&voided_at, i),
+                marked_uncollectible_at: added_at(&uncollectible_at, i),
+            },
+            amount_paid_off_stripe: added_at(&off_stripe, i).unwrap_or(0),
         })
         .collect())
 }
@@ -215,6 +226,8 @@ fn invoice_payments_rows(df: &DataFrame) -> Result<Vec<InvoicePaymentRow>, Table
     let amount_paid = c.opt_i64("amount_paid")?;
     let currency = c.currency()?;
     let created = c.i64("created")?;
+    let payment_type = c.added_opt_str("payment_type")?;
+    let paid_at = c.added_opt_i64("paid_at")?;
     Ok((0..c.height())
         .into_par_iter()
         .map(|i| InvoicePaymentRow {
@@ -228,6 +241,8 @@ fn invoice_payments_rows(df: &DataFrame) -> Result<Vec<InvoicePaymentRow>, Table
             amount_paid: amount_paid[i],
             currency: currency[i],
             created: created[i],
+            payment_type: added_at(&payment_type, i).map(Into::into),
+            paid_at: added_at(&paid_at, i),
         })
         .collect())
 }
@@ -292,6 +307,7 @@ fn charges_rows(df: &DataFrame) -> Result<Vec<ChargeRow>, TableError> {
     let balance_transaction = c.opt_str("balance_transaction")?;
     let receipt_email = interned(&c.opt_str("receipt_email")?);
     let billing_email = interned(&c.opt_str("billing_email")?);
+    let payment_method = c.added_opt_str("payment_method")?;
     (0..c.height())
         .into_par_iter()
         .map(|i| {
@@ -329,6 +345,7 @@ fn charges_rows(df: &DataFrame) -> Result<Vec<ChargeRow>, TableError> {
                 balance_transaction: owned(balance_transaction[i]),
                 receipt_email: receipt_email[i].clone(),
                 billing_email: billing_email[i].clone(),
+                payment_method: added_at(&payment_method, i).map(Into::into),
             })
         })
         .collect()
@@ -395,6 +412,7 @@ fn customers_rows(df: &DataFrame) -> Result<Vec<CustomerRow>, TableError> {
     let name = c.opt_str("name")?;
     let created = c.i64("created")?;
     let deleted = c.bool("deleted")?;
+    let invoice_default = c.added_opt_str("invoice_default_payment_method")?;
     Ok((0..c.height())
         .into_par_iter()
         .map(|i| CustomerRow {
@@ -403,6 +421,7 @@ fn customers_rows(df: &DataFrame) -> Result<Vec<CustomerRow>, TableError> {
             name: owned(name[i]),
             created: created[i],
             deleted: deleted[i],
+            invoice_default_payment_method: added_at(&invoice_default, i).map(Into::into),
         })
         .collect())
 }
@@ -421,6 +440,7 @@ fn subscriptions_rows(df: &DataFrame) -> Result<Vec<SubscriptionRow>, TableError
     let cancel = c.bool("cancel_at_period_end")?;
     let currency = c.currency()?;
     let unit_amount = c.opt_i64("unit_amount")?;
+    let default_method = c.added_opt_str("default_payment_method")?;
     Ok((0..c.height())
         .into_par_iter()
         .map(|i| SubscriptionRow {
@@ -436,6 +456,7 @@ fn subscriptions_rows(df: &DataFrame) -> Result<Vec<SubscriptionRow>, TableError
             cancel_at_period_end: cancel[i],
             currency: currency[i],
             unit_amount: unit_amount[i],
+            default_payment_method: added_at(&default_method, i).map(Into::into),
         })
         .collect())
 }
@@ -479,4 +500,9 @@ fn renewal_methods_rows(df: &DataFrame) -> Result<Vec<RenewalMethodRow>, TableEr
             card_exp_year: exp_year[i],
         })
         .collect())
+}
+
+/// Row `i` of a column added after caches were first written (`None` for an older cache).
+fn added_at<T: Copy>(column: &Option<Vec<Option<T>>>, i: usize) -> Option<T> {
+    column.as_ref().and_then(|v| v.get(i).copied().flatten())
 }

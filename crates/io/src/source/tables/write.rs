@@ -113,6 +113,12 @@ fn invoices_frame(rows: &[InvoiceRow]) -> Result<DataFrame, TableError> {
             r.legacy_payment_intent.as_deref()
         })
         .opt_str("legacy_charge", |r| r.legacy_charge.as_deref())
+        .opt_i64("paid_at", |r| r.status_transitions.paid_at)
+        .opt_i64("voided_at", |r| r.status_transitions.voided_at)
+        .opt_i64("marked_uncollectible_at", |r| {
+            r.status_transitions.marked_uncollectible_at
+        })
+        .i64("amount_paid_off_stripe", |r| r.amount_paid_off_stripe)
         .finish()
 }
 
@@ -128,6 +134,8 @@ fn invoice_payments_frame(rows: &[InvoicePaymentRow]) -> Result<DataFrame, Table
         .opt_i64("amount_paid", |r| r.amount_paid)
         .currency(|r| r.currency)
         .i64("created", |r| r.created)
+        .opt_str("payment_type", |r| r.payment_type.as_deref())
+        .opt_i64("paid_at", |r| r.paid_at)
         .finish()
 }
 
@@ -188,6 +196,7 @@ fn charges_frame(rows: &[ChargeRow]) -> Result<DataFrame, TableError> {
         .opt_str("balance_transaction", |r| r.balance_transaction.as_deref())
         .opt_str("receipt_email", |r| r.receipt_email.as_deref())
         .opt_str("billing_email", |r| r.billing_email.as_deref())
+        .opt_str("payment_method", |r| r.payment_method.as_deref())
         .finish()
 }
 
@@ -226,6 +235,9 @@ fn customers_frame(rows: &[CustomerRow]) -> Result<DataFrame, TableError> {
         .opt_str("name", |r| r.name.as_deref())
         .i64("created", |r| r.created)
         .bool("deleted", |r| r.deleted)
+        .opt_str("invoice_default_payment_method", |r| {
+            r.invoice_default_payment_method.as_deref()
+        })
         .finish()
 }
 
@@ -243,6 +255,9 @@ fn subscriptions_frame(rows: &[SubscriptionRow]) -> Result<DataFrame, TableError
         .bool("cancel_at_period_end", |r| r.cancel_at_period_end)
         .currency(|r| r.currency)
         .opt_i64("unit_amount", |r| r.unit_amount)
+        .opt_str("default_payment_method", |r| {
+            r.default_payment_method.as_deref()
+        })
         .finish()
 }
 

@@ -28,6 +28,8 @@ pub struct Charge {
     #[serde(default, deserialize_with = "null_default")]
     pub paid: bool,
     pub payment_intent: Option<Expandable<AnyObject>>,
+    /// The payment method charged (`pm_…`; older charges a `card_…` or `src_…`).
+    pub payment_method: Option<String>,
     pub receipt_email: Option<String>,
     #[serde(default, deserialize_with = "null_default")]
     pub refunded: bool,

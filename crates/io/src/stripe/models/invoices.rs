@@ -33,6 +33,8 @@ pub struct Invoice {
     /// Only present when expanded (`expand[]=data.payments`); holds the first handful.
     pub payments: Option<List<InvoicePayment>>,
     pub status_transitions: Option<InvoiceStatusTransitions>,
+    /// What was paid outside Stripe (basil+; the pinned API has no `paid_out_of_band`).
+    pub amount_paid_off_stripe: Option<i64>,
     #[serde(default, deserialize_with = "lenient_metadata")]
     pub metadata: BTreeMap<String, String>,
     /// Pre-basil shapes only.
@@ -71,7 +73,10 @@ pub struct InvoiceParent {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct SubscriptionDetails {
-    pub subscription: Option<Expandable<AnyObject>>,
+    /// Expanded by the open invoices' read (`data.parent.subscription_details.subscription`):
+    /// the subscription's own default payment method and status (the wrong card).
+    #[serde(deserialize_with = "lenient_expandable")]
+    pub subscription: Option<Expandable<Subscription>>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -97,6 +102,14 @@ pub struct InvoicePayment {
     pub livemode: Option<bool>,
     pub payment: Option<InvoicePaymentTarget>,
     pub status: Option<InvoicePaymentStatus>,
+    pub status_transitions: Option<InvoicePaymentTransitions>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct InvoicePaymentTransitions {
+    pub canceled_at: Option<i64>,
+    pub paid_at: Option<i64>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -5,6 +5,12 @@ use super::*;
 
 impl Gen {
     pub(super) fn invoice_number(&mut self, customer: usize) -> String {
+        if self.in_side_streams() {
+            // Numbered apart, so the customer's other invoices keep their numbers.
+            self.side_invoices += 1;
+            let prefix = &self.customers[customer].invoice_prefix;
+            return format!("{prefix}-R{:03}", self.side_invoices);
+        }
         let c = &mut self.customers[customer];
         let n = c.next_invoice;
         c.next_invoice += 1;
@@ -144,6 +150,7 @@ impl Gen {
                 voided_at: None,
             },
             subtotal: amount,
+            amount_paid_off_stripe: None,
             total: amount,
         }
     }
@@ -220,6 +227,7 @@ impl Gen {
             livemode: false,
             payment: o::InvoicePaymentTarget {
                 payment_intent: pi_id,
+                payment_record: None,
                 kind: "payment_intent",
             },
             status: "paid",
@@ -401,6 +409,14 @@ impl Gen {
     /// An invoice that is not simply paid (the worklist and its neighbours), with its
     /// PaymentIntent, failed charges and invoice payment.
     pub fn special_invoice(&mut self, spec: &DunSpec) -> Result<(), GenError> {
+        if spec.twist.side {
+            self.with_side_streams(|g| g.special_invoice_here(spec))
+        } else {
+            self.special_invoice_here(spec)
+        }
+    }
+
+    fn special_invoice_here(&mut self, spec: &DunSpec) -> Result<(), GenError> {
         let inv_id = self.ids.next("in_", 24);
         let finalized = spec.kind != InvKind::Draft;
         let reason = if spec.sub.is_some() {
@@ -412,6 +428,11 @@ impl Gen {
             self.subs[s].period = (spec.created, add_months(spec.created, self.subs[s].months));
             self.subs[s].latest_invoice = Some(inv_id.clone());
             self.subs[s].status = match spec.kind {
+                _ if spec.twist.cancel_sub => {
+                    self.subs[s].canceled_at = Some(spec.created + 2 * DAY);
+                    "canceled"
+                }
+                InvKind::Paid(_) => "active",
                 InvKind::Uncollectible => "unpaid",
                 _ if spec.next_payment_attempt.is_none() && !spec.attempts.is_empty() => "unpaid",
                 _ => "past_due",
@@ -449,11 +470,26 @@ impl Gen {
                 inv.status = "void";
                 inv.auto_advance = false;
                 inv.next_payment_attempt = None;
-                inv.status_transitions.voided_at = Some(finalized_at + 2 * DAY);
+                inv.status_transitions.voided_at =
+                    Some(spec.twist.paid_at.unwrap_or(finalized_at + 2 * DAY));
             }
             InvKind::Draft => {
                 inv.status = "draft";
                 inv.next_payment_attempt = None;
+            }
+            InvKind::Paid(how) => {
+                inv.status = "paid";
+                inv.auto_advance = false;
+                inv.next_payment_attempt = None;
+                inv.amount_paid = spec.amount;
+                inv.amount_remaining = 0;
+                inv.status_transitions.paid_at = spec.twist.paid_at;
+                if how == PaidHow::OutOfBand {
+                    inv.amount_paid_off_stripe = Some(spec.amount);
+                } else {
+                    inv.attempt_count += 1;
+                    inv.attempted = true;
+                }
             }
             InvKind::Worklist | InvKind::OpenNotAttempted | InvKind::OpenNotDue => {}
         }
@@ -471,97 +507,5 @@ impl Gen {
             return Ok(());
         }
         self.special_invoice_payment(spec, inv_id, finalized_at)
-    }
-
-    /// The PaymentIntent a special invoice gets at finalization, its failed charges and
-    /// the default invoice payment.
-    fn special_invoice_payment(
-        &mut self,
-        spec: &DunSpec,
-        inv_id: String,
-        finalized_at: i64,
-    ) -> Result<(), GenError> {
-        let pi_id = self.ids.next("pi_", 24);
-        let mut last: Option<(o::Charge, Decline)> = None;
-        for (at, d) in &spec.attempts {
-            let ch = self.failed_charge(
-                *at,
-                spec.customer,
-                spec.currency,
-                spec.amount,
-                &pi_id,
-                d,
-                Some(format!("Invoice {}", inv_id)),
-            );
-            *self
-                .stats
-                .per_currency
-                .entry(("failed_charges", cur_s(spec.currency)))
-                .or_default() += 1;
-            last = Some((ch.clone(), *d));
-            self.obj(*at, Obj::Charge(Box::new(ch)))?;
-        }
-        let c = self.customers[spec.customer].clone();
-        let status = match spec.kind {
-            InvKind::Void => "canceled",
-            _ => "requires_payment_method",
-        };
-        let pi = o::PaymentIntent {
-            id: pi_id.clone(),
-            object: "payment_intent",
-            amount: spec.amount,
-            amount_capturable: 0,
-            amount_received: 0,
-            capture_method: "automatic_async",
-            confirmation_method: "automatic",
-            created: finalized_at,
-            currency: cur_s(spec.currency),
-            customer: Some(c.id.clone()),
-            description: Some(format!("Invoice {}", inv_id)),
-            last_payment_error: last.as_ref().map(|(ch, d)| o::LastPaymentError {
-                advice_code: d.advice_code,
-                charge: ch.id.clone(),
-                code: d.code,
-                decline_code: d.decline_code,
-                doc_url: d.doc_url(),
-                message: d.message(),
-                network_decline_code: d.network_code(),
-                payment_method_type: "card",
-                kind: "card_error",
-            }),
-            latest_charge: last.as_ref().map(|(ch, _)| ch.id.clone()),
-            livemode: false,
-            metadata: Metadata::new(),
-            payment_method: last.as_ref().map(|_| c.pm.clone()),
-            payment_method_types: vec!["card"],
-            status,
-        };
-        let pay_status = match spec.kind {
-            InvKind::Void => "canceled",
-            _ => "open",
-        };
-        let pay = o::InvoicePayment {
-            id: self.ids.next("inpay_", 24),
-            object: "invoice_payment",
-            amount_paid: None,
-            amount_requested: spec.amount,
-            created: finalized_at,
-            currency: cur_s(spec.currency),
-            invoice: inv_id,
-            is_default: true,
-            livemode: false,
-            payment: o::InvoicePaymentTarget {
-                payment_intent: pi_id,
-                kind: "payment_intent",
-            },
-            status: pay_status,
-            status_transitions: o::InvoicePaymentTransitions {
-                canceled_at: (pay_status == "canceled").then_some(finalized_at + 2 * DAY),
-                paid_at: None,
-            },
-        };
-        self.obj(finalized_at, Obj::Pi(Box::new(pi)))?;
-        self.obj(finalized_at, Obj::InvoicePayment(Box::new(pay)))?;
-        Ok(())
     }
 }

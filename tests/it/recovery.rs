@@ -1,0 +1,147 @@
+//! `tieout recovery` end to end through the binary (issue 36): golden files of the four
+//! exports (and the JSON) on the demo account, the wrong card and each leak kind read
+//! through the fake Stripe server, a cached run that sends no request, and the exit codes.
+//!
+//! Regenerate the goldens after an intended change with `UPDATE_GOLDEN=1 cargo test --test
+//! it recovery` and review the diff.
+
+use crate::support::cli::{RunOutput, Tieout};
+use crate::support::fake::start_fake;
+use crate::support::golden::{assert_golden, assert_golden_bytes};
+use tieout_testkit::fake_stripe::FakeConfig;
+
+const FILES: [&str; 5] = [
+    "recovery.csv",
+    "recovery-invoices.csv",
+    "recovery-leaks.csv",
+    "recovery.md",
+    "recovery.json",
+];
+
+fn recovery(t: &Tieout, extra: &[&str]) -> RunOutput {
+    let mut args = vec!["recovery"];
+    args.extend_from_slice(extra);
+    t.run(&args)
+}
+
+fn read(t: &Tieout, name: &str) -> String {
+    std::fs::read_to_string(t.work_dir().join(name)).expect(name)
+}
+
+#[test]
+fn demo_exports_match_their_golden_files() {
+    let t = Tieout::demo();
+    let run = recovery(&t, &[]);
+    run.success();
+    for name in FILES {
+        let bytes = std::fs::read(t.work_dir().join(name)).expect("file written");
+        assert_golden_bytes(&format!("recovery/{name}"), &bytes);
+    }
+    assert_golden("recovery/stdout.txt", &run.stdout);
+}
+
+/// Every ending is in the demo, in three currencies or more, and the Markdown says each
+/// currency's outcomes tie to what failed.
+#[test]
+fn the_demo_ends_every_way_in_three_currencies() {
+    let t = Tieout::demo();
+    recovery(&t, &["--format", "csv,md"]).success();
+    let invoices = read(&t, "recovery-invoices.csv");
+    for ending in [
+        ",recovered,",
+        ",written_off,",
+        ",voided,",
+        ",still_open,",
+        ",retry\n",
+        ",new_method\n",
+        ",out_of_band\n",
+    ] {
+        let currencies: std::collections::BTreeSet<String> = invoices
+            .lines()
+            .map(|l| format!("{l}\n"))
+            .filter(|l| l.contains(ending))
+            .filter_map(|l| l.split(',').nth(2).map(str::to_owned))
+            .collect();
+        assert!(currencies.len() >= 3, "{ending:?} in {currencies:?} only");
+    }
+    let md = read(&t, "recovery.md");
+    assert!(!md.contains("DOES NOT TIE"), "{md}");
+    assert_eq!(md.matches(": ties.").count(), 5, "{md}");
+}
+
+#[test]
+fn bad_arguments_exit_2_and_an_earlier_different_file_is_kept() {
+    let t = Tieout::demo();
+    recovery(&t, &["--months", "0"]).code(2);
+    recovery(&t, &["--format", "xml"]).code(2);
+    recovery(&t, &["--months", "1", "--format", "csv"]).success();
+    let before = read(&t, "recovery.csv");
+    let out = recovery(&t, &["--months", "6", "--format", "csv"]);
+    out.code(2);
+    assert!(out.stderr.contains("--force"), "{}", out.stderr);
+    assert_eq!(read(&t, "recovery.csv"), before);
+    recovery(&t, &["--months", "6", "--format", "csv", "--force"]).success();
+    assert_ne!(read(&t, "recovery.csv"), before);
+}
+
+/// Through the fake Stripe server: each leak kind is found from what a fresh read
+/// fetches, and a cached run after a sync finds the same and sends no request.
+#[test]
+fn leaks_through_the_fake_server_and_a_cached_run_sends_nothing() {
+    let fake = start_fake(FakeConfig::default().account_readable_by_restricted_keys(true));
+    let t = Tieout::against(&fake);
+    recovery(&t, &["--format", "csv"]).success();
+    let leaks = read(&t, "recovery-leaks.csv");
+    for kind in [
+        "retry_on_canceled_subscription,",
+        "same_email_customers,",
+        "paid_another_invoice,",
+    ] {
+        assert!(leaks.contains(kind), "{kind} missing from\n{leaks}");
+    }
+    // The fresh read finds what the demo holds: the same cohorts, invoices and leaks.
+    let demo = Tieout::demo();
+    recovery(&demo, &["--format", "csv"]).success();
+    for name in [
+        "recovery.csv",
+        "recovery-invoices.csv",
+        "recovery-leaks.csv",
+    ] {
+        assert_eq!(read(&t, name), read(&demo, name), "{name}: fresh vs demo");
+    }
+
+    t.run(&["sync"]).success();
+    fake.clear_requests();
+    recovery(&t, &["--cached", "--format", "csv", "--force"]).success();
+    assert!(fake.requests().is_empty(), "{:?}", fake.requests());
+    assert_eq!(read(&t, "recovery-leaks.csv"), leaks);
+}
+
+/// The wrong card through the fake Stripe server: the demo's subscription that still
+/// charges the customer's old card gets its own action in a fresh run's CSV and Markdown,
+/// and a cached run after a sync says the same.
+#[test]
+fn the_wrong_card_is_named_fresh_and_cached_alike() {
+    let fake = start_fake(FakeConfig::default().account_readable_by_restricted_keys(true));
+    let t = Tieout::against(&fake);
+    t.run(&["dunning", "--format", "csv,md"]).success();
+    let csv = read(&t, "failed-payments.csv");
+    let rows: Vec<&str> = csv
+        .lines()
+        .filter(|l| l.contains(",subscription_old_card,"))
+        .collect();
+    assert_eq!(rows.len(), 1, "{csv}");
+    assert!(rows[0].contains("ada.okafor@example.org"), "{}", rows[0]);
+    let md = read(&t, "failed-payments.md");
+    assert!(
+        md.contains("subscription still charges the old card"),
+        "{md}"
+    );
+    t.run(&["sync"]).success();
+    t.run(&["--cached", "dunning", "--format", "csv,md", "--force"])
+        .success();
+    assert_eq!(read(&t, "failed-payments.csv"), csv);
+    let demo = Tieout::demo();
+    demo.run(&["dunning", "--format", "csv"]).success();
+    assert_eq!(read(&demo, "failed-payments.csv"), csv);
+}
