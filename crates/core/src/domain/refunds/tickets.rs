@@ -249,9 +249,11 @@ fn add_ticket(
     } else {
         order
     };
-    // The same order (ignoring ASCII case) with the same email as an earlier ticket.
-    let key = (!order.is_empty()).then(|| (order.to_ascii_lowercase(), email.clone()));
-    if layout.is_shopify_orders() && key.as_ref().is_some_and(|k| seen.contains(k)) {
+    // The same order (ignoring ASCII case) with the same email as an earlier ticket: only
+    // a Shopify export repeats an order per line item, so only it keeps the set.
+    let key = (layout.is_shopify_orders() && !order.is_empty())
+        .then(|| (order.to_ascii_lowercase(), email.clone()));
+    if key.as_ref().is_some_and(|k| seen.contains(k)) {
         out.notes.push(LineProblem {
             line,
             message: format!("another line item of order {order}, read once"),
