@@ -2,7 +2,7 @@
 //! it ended), then one invoice (how it ended above its payment attempts, oldest first).
 //! Screens are snapshots of what was opened: a refresh of the account closes them.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::recovery::way_word;
 use super::*;
@@ -49,9 +49,11 @@ fn customers(data: Option<&AccountData>, ids: &[&str]) -> HashMap<String, String
     let Some(d) = data else {
         return HashMap::new();
     };
+    // A set: the account's invoices are many, a cohort's may be too.
+    let ids: HashSet<&str> = ids.iter().copied().collect();
     d.invoices
         .iter()
-        .filter(|i| ids.contains(&i.id.as_str()))
+        .filter(|i| ids.contains(i.id.as_str()))
         .filter_map(|i| {
             let who = i.customer_name.as_deref().or(i.customer_email.as_deref())?;
             Some((i.id.to_string(), who.to_string()))
