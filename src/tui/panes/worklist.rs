@@ -20,7 +20,7 @@ use ratatui::widgets::{Block, Paragraph, Widget};
 
 use crate::domain::declines::Action as Todo;
 use crate::domain::dunning::{self, DeclineKey, DueBasis, Filter, WorkRow, Worklist};
-use crate::domain::recovery::{self as recovery_domain, Recovery};
+use crate::domain::recovery::Recovery;
 use crate::money::{Currency, Money, format_major_grouped};
 use crate::report::expiring_cards::ExpiringSection;
 use crate::tui::action::Action;
@@ -74,8 +74,11 @@ pub struct WorklistPane {
     cards: Option<Arc<ExpiringSection>>,
     /// The table shows the cards instead of the invoices.
     cards_view: bool,
-    /// The recovery picture from the last load.
+    /// The recovery picture of the last load, built the first time the view is opened
+    /// after it (not in the worklist's job: most loads never open it).
     recovery: Option<Arc<Recovery>>,
+    /// The job building it.
+    recovery_req: Option<RequestId>,
     /// The Recovery view is shown instead of the invoices (`recovery_view`).
     recovery_view: bool,
     /// The Recovery view's cohort table.
@@ -108,6 +111,7 @@ impl WorklistPane {
             cards: None,
             cards_view: false,
             recovery: None,
+            recovery_req: None,
             recovery_view: false,
             recovery_table: DataTable::new(recovery::TITLE, "", empty_source()),
             table: DataTable::new("Failed payments", EMPTY_TEXT, empty_source()),
@@ -279,26 +283,37 @@ impl Pane for WorklistPane {
         }
         let data = Arc::clone(&ws.data);
         let now = cx.now();
-        let tz = cx.tz().clone();
         let history = ws.history.clone();
         let baseline = since::baseline(&self.since);
         self.req = Some(cx.compute(Job::new("building the worklist", move |_| {
             let worklist = dunning::build(&data, now).map_err(|e| e.to_string())?;
             let cards = ExpiringSection::of(&data, now).map_err(|e| e.to_string())?;
             let since = history.map(|h| h.compare_and_record(&data, &worklist, baseline.as_ref()));
-            let window = recovery_domain::Window::ending_at(now, recovery::MONTHS, &tz);
-            let recovery = recovery_domain::build(&data, &window, &tz);
             Ok::<_, String>(Computed {
                 worklist,
                 since,
                 cards,
-                recovery,
             })
         })));
+        // The picture of the old data is dropped; an open view builds the new one.
+        self.recovery = None;
+        if let Some(old) = self.recovery_req.take() {
+            cx.cancel(old);
+        }
+        if self.recovery_view {
+            self.start_recovery(ws, cx);
+        }
         true
     }
 
     fn on_computed(&mut self, req: RequestId, output: JobOutput, cx: &mut Cx<'_>) {
+        if self.recovery_req == Some(req) {
+            self.recovery_req = None;
+            if let Ok(r) = output.downcast::<Recovery>() {
+                self.set_recovery(*r, cx);
+            }
+            return;
+        }
         if self.req != Some(req) {
             return;
         }
@@ -309,11 +324,9 @@ impl Pane for WorklistPane {
                     worklist: w,
                     since,
                     cards,
-                    recovery,
                 }) => {
                     self.since = since.map(SinceView::new);
                     self.cards = Some(Arc::new(cards));
-                    self.set_recovery(recovery, cx);
                     if self.since.as_ref().is_none_or(|v| v.changes().is_none()) {
                         self.changed_only = false;
                     }
@@ -352,7 +365,16 @@ impl Pane for WorklistPane {
         }
         match action {
             Action::RecoveryView => {
-                self.recovery_view = self.recovery.is_some();
+                if self.worklist.is_some() {
+                    self.recovery_view = true;
+                    if self.recovery.is_none()
+                        && self.recovery_req.is_none()
+                        && let Some(ws) = cx.workspace()
+                    {
+                        let ws = ws.clone();
+                        self.start_recovery(&ws, cx);
+                    }
+                }
                 Handled::Yes
             }
             Action::Facets => {
@@ -423,8 +445,16 @@ impl Pane for WorklistPane {
             .render(area, buf);
             return;
         };
-        if let Some(r) = self.recovery.clone().filter(|_| self.recovery_view) {
-            recovery::render(&r, &w.order, &mut self.recovery_table, area, buf, cx);
+        if self.recovery_view {
+            match self.recovery.clone() {
+                Some(r) => recovery::render(&r, &w.order, &mut self.recovery_table, area, buf, cx),
+                None => Paragraph::new(Line::styled(
+                    "Building the recovery picture…",
+                    theme.style(Role::Muted),
+                ))
+                .block(Block::bordered().border_style(theme.style(Role::Border)))
+                .render(area, buf),
+            }
             return;
         }
         let wide = area.width >= SIDE_PANEL_MIN_WIDTH;

@@ -23,6 +23,21 @@ use crate::tui::widgets::table::{ColumnDef, cell_of, field_col};
 pub(super) use super::recovery_screens::CohortScreen;
 
 impl WorklistPane {
+    /// Builds the recovery picture of `ws`'s data on a worker (the view shows that it is
+    /// being built meanwhile).
+    pub(super) fn start_recovery(&mut self, ws: &Workspace, cx: &mut Cx<'_>) {
+        let data = Arc::clone(&ws.data);
+        let now = cx.now();
+        let tz = cx.tz().clone();
+        self.recovery_req = Some(cx.compute(Job::new(
+            "building the recovery picture",
+            move |_| {
+                let window = crate::domain::recovery::Window::ending_at(now, MONTHS, &tz);
+                crate::domain::recovery::build(&data, &window, &tz)
+            },
+        )));
+    }
+
     /// Keeps the recovery picture of a load and puts its cohorts in the view's table.
     pub(super) fn set_recovery(&mut self, r: Recovery, cx: &mut Cx<'_>) {
         self.recovery_table.set_empty_text(empty_text(&r));

@@ -4,6 +4,7 @@
 use super::tests::{account as worklist_account, harness};
 use super::*;
 use crate::domain::dunning::testdata::*;
+use crate::domain::recovery as recovery_domain;
 use crate::model::AccountData;
 use crate::model::status::ChargeStatus;
 use crate::stripe::models::InvoiceStatus;

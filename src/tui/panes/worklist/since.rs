@@ -18,8 +18,6 @@ pub(super) struct Computed {
     pub(super) since: Option<SessionResult>,
     /// The cards that will fail before renewal (or why they were not checked).
     pub(super) cards: crate::report::expiring_cards::ExpiringSection,
-    /// The recovery picture of the last months (the Recovery view).
-    pub(super) recovery: crate::domain::recovery::Recovery,
 }
 
 /// The comparison as the pane shows it.
