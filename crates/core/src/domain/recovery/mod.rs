@@ -92,13 +92,15 @@ impl InvoiceRecovery {
     }
 
     /// Whole days from the first failed attempt to the outcome (floor); `None` when still
-    /// open or the outcome's time is unknown.
+    /// open or the outcome's time is unknown. Negative when the data dates the outcome
+    /// before the failure: shown as it is, not clamped to 0 (which would pull the median
+    /// down unseen).
     pub fn days_to_outcome(&self) -> Option<i64> {
         self.outcome_at
-            .map(|t| crate::time::days_between(self.first_failure.at, t).max(0))
+            .map(|t| crate::time::days_between(self.first_failure.at, t))
     }
 
-    /// How many attempts failed or succeeded (Stripe's `attempt_count` when it says more).
+    /// How many attempts the data holds for the invoice, failed or succeeded.
     pub fn attempt_count(&self) -> usize {
         self.attempts.len()
     }
