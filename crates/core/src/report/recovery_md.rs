@@ -7,7 +7,9 @@
 use std::collections::BTreeSet;
 
 use crate::domain::recovery::cohorts::{Tally, decline_label, percent};
-use crate::domain::recovery::{Cohort, Recovery, Via, decline_rates, way_shares};
+use crate::domain::recovery::{
+    Cohort, InvoiceRecovery, Outcome, Recovery, Via, decline_rates, way_shares,
+};
 use crate::model::SnapshotMeta;
 use crate::money::{Currency, Money};
 use crate::report::fields::{self, markdown_cell};
@@ -48,7 +50,9 @@ pub fn markdown(r: &Recovery, meta: &SnapshotMeta, now: i64, zone: &str) -> Stri
         let rows: Vec<&Cohort> = r.cohorts.iter().filter(|c| c.currency == cur).collect();
         o.push_str(&format!("## {}\n\n", cur.upper()));
         cohort_table(&mut o, &rows);
-        tie_line(&mut o, cur, &rows);
+        let invoices: Vec<&InvoiceRecovery> =
+            r.invoices.iter().filter(|i| i.currency == cur).collect();
+        tie_line(&mut o, cur, &rows, &invoices);
         o.push_str("### Recovery rate by first decline, across months\n\n");
         o.push_str("| First decline | Failed | Recovered | Rate | Recovered amount |\n");
         o.push_str("|---|---:|---:|---:|---:|\n");
@@ -143,8 +147,11 @@ fn cohort_table(o: &mut String, rows: &[&Cohort]) {
 }
 
 /// The currency's check: failed = recovered + written off + voided + still open, in
-/// invoices and in amount. Shown either way; a difference is shown with both sides.
-fn tie_line(o: &mut String, cur: Currency, rows: &[&Cohort]) {
+/// invoices and in amount, and each of those cohort sums equal to the same sum taken
+/// independently over the invoice rows (in i128, so a sum the cohorts' i64 tallies could
+/// not hold shows as a difference). Shown either way; a difference is shown with both
+/// sides.
+fn tie_line(o: &mut String, cur: Currency, rows: &[&Cohort], invoices: &[&InvoiceRecovery]) {
     let sum = |f: fn(&Cohort) -> Tally| {
         rows.iter().fold(Tally::default(), |mut t, c| {
             let x = f(c);
@@ -166,7 +173,24 @@ fn tie_line(o: &mut String, cur: Currency, rows: &[&Cohort]) {
         .iter()
         .map(|v| rows.iter().map(|c| c.via(*v).count).sum::<usize>())
         .sum();
-    let ties = count == failed.count && amount == failed.amount && ways == parts[0].count;
+    // The invoice rows, summed apart from the cohorts: failed, then each outcome.
+    let of = |keep: &dyn Fn(&InvoiceRecovery) -> bool| -> (usize, i128) {
+        invoices
+            .iter()
+            .filter(|i| keep(i))
+            .fold((0, 0), |(n, a), i| (n + 1, a + i128::from(i.amount_due)))
+    };
+    let same = |t: Tally, (n, a): (usize, i128)| t.count == n && i128::from(t.amount) == a;
+    let rows_agree = same(failed, of(&|_| true))
+        && same(
+            parts[0],
+            of(&|i| matches!(i.outcome, Outcome::Recovered(_))),
+        )
+        && same(parts[1], of(&|i| i.outcome == Outcome::WrittenOff))
+        && same(parts[2], of(&|i| i.outcome == Outcome::Voided))
+        && same(parts[3], of(&|i| i.outcome == Outcome::StillOpen));
+    let ties =
+        rows_agree && count == failed.count && amount == failed.amount && ways == parts[0].count;
     o.push_str(&format!(
         "Failed {} invoices, {}: recovered {}, written off {}, voided {}, still open {} \
          ({} invoices, {}){}.\n\n",
@@ -181,7 +205,7 @@ fn tie_line(o: &mut String, cur: Currency, rows: &[&Cohort]) {
         if ties {
             ": ties"
         } else {
-            ": DOES NOT TIE, the outcomes differ from what failed"
+            ": DOES NOT TIE, the outcomes or the invoice rows differ from what failed"
         },
     ));
 }
@@ -198,4 +222,69 @@ fn rate(part: usize, whole: usize) -> String {
 
 fn percent_text(part: usize, whole: usize) -> String {
     percent(part, whole).map_or_else(|| "–".to_string(), |p| format!("{p}%"))
+}
+
+#[cfg(test)]
+mod tests {
+    use jiff::tz::TimeZone;
+
+    use super::*;
+    use crate::domain::dunning::testdata::{
+        DAY, NOW, attempted, charge, data, intent, invoice, payment,
+    };
+    use crate::domain::recovery::{Window, build};
+    use crate::model::status::InvoiceStatus;
+
+    /// Open invoices of `dues` (USD minor units), each with one failed attempt.
+    fn picture(dues: &[i64]) -> (Recovery, SnapshotMeta) {
+        let mut d = data(vec![]);
+        for (n, due) in dues.iter().enumerate() {
+            let id = format!("in_{n}");
+            let pi = format!("pi_{n}");
+            let ch = format!("ch_{n}");
+            let mut inv = attempted(invoice(&id, InvoiceStatus::Open, *due), 1, Some(NOW + DAY));
+            inv.amount_due = *due;
+            d.invoices.push(inv);
+            d.invoice_payments.push(payment(&id, &pi));
+            d.payment_intents
+                .push(intent(&pi, Some("insufficient_funds"), None, &ch));
+            d.charges.push(charge(
+                &ch,
+                Some(&pi),
+                NOW - 10 * DAY,
+                Some("insufficient_funds"),
+            ));
+        }
+        let w = Window::ending_at(NOW, 6, &TimeZone::UTC);
+        (build(&d, &w, &TimeZone::UTC), d.meta.clone())
+    }
+
+    #[test]
+    fn the_tie_line_ties_when_cohorts_and_invoice_rows_agree() {
+        let (r, meta) = picture(&[1000, 2500]);
+        let md = markdown(&r, &meta, NOW, "UTC");
+        assert!(
+            md.contains("still open 2 (2 invoices, 35.00 USD): ties."),
+            "{md}"
+        );
+    }
+
+    #[test]
+    fn the_tie_line_says_so_when_the_invoice_rows_differ_from_the_cohorts() {
+        let (mut r, meta) = picture(&[1000, 2500]);
+        // A row the cohorts never counted.
+        let extra = r.invoices[0].clone();
+        r.invoices.push(extra);
+        let md = markdown(&r, &meta, NOW, "UTC");
+        assert!(md.contains(": DOES NOT TIE"), "{md}");
+    }
+
+    #[test]
+    fn a_sum_past_what_minor_units_hold_does_not_tie() {
+        // Two dues whose sum is past i64: the cohort's tally cannot hold it, the invoice
+        // rows summed apart can, so the difference is shown instead of a clamped "ties".
+        let (r, meta) = picture(&[i64::MAX / 2 + 1, i64::MAX / 2 + 1]);
+        let md = markdown(&r, &meta, NOW, "UTC");
+        assert!(md.contains(": DOES NOT TIE"), "{md}");
+    }
 }
