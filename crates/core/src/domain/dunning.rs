@@ -30,7 +30,7 @@ use crate::model::rows::{ChargeRow, CustomerRow, InvoiceRow, PaymentIntentRow, S
 use crate::model::status::{ChargeStatus, InvoiceStatus, SubscriptionStatus};
 use crate::money::{Currency, Money, MoneyError, Totals};
 
-mod attempts;
+pub(crate) mod attempts;
 mod currency_order;
 pub mod expiring;
 pub mod reach;

@@ -131,7 +131,7 @@ pub(super) fn nonempty<S: AsRef<str>>(s: &Option<S>) -> Option<String> {
 }
 
 /// The payment intent's error, when it belongs to this charge (or names no charge).
-pub(super) fn error_of<'a>(
+pub(crate) fn error_of<'a>(
     pi: Option<&'a PaymentIntentRow>,
     charge: &str,
 ) -> Option<&'a PaymentIntentRow> {

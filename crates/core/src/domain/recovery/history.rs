@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 use foldhash::{HashMap, HashMapExt};
 
 use crate::domain::dunning::DeclineKey;
+use crate::domain::dunning::attempts::error_of;
 use crate::model::AccountData;
 use crate::model::rows::{ChargeRow, CustomerRow, InvoicePaymentRow, InvoiceRow, PaymentIntentRow};
 use crate::model::status::ChargeStatus;
@@ -115,12 +116,15 @@ pub fn of(inv: &InvoiceRow, ix: &Index<'_>) -> Option<History> {
         let Some(p) = ix.intents.get(pi) else {
             continue;
         };
+        // Covered as the worklist counts it (`dunning::attempts::attempts_of`): a failed
+        // charge of the intent that its error names, or any when it names none.
         let has_error = p.error_code.is_some() || p.error_decline_code.is_some();
-        let charge_known = p
-            .error_charge
-            .as_deref()
-            .is_some_and(|c| ix.charges.contains_key(c));
-        if has_error && !charge_known {
+        let covered = attempts.iter().any(|a| {
+            a.failed
+                && a.payment_intent.as_deref() == Some(p.id.as_str())
+                && (p.error_charge.is_none() || a.charge.as_deref() == p.error_charge.as_deref())
+        });
+        if has_error && !covered {
             attempts.push(RecoveryAttempt {
                 at: p.created,
                 charge: p.error_charge.as_deref().map(str::to_owned),
@@ -155,17 +159,19 @@ fn nonempty(s: Option<&str>) -> Option<&str> {
 }
 
 /// A charge as an attempt. Its decline: the payment intent's `decline_code` when the
-/// intent's error names this charge; else, for an issuer decline, the charge's
-/// `outcome.reason` (where Stripe puts the issuer's decline code); else its failure code
-/// (shown as "no decline code returned").
+/// intent's error is this charge's (it names this charge, or none: the rule the worklist
+/// reads the same charge by, `dunning::attempts::error_of`); else, for an issuer decline,
+/// the charge's `outcome.reason` (where Stripe puts the issuer's decline code: an earlier
+/// failed charge of a retried invoice is not the intent's latest error); else its failure
+/// code (shown as "no decline code returned").
 fn from_charge(c: &ChargeRow, ix: &Index<'_>) -> RecoveryAttempt {
     let failed = c.status == ChargeStatus::Failed;
     let decline = if failed {
-        let err = c
+        let pi = c
             .payment_intent
             .as_deref()
-            .and_then(|pi| ix.intents.get(pi))
-            .filter(|p| p.error_charge.as_deref() == Some(c.id.as_str()));
+            .and_then(|pi| ix.intents.get(pi));
+        let err = error_of(pi.copied(), &c.id);
         let from_intent = err.and_then(|p| nonempty(p.error_decline_code.as_deref()));
         let from_outcome = (c.outcome_type.as_deref() == Some("issuer_declined"))
             .then(|| nonempty(c.outcome_reason.as_deref()))

@@ -235,3 +235,32 @@ fn each_leak_kind_is_found() {
         ]
     );
 }
+
+#[test]
+fn an_intent_error_naming_no_charge_is_its_failed_charge_not_a_second_attempt() {
+    // As the worklist reads it: the intent's error without a charge id is the error of
+    // its failed charge, so the invoice has one failed attempt, at the charge's time, with
+    // the intent's decline code (the worklist shows the same first decline).
+    let mut d = data(vec![]);
+    let at = NOW - 5 * DAY;
+    failed_invoice(
+        &mut d,
+        "in_x",
+        1000,
+        at,
+        "do_not_honor",
+        InvoiceStatus::Open,
+    );
+    for p in &mut d.payment_intents {
+        p.error_charge = None;
+        p.created = at - DAY;
+    }
+    let r = build(&d, &window(), &TimeZone::UTC);
+    let inv = &r.invoices[0];
+    assert_eq!(inv.attempts.len(), 1, "{:?}", inv.attempts);
+    assert_eq!(inv.first_failure.at, at);
+    assert_eq!(
+        inv.first_failure.decline.decline_code.as_deref(),
+        Some("do_not_honor")
+    );
+}
