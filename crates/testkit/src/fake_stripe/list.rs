@@ -164,6 +164,12 @@ fn filters<'a>(store: &'a Store, kind: ObjectKind, p: &'a Params) -> Result<Filt
             }
         }
         ObjectKind::InvoicePayment => {
+            if let Some(invoice) = p.get("invoice") {
+                let ids = store
+                    .payments_of_invoice(invoice)
+                    .filter_map(|ip| ip.get("id"));
+                f.subset = Some(ids.filter_map(Value::as_str).map(str::to_string).collect());
+            }
             f.id_eq(p, "invoice", &["invoice"]);
             f.str_eq(p, "status", &["status"], &["open", "paid", "canceled"])?;
             f.str_eq(p, "payment[type]", &["payment", "type"], &[])?;
@@ -259,10 +265,7 @@ fn list_envelope(data: Vec<Value>, has_more: bool, url: &str) -> Value {
 
 /// An invoice's `payments` includable: its invoice payments, at most 10.
 fn invoice_payments_of(store: &Store, invoice_id: &str) -> Value {
-    let mut matching = store
-        .table(ObjectKind::InvoicePayment)
-        .iter()
-        .filter(|ip| id_at(ip, &["invoice"]) == Some(invoice_id));
+    let mut matching = store.payments_of_invoice(invoice_id);
     let data: Vec<Value> = matching.by_ref().take(10).cloned().collect();
     let has_more = matching.next().is_some();
     list_envelope(data, has_more, "/v1/invoice_payments")

@@ -4,7 +4,7 @@
 //! transactions each automatic payout paid out.
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Bound;
 use std::path::{Path, PathBuf};
 
@@ -189,6 +189,14 @@ pub struct FixtureError {
     pub message: String,
 }
 
+/// The invoice an invoice payment belongs to (an id, or an expanded object's id).
+fn invoice_of(value: &Value) -> Option<&str> {
+    match value.get("invoice")? {
+        Value::String(id) => Some(id),
+        other => other.get("id").and_then(Value::as_str),
+    }
+}
+
 /// The whole fake account.
 #[derive(Debug, Clone)]
 pub struct Store {
@@ -198,6 +206,10 @@ pub struct Store {
     pub payout_lines: HashMap<String, Vec<String>>,
     tables: BTreeMap<ObjectKind, Table>,
     kind_of: HashMap<String, ObjectKind>,
+    /// `in_...` → its invoice payments' list keys: what the `payments` includable reads,
+    /// without a scan of every invoice payment per invoice of a page (a `--scale 100`
+    /// account holds hundreds of thousands).
+    payments_of_invoice: HashMap<String, BTreeSet<SortKey>>,
 }
 
 fn read_json(path: &Path) -> Result<Option<Value>, FixtureError> {
@@ -231,6 +243,7 @@ impl Store {
                 .map(|k| (k, Table::default()))
                 .collect(),
             kind_of: HashMap::new(),
+            payments_of_invoice: HashMap::new(),
         }
     }
 
@@ -316,11 +329,45 @@ impl Store {
         if !value.is_object() {
             return false;
         }
+        if kind == ObjectKind::InvoicePayment {
+            self.index_invoice_payment(&id, &value);
+        }
         let ok = self.tables.entry(kind).or_default().put(value);
         if ok {
             self.kind_of.insert(id, kind);
         }
         ok
+    }
+
+    /// Moves an invoice payment's entry in `payments_of_invoice` from the copy it
+    /// replaces (if any) to `value`'s invoice.
+    fn index_invoice_payment(&mut self, id: &str, value: &Value) {
+        let table = self.table(ObjectKind::InvoicePayment);
+        let old = table
+            .key_of(id)
+            .cloned()
+            .zip(table.get(id).and_then(invoice_of).map(str::to_string));
+        if let Some((old_key, old_invoice)) = old
+            && let Some(keys) = self.payments_of_invoice.get_mut(&old_invoice)
+        {
+            keys.remove(&old_key);
+        }
+        if let (Some(key), Some(invoice)) = (sort_key(value), invoice_of(value)) {
+            self.payments_of_invoice
+                .entry(invoice.to_string())
+                .or_default()
+                .insert(key);
+        }
+    }
+
+    /// An invoice's payments in list order (newest first).
+    pub fn payments_of_invoice(&self, invoice_id: &str) -> impl Iterator<Item = &Value> {
+        let table = self.table(ObjectKind::InvoicePayment);
+        self.payments_of_invoice
+            .get(invoice_id)
+            .into_iter()
+            .flatten()
+            .filter_map(move |key| table.get(&key.1.0))
     }
 
     /// Inserts or replaces an object; its type comes from its `object` field.
@@ -368,6 +415,32 @@ mod tests {
         assert!(t.put(json!({"id": "a", "created": 5})));
         assert_eq!(t.len(), 4);
         assert_eq!(t.iter().next().map(|v| v["id"].clone()), Some(json!("a")));
+    }
+
+    #[test]
+    fn an_invoices_payments_follow_replacements() {
+        let mut store = Store::empty();
+        for (id, invoice, created) in [
+            ("inpay_a", "in_1", 1),
+            ("inpay_b", "in_1", 2),
+            ("inpay_c", "in_2", 3),
+        ] {
+            let ip = json!({"id": id, "object": "invoice_payment", "invoice": invoice, "created": created});
+            assert!(store.put(ip).is_ok());
+        }
+        let ids = |store: &Store, invoice: &str| -> Vec<String> {
+            store
+                .payments_of_invoice(invoice)
+                .map(|v| v["id"].as_str().unwrap_or("").to_string())
+                .collect()
+        };
+        assert_eq!(ids(&store, "in_1"), vec!["inpay_b", "inpay_a"]);
+        // Moved to another invoice (expanded this time): it leaves in_1's list.
+        let moved = json!({"id": "inpay_a", "object": "invoice_payment", "invoice": {"id": "in_2"}, "created": 4});
+        assert!(store.put(moved).is_ok());
+        assert_eq!(ids(&store, "in_1"), vec!["inpay_b"]);
+        assert_eq!(ids(&store, "in_2"), vec!["inpay_a", "inpay_c"]);
+        assert!(ids(&store, "in_3").is_empty());
     }
 
     #[test]
