@@ -225,6 +225,20 @@ mod tests {
         assert_eq!(parse_amount("1 234,56", cur("eur"), true), Ok(123_456));
         assert_eq!(parse_amount("283566", cur("jpy"), false), Ok(283_566));
         assert!(parse_amount("12.345", usd, false).is_err());
+        // Banks pad with zeros: accepted in every notation, a non-zero extra digit is not.
+        assert_eq!(parse_amount("8.850", cur("eur"), false), Ok(885));
+        assert_eq!(parse_amount("1.234,56000", cur("eur"), true), Ok(123_456));
+        assert_eq!(parse_amount("+00000000000000.2400", usd, false), Ok(24));
+        assert_eq!(parse_amount("(12.000)", usd, false), Ok(-1200));
+        assert_eq!(
+            parse_amount("8.851", cur("eur"), false),
+            Err(
+                "an amount in EUR with a decimal point, found '8.851' ('8.851' is not an \
+                 amount in EUR: it has a non-zero digit beyond the decimals the currency \
+                 allows)"
+                    .to_string()
+            )
+        );
         assert!(parse_amount("abc", usd, false).is_err());
         assert!(parse_amount("", usd, false).is_err());
     }
