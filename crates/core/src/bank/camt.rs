@@ -20,6 +20,7 @@ fn line_of(newlines: &[usize], offset: u64) -> u32 {
 #[derive(Default)]
 struct Entry {
     line: u32,
+    statement: u32,
     amount: Option<String>,
     currency: Option<String>,
     indicator: Option<String>,
@@ -62,9 +63,14 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Vec<BankLine>, StatementError> {
                 if name == "Stmt" {
                     statements += 1;
                 }
+                if name == "Stmt" {
+                    // Each statement names its own account's currency.
+                    account_ccy = None;
+                }
                 if name == "Ntry" && entry.is_none() {
                     entry = Some(Entry {
                         line,
+                        statement: u32::try_from(statements.saturating_sub(1)).unwrap_or(u32::MAX),
                         ..Entry::default()
                     });
                 }
@@ -213,6 +219,7 @@ fn finish(file: &str, e: Entry, account_ccy: Option<&str>) -> Result<BankLine, S
         description: texts.join(" "),
         reference: e.end_to_end,
         bank_id: e.servicer_ref.or(e.entry_ref),
+        statement: e.statement,
     })
 }
 
@@ -260,6 +267,31 @@ mod tests {
         assert_eq!(b.bank_id.as_deref(), Some("N2"));
         assert_eq!(b.date, jiff::civil::date(2026, 10, 8));
         assert_eq!(b.description, "Fee");
+    }
+
+    /// Two statements in one file, each with its own account currency: every entry is
+    /// read, in its statement, and an entry without `Ccy` takes its own account's.
+    #[test]
+    fn every_statement_with_its_own_currency() {
+        let usd = DOC
+            .replace("<Ccy>EUR</Ccy>", "<Ccy>USD</Ccy>")
+            .replace("<Amt Ccy=\"EUR\">12.00</Amt>", "<Amt>12.00000</Amt>");
+        let usd_stmt = &usd[usd.find("<Stmt>").unwrap_or(0)..usd.find("</Stmt>").unwrap_or(0)];
+        let two = DOC.replace("</Stmt>", &format!("</Stmt>{usd_stmt}</Stmt>"));
+        let lines = read("two.xml", two.as_bytes()).expect("reads");
+        let got: Vec<(u32, &str, i64)> = lines
+            .iter()
+            .map(|l| (l.statement, l.currency.as_str(), l.amount))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (0, "eur", 137_829),
+                (0, "eur", -1200),
+                (1, "eur", 137_829),
+                (1, "usd", -1200)
+            ]
+        );
     }
 
     #[test]

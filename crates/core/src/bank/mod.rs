@@ -49,6 +49,9 @@ pub struct BankLine {
     pub reference: Option<String>,
     /// The bank's own id of the line (CSV id column, OFX `FITID`, CAMT `AcctSvcrRef`).
     pub bank_id: Option<String>,
+    /// Which statement (account) of the file the line is in, from 0: a file may hold
+    /// several (one CAMT `<Stmt>` or OFX statement per account), each in its own currency.
+    pub statement: u32,
 }
 
 impl BankLine {

@@ -221,6 +221,7 @@ fn finish(file: &str, t: Txn, curdef: Option<&(u32, String)>) -> Result<BankLine
         description,
         reference: t.refnum,
         bank_id: t.fitid,
+        statement: 0,
     })
 }
 
