@@ -1,5 +1,7 @@
 //! CAMT.053 (ISO 20022 Bank-to-Customer Statement, any `camt.053.001.xx` version) read
-//! with `quick-xml`: each `<Ntry>` becomes a line with `Amt` and its `Ccy`, `CdtDbtInd`
+//! with `quick-xml`, and the camt.052 account report (`Rpt`) and camt.054 notification
+//! (`Ntfctn`), whose entries have the same shape. Every statement of a file is read with
+//! its own account currency; each `<Ntry>` becomes a line with `Amt` and its `Ccy`, `CdtDbtInd`
 //! (a `DBIT` is negative), `BookgDt` (else `ValDt`), `ValDt`, `AcctSvcrRef` (else
 //! `NtryRef`) as the bank's id, the end-to-end id as the reference, and as the text the
 //! related parties' names, every `RmtInf/Ustrd` and the additional entry information.
@@ -60,10 +62,11 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Vec<BankLine>, StatementError> {
             Event::Start(start) => {
                 let name = String::from_utf8_lossy(start.local_name().as_ref()).into_owned();
                 let line = line_of(&newlines, reader.buffer_position().saturating_sub(1));
-                if name == "Stmt" {
+                // A camt.053 `Stmt`, a camt.052 `Rpt` or a camt.054 `Ntfctn`: one account.
+                if matches!(name.as_str(), "Stmt" | "Rpt" | "Ntfctn")
+                    && !stack.iter().any(|(n, _)| n == "Ntry")
+                {
                     statements += 1;
-                }
-                if name == "Stmt" {
                     // Each statement names its own account's currency.
                     account_ccy = None;
                 }
@@ -292,6 +295,28 @@ mod tests {
                 (1, "usd", -1200)
             ]
         );
+    }
+
+    /// A camt.052 report and a camt.054 notification carry the same `<Ntry>`: read alike.
+    #[test]
+    fn reports_and_notifications_are_read_like_statements() {
+        for (ns, root, stmt) in [
+            ("camt.052.001.02", "BkToCstmrAcctRpt", "Rpt"),
+            ("camt.054.001.02", "BkToCstmrDbtCdtNtfctn", "Ntfctn"),
+        ] {
+            let doc = DOC
+                .replace("camt.053.001.02", ns)
+                .replace("BkToCstmrStmt", root)
+                .replace("<Stmt>", &format!("<{stmt}>"))
+                .replace("</Stmt>", &format!("</{stmt}>"));
+            assert_eq!(
+                super::super::Format::sniff(doc.as_bytes()),
+                super::super::Format::Camt053
+            );
+            let lines = read("r.xml", doc.as_bytes()).expect(ns);
+            let amounts: Vec<i64> = lines.iter().map(|l| l.amount).collect();
+            assert_eq!(amounts, [137_829, -1200], "{ns}");
+        }
     }
 
     #[test]

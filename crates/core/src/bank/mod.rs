@@ -121,13 +121,22 @@ pub enum Format {
 
 impl Format {
     /// Guesses the format from the content (an OFX header or `<OFX>`, a camt.053 namespace
-    /// or `<BkToCstmrStmt>`), else CSV.
+    /// or `<BkToCstmrStmt>`, or their camt.052 report and camt.054 notification cousins,
+    /// whose `<Ntry>` has the same shape), else CSV.
     pub fn sniff(bytes: &[u8]) -> Format {
         let head = &bytes[..bytes.len().min(4096)];
         let head = String::from_utf8_lossy(head);
         if head.contains("OFXHEADER") || head.contains("<OFX>") || head.contains("<OFX ") {
             Format::Ofx
-        } else if head.contains("camt.053") || head.contains("BkToCstmrStmt") {
+        } else if [
+            "camt.05",
+            "BkToCstmrStmt",
+            "BkToCstmrAcctRpt",
+            "BkToCstmrDbtCdtNtfctn",
+        ]
+        .iter()
+        .any(|tag| head.contains(tag))
+        {
             Format::Camt053
         } else {
             Format::Csv
