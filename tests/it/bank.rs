@@ -50,7 +50,7 @@ fn stdout_golden(out: &RunOutput) -> String {
 fn demo_months_against_the_fixture_statements_match_their_golden_files() {
     let t = Tieout::demo();
     // (month, name, profile, files, exit code)
-    let cases: [(&str, &str, &str, &[&str], i32); 3] = [
+    let cases: [(&str, &str, &str, &[&str], i32); 4] = [
         (
             "2026-10",
             "2026-10-all",
@@ -79,6 +79,15 @@ fn demo_months_against_the_fixture_statements_match_their_golden_files() {
             "eu-semicolon",
             &["eu-giro-2026-10-11.csv"],
             0,
+        ),
+        // One CAMT.053 file with a USD and a EUR statement (the USD one padded to five
+        // decimals): both accounts' payouts are matched.
+        (
+            "2026-10",
+            "2026-10-usd-eur-camt",
+            "us-debit-credit",
+            &["usd-eur-2026-10-11.camt053.xml"],
+            5,
         ),
     ];
     for (month, name, profile, files, code) in cases {

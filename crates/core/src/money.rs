@@ -249,8 +249,9 @@ pub fn group_thousands(digits: &str) -> String {
 }
 
 /// Reads decimal major units back into minor units. Exactly the currency's number of
-/// decimals or fewer is accepted (`12.3` is 1230 cents); more digits than the exponent
-/// allows is an error, never a rounding.
+/// decimals or fewer is accepted (`12.3` is 1230 cents), and so are any number of
+/// trailing zero decimals beyond them, as banks pad amounts (`8.850` EUR is 8.85 EUR);
+/// a non-zero digit beyond the exponent is an error, never a rounding.
 pub fn parse_major(text: &str, currency: Currency) -> Result<i64, MoneyError> {
     let bad = |why| MoneyError::BadAmount {
         text: text.to_string(),
@@ -261,9 +262,15 @@ pub fn parse_major(text: &str, currency: Currency) -> Result<i64, MoneyError> {
     if trimmed.is_empty() {
         return Err(bad("it is empty"));
     }
-    let d = Decimal::from_str(trimmed).map_err(|_| bad("it is not a decimal number"))?;
+    let mut d = Decimal::from_str(trimmed).map_err(|_| bad("it is not a decimal number"))?;
     if d.scale() > currency.exponent() {
-        return Err(bad("it has more decimals than the currency allows"));
+        // Padding zeros are dropped; what is left must fit the currency.
+        d = d.normalize();
+    }
+    if d.scale() > currency.exponent() {
+        return Err(bad(
+            "it has a non-zero digit beyond the decimals the currency allows",
+        ));
     }
     let scaled = d
         .checked_mul(Decimal::from(10_i64.pow(currency.exponent())))
@@ -403,6 +410,13 @@ mod tests {
         assert_eq!(parse_major("-0.05", c("usd")), Ok(-5));
         assert_eq!(parse_major("1234", c("jpy")), Ok(1234));
         assert!(parse_major("12.345", c("usd")).is_err());
+        assert_eq!(parse_major("8.850", c("eur")), Ok(885));
+        assert_eq!(parse_major("+00000000000000.2400", c("usd")), Ok(24));
+        assert_eq!(parse_major("12.00000", c("usd")), Ok(1200));
+        assert_eq!(parse_major("1500.000", c("jpy")), Ok(1500));
+        assert_eq!(parse_major("-0.050", c("usd")), Ok(-5));
+        assert!(parse_major("12.3401", c("usd")).is_err());
+        assert!(parse_major("1500.001", c("jpy")).is_err());
         assert!(parse_major("1.5", c("jpy")).is_err());
         assert!(parse_major("abc", c("usd")).is_err());
         assert!(parse_major("", c("usd")).is_err());

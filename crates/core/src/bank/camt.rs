@@ -1,5 +1,7 @@
 //! CAMT.053 (ISO 20022 Bank-to-Customer Statement, any `camt.053.001.xx` version) read
-//! with `quick-xml`: each `<Ntry>` becomes a line with `Amt` and its `Ccy`, `CdtDbtInd`
+//! with `quick-xml`, and the camt.052 account report (`Rpt`) and camt.054 notification
+//! (`Ntfctn`), whose entries have the same shape. Every statement of a file is read with
+//! its own account currency; each `<Ntry>` becomes a line with `Amt` and its `Ccy`, `CdtDbtInd`
 //! (a `DBIT` is negative), `BookgDt` (else `ValDt`), `ValDt`, `AcctSvcrRef` (else
 //! `NtryRef`) as the bank's id, the end-to-end id as the reference, and as the text the
 //! related parties' names, every `RmtInf/Ustrd` and the additional entry information.
@@ -20,6 +22,7 @@ fn line_of(newlines: &[usize], offset: u64) -> u32 {
 #[derive(Default)]
 struct Entry {
     line: u32,
+    statement: u32,
     amount: Option<String>,
     currency: Option<String>,
     indicator: Option<String>,
@@ -27,6 +30,19 @@ struct Entry {
     value: Option<String>,
     servicer_ref: Option<String>,
     entry_ref: Option<String>,
+    end_to_end: Option<String>,
+    texts: Vec<String>,
+    /// The transactions of a batch entry (`NtryDtls/TxDtls`), in order.
+    txs: Vec<Tx>,
+}
+
+/// One `TxDtls` of an entry: its own amount (when given), reference and text.
+#[derive(Default)]
+struct Tx {
+    line: u32,
+    amount: Option<String>,
+    currency: Option<String>,
+    indicator: Option<String>,
     end_to_end: Option<String>,
     texts: Vec<String>,
 }
@@ -59,23 +75,46 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Vec<BankLine>, StatementError> {
             Event::Start(start) => {
                 let name = String::from_utf8_lossy(start.local_name().as_ref()).into_owned();
                 let line = line_of(&newlines, reader.buffer_position().saturating_sub(1));
-                if name == "Stmt" {
+                // A camt.053 `Stmt`, a camt.052 `Rpt` or a camt.054 `Ntfctn`: one account.
+                if matches!(name.as_str(), "Stmt" | "Rpt" | "Ntfctn")
+                    && !stack.iter().any(|(n, _)| n == "Ntry")
+                {
                     statements += 1;
+                    // Each statement names its own account's currency.
+                    account_ccy = None;
                 }
                 if name == "Ntry" && entry.is_none() {
                     entry = Some(Entry {
                         line,
+                        statement: u32::try_from(statements.saturating_sub(1)).unwrap_or(u32::MAX),
                         ..Entry::default()
                     });
                 }
-                if name == "Amt"
-                    && stack.last().is_some_and(|(n, _)| n == "Ntry")
+                if name == "TxDtls"
                     && let Some(e) = entry.as_mut()
                 {
-                    for attr in start.attributes().flatten() {
-                        if attr.key.local_name().as_ref() == b"Ccy" {
-                            e.currency = attr.unescape_value().ok().map(|v| v.into_owned());
+                    e.txs.push(Tx {
+                        line,
+                        ..Tx::default()
+                    });
+                }
+                let parent = stack.last().map(|(n, _)| n.as_str());
+                if name == "Amt"
+                    && let Some(e) = entry.as_mut()
+                {
+                    let ccy = start
+                        .attributes()
+                        .flatten()
+                        .find(|a| a.key.local_name().as_ref() == b"Ccy")
+                        .and_then(|a| a.unescape_value().ok().map(|v| v.into_owned()));
+                    match parent {
+                        Some("Ntry") => e.currency = ccy,
+                        Some("TxDtls" | "TxAmt") => {
+                            if let Some(t) = e.txs.last_mut() {
+                                t.currency = ccy;
+                            }
                         }
+                        _ => {}
                     }
                 }
                 stack.push((name, line));
@@ -111,7 +150,7 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Vec<BankLine>, StatementError> {
                     && !stack.iter().any(|(n, _)| n == "Ntry")
                     && let Some(e) = entry.take()
                 {
-                    lines.push(finish(file, e, account_ccy.as_deref())?);
+                    lines.extend(split(file, e, account_ccy.as_deref())?);
                 }
             }
             Event::Eof => break,
@@ -151,6 +190,18 @@ fn on_end(
     };
     let Some(e) = entry.as_mut() else { return };
     let rel = &path[at + 1..];
+    if let (["NtryDtls", "TxDtls", within @ ..], Some(t)) = (rel, e.txs.last_mut()) {
+        match within {
+            ["Amt"] | ["AmtDtls", "TxAmt", "Amt"] => t.amount = Some(value.clone()),
+            ["CdtDbtInd"] => t.indicator = Some(value.clone()),
+            _ if last == "EndToEndId" && value != "NOTPROVIDED" && t.end_to_end.is_none() => {
+                t.end_to_end = Some(value.clone());
+            }
+            _ if last == "Ustrd" || last == "AddtlTxInf" => t.texts.push(value.clone()),
+            _ if last == "Nm" && within.contains(&"RltdPties") => t.texts.insert(0, value.clone()),
+            _ => {}
+        }
+    }
     match rel {
         ["Amt"] => e.amount = Some(value),
         ["CdtDbtInd"] => e.indicator = Some(value),
@@ -166,6 +217,46 @@ fn on_end(
         _ if last == "Nm" && rel.contains(&"RltdPties") => e.texts.insert(0, value),
         _ => {}
     }
+}
+
+/// An entry's lines: a batch entry whose every `TxDtls` gives its own amount becomes one
+/// line per transaction, each with its own reference and text (the bank's id gets the
+/// transaction's number, `AS0001/2`); any other entry is one line, naming every
+/// transaction's end-to-end id.
+fn split(
+    file: &str,
+    mut e: Entry,
+    account_ccy: Option<&str>,
+) -> Result<Vec<BankLine>, StatementError> {
+    let txs = std::mem::take(&mut e.txs);
+    if txs.len() < 2 || txs.iter().any(|t| t.amount.is_none()) {
+        let ids: Vec<&str> = txs.iter().filter_map(|t| t.end_to_end.as_deref()).collect();
+        if ids.len() >= 2 {
+            e.end_to_end = Some(ids.join(" "));
+        }
+        return Ok(vec![finish(file, e, account_ccy)?]);
+    }
+    let entry_ccy = e.currency.clone();
+    let id = e.servicer_ref.clone().or_else(|| e.entry_ref.clone());
+    let mut out = Vec::with_capacity(txs.len());
+    for (n, t) in txs.into_iter().enumerate() {
+        let one = Entry {
+            line: t.line,
+            statement: e.statement,
+            amount: t.amount,
+            currency: t.currency.or_else(|| entry_ccy.clone()),
+            indicator: t.indicator.or_else(|| e.indicator.clone()),
+            booked: e.booked.clone(),
+            value: e.value.clone(),
+            servicer_ref: id.as_ref().map(|i| format!("{i}/{}", n + 1)),
+            entry_ref: None,
+            end_to_end: t.end_to_end,
+            texts: t.texts,
+            txs: Vec::new(),
+        };
+        out.push(finish(file, one, account_ccy)?);
+    }
+    Ok(out)
 }
 
 fn finish(file: &str, e: Entry, account_ccy: Option<&str>) -> Result<BankLine, StatementError> {
@@ -213,6 +304,7 @@ fn finish(file: &str, e: Entry, account_ccy: Option<&str>) -> Result<BankLine, S
         description: texts.join(" "),
         reference: e.end_to_end,
         bank_id: e.servicer_ref.or(e.entry_ref),
+        statement: e.statement,
     })
 }
 
@@ -260,6 +352,99 @@ mod tests {
         assert_eq!(b.bank_id.as_deref(), Some("N2"));
         assert_eq!(b.date, jiff::civil::date(2026, 10, 8));
         assert_eq!(b.description, "Fee");
+    }
+
+    /// Two statements in one file, each with its own account currency: every entry is
+    /// read, in its statement, and an entry without `Ccy` takes its own account's.
+    #[test]
+    fn every_statement_with_its_own_currency() {
+        let usd = DOC
+            .replace("<Ccy>EUR</Ccy>", "<Ccy>USD</Ccy>")
+            .replace("<Amt Ccy=\"EUR\">12.00</Amt>", "<Amt>12.00000</Amt>");
+        let usd_stmt = &usd[usd.find("<Stmt>").unwrap_or(0)..usd.find("</Stmt>").unwrap_or(0)];
+        let two = DOC.replace("</Stmt>", &format!("</Stmt>{usd_stmt}</Stmt>"));
+        let lines = read("two.xml", two.as_bytes()).expect("reads");
+        let got: Vec<(u32, &str, i64)> = lines
+            .iter()
+            .map(|l| (l.statement, l.currency.as_str(), l.amount))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (0, "eur", 137_829),
+                (0, "eur", -1200),
+                (1, "eur", 137_829),
+                (1, "usd", -1200)
+            ]
+        );
+    }
+
+    /// A camt.052 report and a camt.054 notification carry the same `<Ntry>`: read alike.
+    #[test]
+    fn reports_and_notifications_are_read_like_statements() {
+        for (ns, root, stmt) in [
+            ("camt.052.001.02", "BkToCstmrAcctRpt", "Rpt"),
+            ("camt.054.001.02", "BkToCstmrDbtCdtNtfctn", "Ntfctn"),
+        ] {
+            let doc = DOC
+                .replace("camt.053.001.02", ns)
+                .replace("BkToCstmrStmt", root)
+                .replace("<Stmt>", &format!("<{stmt}>"))
+                .replace("</Stmt>", &format!("</{stmt}>"));
+            assert_eq!(
+                super::super::Format::sniff(doc.as_bytes()),
+                super::super::Format::Camt053
+            );
+            let lines = read("r.xml", doc.as_bytes()).expect(ns);
+            let amounts: Vec<i64> = lines.iter().map(|l| l.amount).collect();
+            assert_eq!(amounts, [137_829, -1200], "{ns}");
+        }
+    }
+
+    /// A batch entry keeps each transaction's reference: one line per `TxDtls` when each
+    /// gives its amount, else one line naming every end-to-end id.
+    #[test]
+    fn batch_entries_keep_each_transactions_reference() {
+        let tx = |id: &str, amt: &str| {
+            format!(
+                "<TxDtls><Refs><EndToEndId>{id}</EndToEndId></Refs>{amt}<RmtInf><Ustrd>PAYOUT {id}</Ustrd></RmtInf></TxDtls>"
+            )
+        };
+        let batch = |a: &str, b: &str| {
+            format!(
+                "<Ntry><Amt Ccy=\"EUR\">30.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><BookgDt><Dt>2026-10-09</Dt></BookgDt><AcctSvcrRef>B1</AcctSvcrRef>\n<NtryDtls>\n{}\n{}\n</NtryDtls></Ntry>\n</Stmt>",
+                tx("E2E-A", a),
+                tx("E2E-B", b)
+            )
+        };
+        let doc = DOC.replace(
+            "</Stmt>",
+            &batch(
+                "<Amt Ccy=\"EUR\">10.00</Amt>",
+                "<AmtDtls><TxAmt><Amt Ccy=\"EUR\">20.000</Amt></TxAmt></AmtDtls>",
+            ),
+        );
+        let lines = read("b.xml", doc.as_bytes()).expect("reads");
+        let got: Vec<String> = lines[2..]
+            .iter()
+            .map(|l| {
+                let (r, id) = (l.reference.as_deref(), l.bank_id.as_deref());
+                format!("{} {} {r:?} {id:?} {}", l.line, l.amount, l.description)
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "22 1000 Some(\"E2E-A\") Some(\"B1/1\") PAYOUT E2E-A",
+                "23 2000 Some(\"E2E-B\") Some(\"B1/2\") PAYOUT E2E-B",
+            ]
+        );
+        let doc = DOC.replace("</Stmt>", &batch("", ""));
+        let lines = read("b.xml", doc.as_bytes()).expect("reads");
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[2].amount, 3000);
+        assert_eq!(lines[2].reference.as_deref(), Some("E2E-A E2E-B"));
+        assert_eq!(lines[2].description, "PAYOUT E2E-A PAYOUT E2E-B");
     }
 
     #[test]

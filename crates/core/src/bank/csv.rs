@@ -382,6 +382,7 @@ pub fn read(
             description,
             reference: opt(ref_col),
             bank_id: opt(id_col),
+            statement: 0,
         });
     }
     Ok(lines)

@@ -132,6 +132,7 @@ mod tests {
             description: text.to_string(),
             reference: None,
             bank_id: None,
+            statement: 0,
         }
     }
 

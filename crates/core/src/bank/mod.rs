@@ -49,6 +49,9 @@ pub struct BankLine {
     pub reference: Option<String>,
     /// The bank's own id of the line (CSV id column, OFX `FITID`, CAMT `AcctSvcrRef`).
     pub bank_id: Option<String>,
+    /// Which statement (account) of the file the line is in, from 0: a file may hold
+    /// several (one CAMT `<Stmt>` or OFX statement per account), each in its own currency.
+    pub statement: u32,
 }
 
 impl BankLine {
@@ -118,13 +121,22 @@ pub enum Format {
 
 impl Format {
     /// Guesses the format from the content (an OFX header or `<OFX>`, a camt.053 namespace
-    /// or `<BkToCstmrStmt>`), else CSV.
+    /// or `<BkToCstmrStmt>`, or their camt.052 report and camt.054 notification cousins,
+    /// whose `<Ntry>` has the same shape), else CSV.
     pub fn sniff(bytes: &[u8]) -> Format {
         let head = &bytes[..bytes.len().min(4096)];
         let head = String::from_utf8_lossy(head);
         if head.contains("OFXHEADER") || head.contains("<OFX>") || head.contains("<OFX ") {
             Format::Ofx
-        } else if head.contains("camt.053") || head.contains("BkToCstmrStmt") {
+        } else if [
+            "camt.05",
+            "BkToCstmrStmt",
+            "BkToCstmrAcctRpt",
+            "BkToCstmrDbtCdtNtfctn",
+        ]
+        .iter()
+        .any(|tag| head.contains(tag))
+        {
             Format::Camt053
         } else {
             Format::Csv
@@ -225,6 +237,20 @@ mod tests {
         assert_eq!(parse_amount("1 234,56", cur("eur"), true), Ok(123_456));
         assert_eq!(parse_amount("283566", cur("jpy"), false), Ok(283_566));
         assert!(parse_amount("12.345", usd, false).is_err());
+        // Banks pad with zeros: accepted in every notation, a non-zero extra digit is not.
+        assert_eq!(parse_amount("8.850", cur("eur"), false), Ok(885));
+        assert_eq!(parse_amount("1.234,56000", cur("eur"), true), Ok(123_456));
+        assert_eq!(parse_amount("+00000000000000.2400", usd, false), Ok(24));
+        assert_eq!(parse_amount("(12.000)", usd, false), Ok(-1200));
+        assert_eq!(
+            parse_amount("8.851", cur("eur"), false),
+            Err(
+                "an amount in EUR with a decimal point, found '8.851' ('8.851' is not an \
+                 amount in EUR: it has a non-zero digit beyond the decimals the currency \
+                 allows)"
+                    .to_string()
+            )
+        );
         assert!(parse_amount("abc", usd, false).is_err());
         assert!(parse_amount("", usd, false).is_err());
     }

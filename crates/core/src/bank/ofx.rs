@@ -3,6 +3,10 @@
 //! `TRNAMT`, `FITID`, `NAME`/`MEMO` and `REFNUM`; the currency is the statement's `CURDEF`
 //! unless the transaction names its own (`<CURRENCY><CURSYM>`). The header before `<OFX>`
 //! (SGML `KEY:VALUE` lines, or the XML and `<?OFX ...?>` declarations) is skipped.
+//! Every bank or credit-card statement (`<STMTRS>`, `<CCSTMTRS>`) of a file is read, each
+//! with its own `CURDEF`; a sign-on or statement `<STATUS>` with severity `ERROR` (a failed
+//! download) is the error, with the bank's code and message; an investment statement is
+//! refused as such.
 
 use super::{BankLine, StatementError, parse_amount, parse_compact_date};
 use crate::money::Currency;
@@ -89,6 +93,7 @@ fn unescape(text: &str) -> String {
 #[derive(Default)]
 struct Txn {
     line: u32,
+    statement: u32,
     posted: Option<(u32, String)>,
     amount: Option<(u32, String)>,
     fitid: Option<String>,
@@ -96,6 +101,43 @@ struct Txn {
     name: Option<String>,
     memo: Option<String>,
     cursym: Option<String>,
+}
+
+/// A `<STATUS>` aggregate: where, whose (sign-on or statement), and what it says.
+struct Status {
+    line: u32,
+    of: &'static str,
+    code: String,
+    severity: String,
+    message: String,
+}
+
+impl Status {
+    /// An error status: severity `ERROR`, or a non-zero code without a severity.
+    fn failed(&self) -> bool {
+        self.severity.eq_ignore_ascii_case("ERROR")
+            || (self.severity.is_empty() && !self.code.is_empty() && self.code != "0")
+    }
+}
+
+/// The error for a download the bank answered with an error status.
+fn bank_error(file: &str, failed: &[Status]) -> StatementError {
+    let parts: Vec<String> = failed
+        .iter()
+        .map(|s| match s.message.is_empty() {
+            true => format!("{} ({} status)", s.code, s.of),
+            false => format!("{}: {} ({} status)", s.code, s.message, s.of),
+        })
+        .collect();
+    StatementError::new(
+        file,
+        format!("line {}, <STATUS>", failed.first().map_or(0, |s| s.line)),
+        format!(
+            "the bank answered {}; the download failed and holds no statement: download it \
+             again (or export it from the bank's website)",
+            parts.join(", then ")
+        ),
+    )
 }
 
 /// Reads every `<STMTTRN>` of an OFX/QFX file. A file with no `<OFX>` element or no
@@ -111,9 +153,48 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Vec<BankLine>, StatementError> {
     let mut curdef: Option<(u32, String)> = None;
     let mut txn: Option<Txn> = None;
     let mut last_open: Option<&str> = None;
+    let mut statements = 0_u32;
+    let mut status_of = "sign-on";
+    let mut status: Option<Status> = None;
+    let mut failed: Vec<Status> = Vec::new();
     for (line, tok) in &toks {
         match tok {
             Token::Open(name) => {
+                let upper = name.to_ascii_uppercase();
+                // An SGML `<STATUS>` left open ends at the first tag not its own.
+                if !matches!(upper.as_str(), "CODE" | "SEVERITY" | "MESSAGE")
+                    && let Some(s) = status.take()
+                    && s.failed()
+                {
+                    failed.push(s);
+                }
+                match upper.as_str() {
+                    "STMTRS" | "CCSTMTRS" => {
+                        statements += 1;
+                        curdef = None;
+                    }
+                    "SONRS" => status_of = "sign-on",
+                    "STMTTRNRS" | "CCSTMTTRNRS" => status_of = "statement",
+                    "STATUS" => {
+                        status = Some(Status {
+                            line: *line,
+                            of: status_of,
+                            code: String::new(),
+                            severity: String::new(),
+                            message: String::new(),
+                        })
+                    }
+                    "INVSTMTMSGSRSV1" | "INVSTMTTRNRS" | "INVSTMTRS" => {
+                        return Err(StatementError::new(
+                            file,
+                            format!("line {line}, <{name}>"),
+                            "a bank or credit-card statement (<STMTRS> or <CCSTMTRS>); this is \
+                             an investment statement, which tieout does not read: download \
+                             the statement of the account the payouts are paid into",
+                        ));
+                    }
+                    _ => {}
+                }
                 if name.eq_ignore_ascii_case("STMTTRN") {
                     if let Some(t) = &txn {
                         return Err(StatementError::new(
@@ -124,6 +205,7 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Vec<BankLine>, StatementError> {
                     }
                     txn = Some(Txn {
                         line: *line,
+                        statement: statements.saturating_sub(1),
                         ..Txn::default()
                     });
                 }
@@ -137,6 +219,15 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Vec<BankLine>, StatementError> {
                 let tag = tag.to_ascii_uppercase();
                 if tag == "CURDEF" {
                     curdef = Some((*line, value));
+                    continue;
+                }
+                if let Some(s) = status.as_mut() {
+                    match tag.as_str() {
+                        "CODE" => s.code = value,
+                        "SEVERITY" => s.severity = value,
+                        "MESSAGE" => s.message = value,
+                        _ => {}
+                    }
                     continue;
                 }
                 if let Some(t) = txn.as_mut() {
@@ -154,6 +245,12 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Vec<BankLine>, StatementError> {
             }
             Token::Close(name) => {
                 last_open = None;
+                if name.eq_ignore_ascii_case("STATUS")
+                    && let Some(s) = status.take()
+                    && s.failed()
+                {
+                    failed.push(s);
+                }
                 if name.eq_ignore_ascii_case("STMTTRN") {
                     let t = txn.take().ok_or_else(|| {
                         StatementError::new(
@@ -166,6 +263,12 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Vec<BankLine>, StatementError> {
                 }
             }
         }
+    }
+    if let Some(s) = status.take().filter(Status::failed) {
+        failed.push(s);
+    }
+    if !failed.is_empty() {
+        return Err(bank_error(file, &failed));
     }
     if let Some(t) = txn {
         return Err(StatementError::new(
@@ -221,6 +324,7 @@ fn finish(file: &str, t: Txn, curdef: Option<&(u32, String)>) -> Result<BankLine
         description,
         reference: t.refnum,
         bank_id: t.fitid,
+        statement: t.statement,
     })
 }
 
@@ -253,6 +357,50 @@ mod tests {
         assert_eq!(lines[0].line, 4);
         assert_eq!(lines[1].currency.as_str(), "usd");
         assert_eq!(lines[1].amount, 500);
+    }
+
+    /// A failed download: the sign-on and statement status codes and messages are the error.
+    #[test]
+    fn a_bank_error_status_is_passed_on() {
+        let failed = "OFXHEADER:100\nDATA:OFXSGML\n\n<OFX><SIGNONMSGSRSV1><SONRS><STATUS><CODE>15500<SEVERITY>ERROR<MESSAGE>Signon invalid</STATUS><DTSERVER>20261201</SONRS></SIGNONMSGSRSV1>\n<BANKMSGSRSV1><STMTTRNRS><TRNUID>1\n<STATUS><CODE>2000<SEVERITY>ERROR<MESSAGE>General Server Error</STATUS>\n</STMTTRNRS></BANKMSGSRSV1></OFX>\n";
+        let e = read("f.ofx", failed.as_bytes()).expect_err("bank error");
+        assert_eq!(
+            e.to_string(),
+            "f.ofx: line 4, <STATUS>: the bank answered 15500: Signon invalid (sign-on status), \
+             then 2000: General Server Error (statement status); the download failed and holds \
+             no statement: download it again (or export it from the bank's website)"
+        );
+        // Informational codes (0 success, 1 up to date) are not errors.
+        let info = SGML.replace("<CODE>0<SEVERITY>INFO", "<CODE>1<SEVERITY>INFO");
+        assert_eq!(read("i.ofx", info.as_bytes()).map(|l| l.len()), Ok(2));
+    }
+
+    /// Two accounts in one download: each statement is read with its own `CURDEF`.
+    #[test]
+    fn several_statements_each_with_its_currency() {
+        let eur = "<STMTTRNRS><STMTRS><CURDEF>EUR<BANKTRANLIST><STMTTRN><DTPOSTED>20261006<TRNAMT>8.850<FITID>E1</STMTTRN></BANKTRANLIST></STMTRS></STMTTRNRS>";
+        let two = SGML.replace("</STMTTRNRS>", &format!("</STMTTRNRS>{eur}"));
+        let lines = read("two.ofx", two.as_bytes()).expect("reads");
+        let got: Vec<(u32, &str, i64)> = lines
+            .iter()
+            .map(|l| (l.statement, l.currency.as_str(), l.amount))
+            .collect();
+        assert_eq!(
+            got,
+            [(0, "usd", 139_311), (0, "usd", -133_130), (1, "eur", 885)]
+        );
+    }
+
+    #[test]
+    fn an_investment_statement_is_refused_as_such() {
+        let inv = "OFXHEADER:100\n\n<OFX><INVSTMTMSGSRSV1><INVSTMTTRNRS><INVSTMTRS><CURDEF>USD</INVSTMTRS></INVSTMTTRNRS></INVSTMTMSGSRSV1></OFX>";
+        let e = read("inv.ofx", inv.as_bytes()).expect_err("investment");
+        assert_eq!(
+            e.to_string(),
+            "inv.ofx: line 3, <INVSTMTMSGSRSV1>: a bank or credit-card statement (<STMTRS> or \
+             <CCSTMTRS>); this is an investment statement, which tieout does not read: download \
+             the statement of the account the payouts are paid into"
+        );
     }
 
     #[test]

@@ -281,13 +281,14 @@ impl BankMatch {
     }
 }
 
-/// The accounts' currencies: per file, the currency most of its lines are in (all of them
-/// on a tie). A line in another currency is still read, and offered as "currency off".
+/// The accounts' currencies: per statement of each file (a file may hold one statement
+/// per account), the currency most of its lines are in (all of them on a tie). A line in
+/// another currency is still read, and offered as "currency off".
 pub fn statement_currencies(lines: &[&BankLine]) -> BTreeSet<Currency> {
-    let mut per_file: BTreeMap<&str, BTreeMap<Currency, usize>> = BTreeMap::new();
+    let mut per_file: BTreeMap<(&str, u32), BTreeMap<Currency, usize>> = BTreeMap::new();
     for l in lines {
         *per_file
-            .entry(l.file.as_str())
+            .entry((l.file.as_str(), l.statement))
             .or_default()
             .entry(l.currency)
             .or_default() += 1;

@@ -30,6 +30,7 @@ fn line(n: u32, d: Date, amount: i64, text: &str) -> BankLine {
         description: text.to_string(),
         reference: None,
         bank_id: None,
+        statement: 0,
     }
 }
 
@@ -528,4 +529,30 @@ proptest! {
             }
         }
     }
+}
+
+/// A file with two statements (a USD and a EUR account, as a bank sends a day's
+/// statements) covers both currencies, even when one account has far fewer lines.
+#[test]
+fn each_statement_of_a_file_covers_its_own_currency() {
+    let eur = Currency::parse("eur").expect("eur");
+    let mut lines: Vec<BankLine> = (1..=5)
+        .map(|n| line(n, date(2026, 10, 5), 100, "usd account"))
+        .collect();
+    let mut second = line(9, date(2026, 10, 5), 200, "eur account");
+    second.currency = eur;
+    second.statement = 1;
+    lines.push(second.clone());
+    let refs: Vec<&BankLine> = lines.iter().collect();
+    assert_eq!(
+        statement_currencies(&refs),
+        BTreeSet::from([usd(), eur]),
+        "one currency per statement"
+    );
+    // The same EUR line in the USD statement is a line in another currency, not an account.
+    second.statement = 0;
+    lines.pop();
+    lines.push(second);
+    let refs: Vec<&BankLine> = lines.iter().collect();
+    assert_eq!(statement_currencies(&refs), BTreeSet::from([usd()]));
 }
