@@ -8,6 +8,7 @@
 
 pub mod accounts;
 pub mod audit;
+pub mod balance;
 pub mod bank;
 pub mod close;
 pub mod connect;

@@ -14,6 +14,7 @@ use jiff::tz::TimeZone;
 use crate::time::Month;
 
 pub mod audit;
+pub mod balance;
 pub mod close;
 pub mod dunning;
 pub mod journal;
@@ -168,6 +169,10 @@ pub enum Command {
     /// The recovery of failed payments: what came back, how, how fast, and the leaks:
     /// recovery.md/.csv/.json, recovery-invoices.csv, recovery-leaks.csv.
     Recovery(recovery::RecoveryArgs),
+    /// The month's Stripe balance roll-forward per currency, the activity by category and
+    /// the fee statement: balance-rollforward.csv, balance-activity.csv, fees.csv,
+    /// balance.md/.json.
+    Balance(balance::BalanceArgs),
     /// Print (or write) a systemd timer, a launchd agent and a crontab line that run the
     /// morning dunning on weekdays. Installs nothing.
     Schedule(schedule::ScheduleArgs),
@@ -390,6 +395,7 @@ pub fn run(cli: Cli) -> CmdResult {
         Some(Command::Sync { months }) => sync::run(&ctx, months),
         Some(Command::Dunning(args)) => dunning::run(&ctx, &args),
         Some(Command::Recovery(args)) => recovery::run(&ctx, &args),
+        Some(Command::Balance(args)) => balance::run(&ctx, &args),
         Some(Command::Schedule(args)) => schedule::run(&ctx, &args),
         Some(Command::Reconcile { month, out, bank }) => reconcile::run(&ctx, month, &out, &bank),
         Some(Command::Suggest(args)) => suggest::run(&ctx, &args),

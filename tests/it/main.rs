@@ -3,6 +3,7 @@
 
 mod support;
 
+mod balance;
 mod bank;
 mod client;
 mod client_fake;

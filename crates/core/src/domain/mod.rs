@@ -1,6 +1,7 @@
 //! The three jobs, pure: no IO, no async, no terminal. Each takes rows of the snapshot
 //! (and the clock as a value) and returns what the panes and reports show.
 
+pub mod balance;
 pub mod declines;
 pub mod dunning;
 pub mod recovery;

@@ -1,6 +1,7 @@
 //! Writers for what tieout hands over: CSV (RFC 4180, spreadsheet-safe), Markdown and
 //! JSON exports, and the close packet. Every file is written atomically.
 
+pub mod balance;
 pub mod bank;
 pub mod close_journal;
 pub mod close_packet;

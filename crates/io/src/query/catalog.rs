@@ -1,6 +1,7 @@
 //! The tables a query reads: the snapshot's eleven tables (with a `*_utc` datetime column
-//! beside each epoch-seconds column) and five views of the domain's results
-//! (`payout_tieout`, `payout_lines`, `worklist`, `recovery`, `recovery_invoices`),
+//! beside each epoch-seconds column) and seven views of the domain's results
+//! (`payout_tieout`, `payout_lines`, `worklist`, `recovery`, `recovery_invoices`,
+//! `balance_rollforward`, `fees`),
 //! computed by the same code as the panes.
 
 use std::collections::BTreeSet;
@@ -98,6 +99,10 @@ fn about(table: &str) -> &'static str {
         "recovery_invoices" => {
             "view: one invoice whose first payment attempt failed in the last 6 months, and how it ended"
         }
+        "balance_rollforward" => {
+            "view: one month and currency of the Stripe balance roll-forward (minor units)"
+        }
+        "fees" => "view: one month, currency, source and fee type of what Stripe took",
         _ => "",
     }
 }
@@ -153,12 +158,15 @@ pub fn build(data: &AccountData, now: i64, tz: &TimeZone) -> Result<Vec<TableInf
     }
     let (payouts, lines) = tieout_views(data, tz)?;
     let (cohorts, invoices) = recovery_views(data, now, tz)?;
+    let (rollforward, fees) = super::balance_views::balance_views(data, now, tz)?;
     for (name, frame) in [
         ("payout_tieout", payouts),
         ("payout_lines", lines),
         ("worklist", worklist_view(data, now)?),
         ("recovery", cohorts),
         ("recovery_invoices", invoices),
+        ("balance_rollforward", rollforward),
+        ("fees", fees),
     ] {
         out.push(TableInfo {
             name: name.to_string(),

@@ -13,6 +13,7 @@
 //! returns a list instead of a number (upstream pola-rs/polars#14938): such a result is
 //! refused with how to write it.
 
+mod balance_views;
 pub mod budget;
 pub mod catalog;
 pub mod functions;

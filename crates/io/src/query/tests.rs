@@ -43,6 +43,8 @@ fn every_table_and_view_is_registered_with_utc_columns_beside_epoch_seconds() {
         "worklist",
         "recovery",
         "recovery_invoices",
+        "balance_rollforward",
+        "fees",
     ] {
         assert!(names.contains(&want), "{want} missing from {names:?}");
     }
@@ -569,4 +571,40 @@ fn an_equality_join_on_a_key_many_rows_share_is_sized_by_its_key_counts_before_i
     let ok = "SELECT b.id, p.id AS payout FROM balance_transactions b \
               JOIN payouts p ON b.payout = p.id";
     assert!(demo().run(ok).expect("runs").height() > 0);
+}
+
+/// `balance_rollforward` rolls every month forward in integer minor units, each month
+/// opening where the one before closed, and `fees` is there per month (issue 33).
+#[test]
+fn the_balance_views_roll_forward_in_minor_units() {
+    let q = demo();
+    let df = q
+        .run(
+            "SELECT month, currency, opening_balance, activity, payouts, closing_balance \
+             FROM balance_rollforward ORDER BY currency, month",
+        )
+        .expect("rollforward");
+    assert!(df.height() > 3, "the demo has months of lines");
+    let get = |name: &str, i: usize| {
+        df.column(name)
+            .expect(name)
+            .get(i)
+            .expect("row")
+            .try_extract::<i64>()
+            .expect("integer")
+    };
+    let cur = df.column("currency").expect("currency").clone();
+    for i in 0..df.height() {
+        assert_eq!(
+            get("opening_balance", i) + get("activity", i) + get("payouts", i),
+            get("closing_balance", i)
+        );
+        if i > 0 && cur.get(i).expect("row") == cur.get(i - 1).expect("row") {
+            assert_eq!(get("opening_balance", i), get("closing_balance", i - 1));
+        }
+    }
+    let fees = q
+        .run("SELECT currency, SUM(amount) AS amount FROM fees GROUP BY currency")
+        .expect("fees");
+    assert!(fees.height() >= 3, "fees in three currencies");
 }

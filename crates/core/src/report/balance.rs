@@ -1,0 +1,250 @@
+//! The balance roll-forward's exports (issue 33): `balance-rollforward.csv`,
+//! `balance-activity.csv`, `fees.csv`, and `balance.md` / `balance.json` holding all
+//! three with the way each figure was made. Amounts are the currency's minor units
+//! written as major units; sums are i128 and written exactly.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use crate::domain::balance::{ActivityRow, FeeRow, OpeningSource, Rollforward};
+use crate::money::Currency;
+use crate::report::fields::{self, Field, Get};
+use crate::time::Month;
+
+/// Minor units as decimal major units, exactly, for any i128 (`-0.05`, `1234`, `5.120`).
+pub fn major_i128(minor: i128, currency: Currency) -> String {
+    let exp = currency.exponent() as usize;
+    let abs = minor.unsigned_abs().to_string();
+    let sign = if minor < 0 { "-" } else { "" };
+    if exp == 0 {
+        return format!("{sign}{abs}");
+    }
+    let padded = format!("{abs:0>width$}", width = exp + 1);
+    let (int, frac) = padded.split_at(padded.len() - exp);
+    format!("{sign}{int}.{frac}")
+}
+
+fn opt(v: Option<i128>, c: Currency) -> Option<String> {
+    v.map(|v| major_i128(v, c))
+}
+
+/// `balance-rollforward.csv`'s row.
+pub const ROLLFORWARD_FIELDS: &[Field<Rollforward>] = &[
+    Field::new(
+        "currency",
+        "Currency",
+        Get::Str(|r| Some(r.currency.as_str())),
+    ),
+    Field::new(
+        "opening_balance",
+        "Opening",
+        Get::Text(|r| Some(major_i128(r.opening, r.currency))),
+    ),
+    Field::new(
+        "activity",
+        "Activity",
+        Get::Text(|r| Some(major_i128(r.activity, r.currency))),
+    ),
+    Field::new(
+        "payouts",
+        "Payouts",
+        Get::Text(|r| Some(major_i128(r.payouts, r.currency))),
+    ),
+    Field::new(
+        "closing_balance",
+        "Closing",
+        Get::Text(|r| Some(major_i128(r.closing, r.currency))),
+    ),
+    Field::new(
+        "closing_available",
+        "Available",
+        Get::Text(|r| Some(major_i128(r.closing_available, r.currency))),
+    ),
+    Field::new(
+        "closing_pending",
+        "Pending",
+        Get::Text(|r| Some(major_i128(r.closing_pending, r.currency))),
+    ),
+    Field::new(
+        "stripe_balance",
+        "Stripe balance",
+        Get::Text(|r| opt(r.stripe_balance, r.currency)),
+    ),
+    Field::new(
+        "difference",
+        "Difference",
+        Get::Text(|r| opt(r.difference, r.currency)),
+    ),
+    Field::new(
+        "opening_source",
+        "Opening made by",
+        Get::Str(|r| Some(opening_how(r.opening_source))),
+    ),
+    Field::new(
+        "opening_difference",
+        "Opening difference",
+        Get::Text(|r| opt(r.opening_difference, r.currency)),
+    ),
+];
+
+/// How an opening was made, as the files say it.
+pub fn opening_how(s: OpeningSource) -> &'static str {
+    match s {
+        OpeningSource::Summed => "summed",
+        OpeningSource::Derived => "derived_from_stripe_balance",
+        OpeningSource::Both => "summed_and_derived",
+    }
+}
+
+/// `balance-activity.csv`'s row.
+pub const ACTIVITY_FIELDS: &[Field<ActivityRow>] = &[
+    Field::new(
+        "currency",
+        "Currency",
+        Get::Str(|r| Some(r.currency.as_str())),
+    ),
+    Field::new(
+        "reporting_category",
+        "Category",
+        Get::Str(|r| Some(r.reporting_category.as_str())),
+    ),
+    Field::new("count", "Count", Get::Int(|r| i64::try_from(r.count).ok())),
+    Field::new(
+        "gross",
+        "Gross",
+        Get::Text(|r| Some(major_i128(r.gross, r.currency))),
+    ),
+    Field::new(
+        "fee",
+        "Fee",
+        Get::Text(|r| Some(major_i128(r.fee, r.currency))),
+    ),
+    Field::new(
+        "net",
+        "Net",
+        Get::Text(|r| Some(major_i128(r.net, r.currency))),
+    ),
+];
+
+/// `fees.csv`'s row.
+pub const FEE_FIELDS: &[Field<FeeRow>] = &[
+    Field::new(
+        "currency",
+        "Currency",
+        Get::Str(|r| Some(r.currency.as_str())),
+    ),
+    Field::new("source", "Source", Get::Str(|r| Some(r.source.as_str()))),
+    Field::new(
+        "fee_type",
+        "Fee type",
+        Get::Str(|r| Some(r.fee_type.as_str())),
+    ),
+    Field::new("count", "Count", Get::Int(|r| i64::try_from(r.count).ok())),
+    Field::new(
+        "amount",
+        "Amount",
+        Get::Text(|r| Some(major_i128(r.amount, r.currency))),
+    ),
+];
+
+/// The month's balance figures, as the exports take them.
+#[derive(Debug, Clone, Serialize)]
+pub struct BalanceReport {
+    #[serde(serialize_with = "month_text")]
+    pub month: Month,
+    pub rollforward: Vec<Rollforward>,
+    pub activity: Vec<ActivityRow>,
+    pub fees: Vec<FeeRow>,
+    /// Whether the lines read reach back to the account's first line.
+    pub complete: bool,
+}
+
+impl BalanceReport {
+    /// True when every currency ties.
+    pub fn ties(&self) -> bool {
+        self.rollforward.iter().all(Rollforward::ties)
+    }
+}
+
+fn month_text<S: serde::Serializer>(m: &Month, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(m)
+}
+
+pub fn rollforward_csv(r: &BalanceReport) -> Vec<u8> {
+    fields::csv(ROLLFORWARD_FIELDS, &r.rollforward)
+}
+
+pub fn activity_csv(r: &BalanceReport) -> Vec<u8> {
+    fields::csv(ACTIVITY_FIELDS, &r.activity)
+}
+
+pub fn fees_csv(r: &BalanceReport) -> Vec<u8> {
+    fields::csv(FEE_FIELDS, &r.fees)
+}
+
+/// `balance.json`: the report with every figure in minor units.
+pub fn json(r: &BalanceReport) -> Vec<u8> {
+    let mut out = serde_json::to_vec_pretty(r).unwrap_or_default();
+    out.push(b'\n');
+    out
+}
+
+const HOW: &str = "How each figure is made: opening = net of every line created before the \
+month's first instant (summed), or Stripe's balance now minus the net of every line created \
+since the month's start (derived); payouts = net of the month's payout and payout_reversal \
+lines; activity = net of the month's other lines; closing = opening + activity + payouts; \
+pending = net of lines created by the month's end (or now, for the current month) that are \
+available after it; available = closing - pending. Stripe's balance is available + pending \
+from GET /v1/balance, for the current month only.";
+
+/// `balance.md`.
+pub fn markdown(r: &BalanceReport) -> String {
+    let all: Vec<&str> = ROLLFORWARD_FIELDS.iter().map(|f| f.name).collect();
+    let mut md = format!("# Stripe balance roll-forward, {}\n\n", r.month);
+    if !r.complete {
+        md.push_str(
+            "The lines read do not reach back to the account's first line: openings are \
+derived from Stripe's balance where it was read, and otherwise count only what was read.\n\n",
+        );
+    }
+    md.push_str(&fields::markdown_table(
+        ROLLFORWARD_FIELDS,
+        &all,
+        &r.rollforward,
+    ));
+    let _ = write!(
+        md,
+        "\n{}\n\n## Balance change from activity\n\n",
+        if r.ties() {
+            "Every currency ties."
+        } else {
+            "A figure does not tie: see Difference and Opening difference."
+        }
+    );
+    let all: Vec<&str> = ACTIVITY_FIELDS.iter().map(|f| f.name).collect();
+    md.push_str(&fields::markdown_table(ACTIVITY_FIELDS, &all, &r.activity));
+    md.push_str("\n## Fees\n\n");
+    let all: Vec<&str> = FEE_FIELDS.iter().map(|f| f.name).collect();
+    md.push_str(&fields::markdown_table(FEE_FIELDS, &all, &r.fees));
+    for (c, t) in crate::domain::balance::fee_totals(&r.fees) {
+        let _ = writeln!(md, "\nTotal fees {}: {}", c.upper(), major_i128(t, c));
+    }
+    let _ = write!(md, "\n{HOW}\n");
+    md
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn major_i128_is_exact_at_every_exponent() {
+        assert_eq!(major_i128(-5, Currency::USD), "-0.05");
+        assert_eq!(major_i128(123_456, Currency::USD), "1234.56");
+        assert_eq!(major_i128(1234, Currency::JPY), "1234");
+        assert_eq!(major_i128(0, Currency::EUR), "0.00");
+        let big = i128::from(i64::MAX) * 4;
+        assert_eq!(major_i128(big, Currency::JPY), big.to_string());
+    }
+}
