@@ -23,6 +23,7 @@ fn account() -> AccountData {
         window_end: 1_796_083_200,
         default_currency: None,
         payment_methods: Default::default(),
+        settled_invoices_since: None,
     });
     let currencies = [Currency::USD, Currency::EUR, Currency::JPY];
     d.balance_transactions = (0..LINES)

@@ -24,11 +24,17 @@ pub fn window(ctx: &ReadRequest, months: u32) -> Result<Window, Failure> {
     Ok(Window::ending_at(ctx.now, months, &ctx.tz))
 }
 
-/// The account data the picture needs, from the demo, the cache or Stripe.
+/// The account data the picture needs, from the demo, the cache or Stripe. A cache that
+/// lacks the paid and void invoices of the window is refused (exit 5): the picture would
+/// report their failures as never recovered.
 pub fn load(ctx: &ReadRequest, window: &Window) -> Result<AccountData, Failure> {
-    // An invoice whose first failure is in the window was finalised at most a month or so
-    // before it (Stripe's retries run for weeks): its charges are read from a month before.
-    load::load(ctx, Need::Recovery(window.start - 31 * 86_400))
+    let data = load::load(ctx, Need::Recovery(window.reads_from))?;
+    match window.settled_gap(&data.meta) {
+        Some(gap) => Err(Failure::data(format!(
+            "{gap}; run `tieout sync` (it reads them for the last {DEFAULT_MONTHS} months), or drop --cached to read Stripe directly"
+        ))),
+        None => Ok(data),
+    }
 }
 
 /// The picture of `data` for `window`.

@@ -685,6 +685,7 @@ mod tests {
             window_end: 0,
             default_currency: None,
             payment_methods: Default::default(),
+            settled_invoices_since: None,
         }
     }
 

@@ -8,10 +8,11 @@ use clap::Args;
 
 use super::{CmdResult, Ctx, Failure, Formats, OutArgs};
 use crate::app::recovery as use_case;
-use crate::domain::recovery::Recovery;
 use crate::domain::recovery::cohorts::percent;
+use crate::domain::recovery::{Outcome, Recovery};
 use crate::model::AccountData;
-use crate::money::Money;
+use crate::money::Currency;
+use crate::report::balance::major_i128;
 use crate::report::{recovery as export, recovery_md};
 
 pub const MD_NAME: &str = "recovery.md";
@@ -87,18 +88,20 @@ pub fn write(
 }
 
 /// One line per currency: `USD: 12 of 20 failed invoices recovered (60%), 1234.00 USD of
-/// 2345.00 USD; 3 leaks.`
+/// 2345.00 USD; 3 leaks.` Summed from the invoice rows in i128, so no total is clamped.
 fn summary(r: &Recovery) -> Vec<String> {
-    let mut by: std::collections::BTreeMap<&str, (crate::money::Currency, [usize; 2], [i64; 2])> =
+    let mut by: std::collections::BTreeMap<&str, (Currency, [usize; 2], [i128; 2])> =
         Default::default();
-    for c in &r.cohorts {
+    for inv in &r.invoices {
         let e = by
-            .entry(c.currency.as_str())
-            .or_insert((c.currency, [0; 2], [0; 2]));
-        e.1[0] += c.failed.count;
-        e.1[1] += c.recovered.count;
-        e.2[0] = e.2[0].saturating_add(c.failed.amount);
-        e.2[1] = e.2[1].saturating_add(c.recovered.amount);
+            .entry(inv.currency.as_str())
+            .or_insert((inv.currency, [0; 2], [0; 2]));
+        e.1[0] += 1;
+        e.2[0] += i128::from(inv.amount_due);
+        if matches!(inv.outcome, Outcome::Recovered(_)) {
+            e.1[1] += 1;
+            e.2[1] += i128::from(inv.amount_due);
+        }
     }
     let mut out = vec![format!(
         "Recovery of payments that first failed {} to {}:",
@@ -109,13 +112,13 @@ fn summary(r: &Recovery) -> Vec<String> {
     }
     for (cur, counts, amounts) in by.values() {
         out.push(format!(
-            "{}: {} of {} failed invoices recovered ({}), {} of {}",
+            "{}: {} of {} failed invoices recovered ({}), {} {cur} of {} {cur}",
             cur.upper(),
             counts[1],
             counts[0],
             percent(counts[1], counts[0]).map_or_else(|| "–".to_string(), |p| format!("{p}%")),
-            Money::new(amounts[1], *cur).display(),
-            Money::new(amounts[0], *cur).display(),
+            major_i128(amounts[1], *cur),
+            major_i128(amounts[0], *cur),
         ));
     }
     out.push(format!("{} leaks", r.leaks.len()));

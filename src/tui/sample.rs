@@ -25,6 +25,7 @@ pub fn meta(origin: Origin) -> SnapshotMeta {
         window_end: NOW,
         default_currency: None,
         payment_methods: Default::default(),
+        settled_invoices_since: Some(i64::MIN),
     }
 }
 

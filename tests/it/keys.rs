@@ -287,6 +287,7 @@ fn meta(fetched_at: i64) -> SnapshotMeta {
         window_end: 1_796_083_200,
         default_currency: None,
         payment_methods: Default::default(),
+        settled_invoices_since: None,
     }
 }
 

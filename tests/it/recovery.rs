@@ -115,6 +115,22 @@ fn leaks_through_the_fake_server_and_a_cached_run_sends_nothing() {
     recovery(&t, &["--cached", "--format", "csv", "--force"]).success();
     assert!(fake.requests().is_empty(), "{:?}", fake.requests());
     assert_eq!(read(&t, "recovery-leaks.csv"), leaks);
+
+    // The sync read the paid and void invoices for the default six months only: a year's
+    // picture from that cache is refused (exit 5) instead of reporting the older failures
+    // as never recovered, and the files already written stay as they were.
+    let run = recovery(
+        &t,
+        &["--cached", "--months", "12", "--format", "csv", "--force"],
+    );
+    run.code(5);
+    assert!(
+        run.stderr.contains("paid and void invoices created since")
+            && run.stderr.contains("tieout sync"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(read(&t, "recovery-leaks.csv"), leaks);
 }
 
 /// The wrong card through the fake Stripe server: the demo's subscription that still

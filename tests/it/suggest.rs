@@ -50,6 +50,7 @@ fn fixture_account() -> AccountData {
         window_end: 0,
         default_currency: None,
         payment_methods: Default::default(),
+        settled_invoices_since: None,
     });
     data.customers = read_models::<models::Customer>("customers")
         .iter()

@@ -64,6 +64,7 @@ fn fixture_rows(dir: &Path) -> AccountData {
         window_end: 0,
         default_currency: None,
         payment_methods: Default::default(),
+        settled_invoices_since: None,
     });
     d.payouts = read::<models::Payout>(dir, "payouts")
         .iter()

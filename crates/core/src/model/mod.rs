@@ -79,6 +79,11 @@ pub struct SnapshotMeta {
     /// expiring-cards check): an older cache has not read them.
     #[serde(default)]
     pub payment_methods: MethodsRead,
+    /// The paid and void invoices created at or after this instant (unix seconds) were
+    /// read (the recovery picture's outcomes); `None`: none were, or a cache written before
+    /// tieout recorded it. The demo holds every invoice (`Some(i64::MIN)`).
+    #[serde(default)]
+    pub settled_invoices_since: Option<i64>,
 }
 
 /// Whether a read looked at the payment methods subscriptions renew with.

@@ -236,6 +236,7 @@ mod tests {
             window_end: 0,
             default_currency: None,
             payment_methods: Default::default(),
+            settled_invoices_since: None,
         });
         let (s, _) = "2026-09"
             .parse::<Month>()

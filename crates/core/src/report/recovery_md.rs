@@ -40,6 +40,12 @@ pub fn markdown(r: &Recovery, meta: &SnapshotMeta, now: i64, zone: &str) -> Stri
         r.window.last,
         markdown_cell(zone)
     ));
+    if let Some(gap) = r.window.settled_gap(meta) {
+        o.push_str(&format!(
+            "**Incomplete:** {}; read Stripe again (`tieout sync`) before relying on these rates.\n\n",
+            markdown_cell(&gap)
+        ));
+    }
     let currencies = currencies(r, meta.default_currency);
     if currencies.is_empty() {
         o.push_str("No invoice had a failed payment attempt in these months.\n\n");

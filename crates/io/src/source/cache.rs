@@ -119,6 +119,11 @@ pub struct Manifest {
     /// cache written before tieout read them: not read).
     #[serde(default)]
     pub payment_methods: tieout_core::model::MethodsRead,
+    /// The paid and void invoices created from this instant (unix seconds) were read;
+    /// absent: none were (or a cache written before tieout recorded it), so `recovery
+    /// --cached` refuses it rather than report every failure as lost.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settled_invoices_since: Option<i64>,
     /// Rows per table (a table added later is absent from an older cache's manifest).
     pub row_counts: BTreeMap<String, usize>,
     /// The tieout version that wrote the cache.
@@ -144,6 +149,7 @@ impl Manifest {
             window_end_utc: tieout_core::time::iso_utc(m.window_end),
             default_currency: m.default_currency,
             payment_methods: m.payment_methods.clone(),
+            settled_invoices_since: m.settled_invoices_since,
             row_counts: snapshot.row_counts(),
             tieout_version: env!("CARGO_PKG_VERSION").to_string(),
             generation,
@@ -163,6 +169,7 @@ impl Manifest {
             window_end: self.window_end,
             default_currency: self.default_currency,
             payment_methods: self.payment_methods.clone(),
+            settled_invoices_since: self.settled_invoices_since,
         }
     }
 

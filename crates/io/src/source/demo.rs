@@ -362,6 +362,8 @@ fn load(src: &Src) -> Result<AccountData, DemoError> {
         } else {
             tieout_core::model::MethodsRead::NotRead
         },
+        // The demo is the whole account: every invoice, whatever its status.
+        settled_invoices_since: Some(i64::MIN),
     };
     Ok(AccountData {
         meta,

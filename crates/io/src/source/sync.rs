@@ -365,6 +365,7 @@ pub async fn fetch_each(
         window_end: window.1,
         default_currency: account.default_currency,
         payment_methods: cards_read,
+        settled_invoices_since: opts.settled_invoices_since.filter(|_| invoices.is_some()),
     });
     let (mut reused_payouts, mut reused_lines) = (0, 0);
     if let Some(p) = payouts {

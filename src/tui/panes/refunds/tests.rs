@@ -46,6 +46,7 @@ fn account() -> AccountData {
         window_end: crate::tui::sample::NOW,
         default_currency: None,
         payment_methods: Default::default(),
+        settled_invoices_since: None,
     });
     d.customers = rows::<models::Customer, CustomerRow>("customers.json");
     d.charges = rows::<models::Charge, ChargeRow>("charges.json");

@@ -21,6 +21,7 @@ pub fn meta() -> SnapshotMeta {
         window_end: NOW,
         default_currency: None,
         payment_methods: Default::default(),
+        settled_invoices_since: None,
     }
 }
 

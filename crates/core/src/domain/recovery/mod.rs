@@ -41,6 +41,11 @@ pub struct Window {
     /// after `last`.
     pub start: i64,
     pub end: i64,
+    /// The first instant of the month before `first`: the earliest an invoice that first
+    /// failed at the window's start may have been created (Stripe's retries run for weeks),
+    /// so the paid, void and failed invoices and the charges the picture needs are those
+    /// created from here on. A default sync reads settled invoices from exactly here.
+    pub reads_from: i64,
 }
 
 impl Window {
@@ -56,6 +61,26 @@ impl Window {
             last,
             start: first.range(tz).0,
             end: last.range(tz).1,
+            reads_from: first.prev().range(tz).0,
+        }
+    }
+
+    /// What `meta`'s data lacks to tell how this window's failures ended, in words (`None`
+    /// when nothing): the paid and void invoices since [`Window::reads_from`]. A read that
+    /// did not ask for them (or a cache written before tieout recorded it) would show every
+    /// failure as still open or lost, a recovery rate of 0% that is not true.
+    pub fn settled_gap(&self, meta: &crate::model::SnapshotMeta) -> Option<String> {
+        let from = crate::time::iso_utc(self.reads_from);
+        match meta.settled_invoices_since {
+            Some(t) if t <= self.reads_from => None,
+            Some(t) => Some(format!(
+                "the data holds paid and void invoices created since {}, not since {from}: failures of {} may show as not recovered",
+                crate::time::iso_utc(t),
+                self.first
+            )),
+            None => Some(format!(
+                "the data holds no paid or void invoices (read by a command that did not need them, or cached before tieout recorded it): every failure since {from} would show as not recovered"
+            )),
         }
     }
 

@@ -264,3 +264,22 @@ fn an_intent_error_naming_no_charge_is_its_failed_charge_not_a_second_attempt() 
         Some("do_not_honor")
     );
 }
+
+/// The picture says when its data cannot tell how the failures ended: no paid or void
+/// invoice read at all, or read from later than the month before the window's first.
+#[test]
+fn settled_invoices_read_too_late_or_not_at_all_are_a_gap() {
+    let w = window();
+    let mut meta = crate::domain::dunning::testdata::meta();
+    assert_eq!(w.reads_from, w.first.prev().range(&TimeZone::UTC).0);
+    meta.settled_invoices_since = None;
+    let none = w.settled_gap(&meta).expect("nothing read is a gap");
+    assert!(none.contains("no paid or void invoices"), "{none}");
+    meta.settled_invoices_since = Some(w.reads_from + 1);
+    let late = w.settled_gap(&meta).expect("one second late is a gap");
+    assert!(late.contains(&crate::time::iso_utc(w.reads_from)), "{late}");
+    for enough in [w.reads_from, w.reads_from - DAY, i64::MIN] {
+        meta.settled_invoices_since = Some(enough);
+        assert_eq!(w.settled_gap(&meta), None, "{enough}");
+    }
+}
