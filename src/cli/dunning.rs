@@ -123,17 +123,13 @@ fn load(ctx: &Ctx) -> Result<AccountData, Failure> {
 /// The summary's line on last month's failures and what came back of them
 /// (README.md, "Posting the summary"), when the data holds how failures ended: the demo,
 /// or the cache a sync wrote (it reads the paid and void invoices of the last months with
-/// the charges).
-/// A fresh `dunning` read lists only the open and written-off invoices, and a cache saved
-/// before tieout read the others holds no paid or void invoice: then there is no line,
-/// rather than one saying nothing came back.
+/// the charges, and records since when). A fresh `dunning` read lists only the open and
+/// written-off invoices, and a cache saved before tieout recorded the read holds no paid
+/// or void invoice it can vouch for: then there is no line, rather than one saying nothing
+/// came back.
 fn recovery_line(ctx: &Ctx, data: &AccountData, w: &dunning::Worklist) -> Option<String> {
-    use crate::model::status::InvoiceStatus;
-    let settled = data
-        .invoices
-        .iter()
-        .any(|i| matches!(i.status, InvoiceStatus::Paid | InvoiceStatus::Void));
-    if !(ctx.global.demo || ctx.global.cached) || !settled {
+    let window = crate::domain::recovery::Window::ending_at(ctx.now, 2, &ctx.tz);
+    if window.settled_gap(&data.meta).is_some() {
         return None;
     }
     recovery_summary::last_month_line(data, ctx.now, &ctx.tz, &w.order)

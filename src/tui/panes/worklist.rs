@@ -77,6 +77,8 @@ pub struct WorklistPane {
     /// The recovery picture of the last load, built the first time the view is opened
     /// after it (not in the worklist's job: most loads never open it).
     recovery: Option<Arc<Recovery>>,
+    /// The picture's totals per currency (the side panel's), summed once per picture.
+    recovery_currencies: Vec<crate::report::recovery_summary::CurrencyRecovery>,
     /// The job building it.
     recovery_req: Option<RequestId>,
     /// The Recovery view is shown instead of the invoices (`recovery_view`).
@@ -111,6 +113,7 @@ impl WorklistPane {
             cards: None,
             cards_view: false,
             recovery: None,
+            recovery_currencies: Vec::new(),
             recovery_req: None,
             recovery_view: false,
             recovery_table: DataTable::new(recovery::TITLE, "", empty_source()),
@@ -297,6 +300,7 @@ impl Pane for WorklistPane {
         })));
         // The picture of the old data is dropped; an open view builds the new one.
         self.recovery = None;
+        self.recovery_currencies.clear();
         if let Some(old) = self.recovery_req.take() {
             cx.cancel(old);
         }
@@ -447,7 +451,15 @@ impl Pane for WorklistPane {
         };
         if self.recovery_view {
             match self.recovery.clone() {
-                Some(r) => recovery::render(&r, &w.order, &mut self.recovery_table, area, buf, cx),
+                Some(r) => recovery::render(
+                    &r,
+                    &self.recovery_currencies,
+                    &w.order,
+                    &mut self.recovery_table,
+                    area,
+                    buf,
+                    cx,
+                ),
                 None => Paragraph::new(Line::styled(
                     "Building the recovery picture…",
                     theme.style(Role::Muted),

@@ -40,6 +40,8 @@ impl WorklistPane {
 
     /// Keeps the recovery picture of a load and puts its cohorts in the view's table.
     pub(super) fn set_recovery(&mut self, r: Recovery, cx: &mut Cx<'_>) {
+        // Summed once here, not on every frame: a large account has 100,000 invoices.
+        self.recovery_currencies = recovery_summary::by_currency(&r.invoices);
         self.recovery_table.set_empty_text(empty_text(&r));
         self.recovery_table.set_source(Arc::new(source(&r)), cx);
         self.recovery = Some(Arc::new(r));
@@ -308,13 +310,14 @@ pub(super) fn view_line<'a>(r: &Recovery, cx: &ViewCx<'_>) -> Line<'a> {
 /// failed amount that came back, the amounts, the median days and the split by way.
 pub(super) fn currency_lines(
     r: &Recovery,
+    per: &[CurrencyRecovery],
     order: &CurrencyOrder,
     width: usize,
     cx: &ViewCx<'_>,
 ) -> Vec<Line<'static>> {
     let theme = cx.theme;
     let mut lines = Vec::new();
-    let mut per = recovery_summary::by_currency(&r.invoices);
+    let mut per = per.to_vec();
     order.sort(&mut per, |c| c.currency);
     for c in per {
         let pct = c.percent().map_or_else(String::new, |p| format!(" {p}%"));
@@ -341,11 +344,13 @@ pub(super) fn currency_lines(
         let ways: Vec<String> = Via::ALL
             .iter()
             .map(|v| {
-                let n = r
-                    .invoices
+                // From the cohorts (a few hundred rows), not the invoices, on every frame.
+                let n: usize = r
+                    .cohorts
                     .iter()
-                    .filter(|i| i.currency == c.currency && i.via() == Some(*v))
-                    .count();
+                    .filter(|k| k.currency == c.currency)
+                    .map(|k| k.via(*v).count)
+                    .sum();
                 format!("{} {n}", way_short(*v))
             })
             .collect();
@@ -386,6 +391,7 @@ fn way_short(v: Via) -> &'static str {
 /// The side panel (wide terminals): the bars, then the currencies.
 pub(super) fn render_panel(
     r: &Recovery,
+    per: &[CurrencyRecovery],
     order: &CurrencyOrder,
     area: Rect,
     buf: &mut Buffer,
@@ -400,7 +406,7 @@ pub(super) fn render_panel(
         "Recovered, per currency",
         theme.style(Role::Title),
     ));
-    lines.extend(currency_lines(r, order, width, cx));
+    lines.extend(currency_lines(r, per, order, width, cx));
     Paragraph::new(lines).render(inner, buf);
 }
 
@@ -408,6 +414,7 @@ pub(super) fn render_panel(
 /// the bars above the table (narrow).
 pub(super) fn render(
     r: &Recovery,
+    per: &[CurrencyRecovery],
     order: &CurrencyOrder,
     table: &mut DataTable,
     area: Rect,
@@ -434,7 +441,7 @@ pub(super) fn render(
             ..body
         };
         table.render(main, buf, cx);
-        render_panel(r, order, side, buf, cx);
+        render_panel(r, per, order, side, buf, cx);
         return;
     }
     // Narrow: the bars (and the legend) over the table, leaving the table most rows.
