@@ -19,6 +19,7 @@ pub mod close;
 pub mod dunning;
 pub mod journal;
 pub mod keys;
+pub mod man_and_completions;
 pub mod query;
 pub mod reconcile;
 pub mod recovery;
@@ -232,6 +233,11 @@ pub enum Command {
         #[arg(long, value_name = "YYYY-MM-DD")]
         day: Option<String>,
     },
+    /// Print the shell completion script: bash, zsh, fish, elvish or powershell (see the
+    /// README's "Install" for where each shell looks for it).
+    Completions(man_and_completions::CompletionsArgs),
+    /// Print the man page tieout.1, or write it and one page per command with --out DIR.
+    Man(man_and_completions::ManArgs),
 }
 
 const ACCOUNT_MAP_HELP: &str = concat!(
@@ -412,6 +418,8 @@ pub fn run(cli: Cli) -> CmdResult {
         }
         Some(Command::Query(args)) => query::run(&ctx, &args),
         Some(Command::Audit { ticket, day }) => audit::run(&ctx, ticket.as_deref(), day.as_deref()),
+        Some(Command::Completions(args)) => man_and_completions::completions(&args),
+        Some(Command::Man(args)) => man_and_completions::man(&args),
     }
 }
 

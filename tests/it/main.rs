@@ -29,6 +29,7 @@ mod hardening_secrets;
 mod house;
 mod journal;
 mod keys;
+mod man_and_completions;
 mod query;
 mod reconcile;
 mod recovery;

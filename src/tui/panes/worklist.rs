@@ -450,23 +450,7 @@ impl Pane for WorklistPane {
             return;
         };
         if self.recovery_view {
-            match self.recovery.clone() {
-                Some(r) => recovery::render(
-                    &r,
-                    &self.recovery_currencies,
-                    &w.order,
-                    &mut self.recovery_table,
-                    area,
-                    buf,
-                    cx,
-                ),
-                None => Paragraph::new(Line::styled(
-                    "Building the recovery picture…",
-                    theme.style(Role::Muted),
-                ))
-                .block(Block::bordered().border_style(theme.style(Role::Border)))
-                .render(area, buf),
-            }
+            self.render_recovery(&w.order, area, buf, cx);
             return;
         }
         let wide = area.width >= SIDE_PANEL_MIN_WIDTH;

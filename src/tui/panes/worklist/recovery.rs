@@ -38,6 +38,27 @@ impl WorklistPane {
         )));
     }
 
+    /// The view in `area`, or that its picture is being built.
+    pub(super) fn render_recovery(
+        &mut self,
+        order: &CurrencyOrder,
+        area: Rect,
+        buf: &mut Buffer,
+        cx: &ViewCx<'_>,
+    ) {
+        let Some(r) = self.recovery.clone() else {
+            Paragraph::new(Line::styled(
+                "Building the recovery picture…",
+                cx.theme.style(Role::Muted),
+            ))
+            .block(Block::bordered().border_style(cx.theme.style(Role::Border)))
+            .render(area, buf);
+            return;
+        };
+        let per = &self.recovery_currencies;
+        render(&r, per, order, &mut self.recovery_table, area, buf, cx);
+    }
+
     /// Keeps the recovery picture of a load and puts its cohorts in the view's table.
     pub(super) fn set_recovery(&mut self, r: Recovery, cx: &mut Cx<'_>) {
         // Summed once here, not on every frame: a large account has 100,000 invoices.
