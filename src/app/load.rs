@@ -79,12 +79,23 @@ impl Need {
             Need::Month(m) => SyncOptions::for_month(now, tz, *m),
             Need::Dunning => {
                 let mut o = SyncOptions::for_months(now, tz, DEFAULT_MONTHS);
+                // And how last month's failures ended, for the morning line: the paid and
+                // void invoices and the charges since the month before it. The charges
+                // are best effort: a key without the charge permission still gets the
+                // worklist, without the line.
+                let since = crate::domain::recovery::Window::ending_at(now, 2, tz).reads_from;
                 o.parts = Parts {
                     invoices: true,
+                    charges: true,
                     payment_methods: true,
                     ..Parts::none()
                 };
-                o.settled_invoices_since = None;
+                o.charges_since = since;
+                o.settled_invoices_since = Some(since);
+                o.best_effort = Parts {
+                    charges: true,
+                    ..Parts::none()
+                };
                 o
             }
             Need::Recovery(since) => {
@@ -398,7 +409,22 @@ mod tests {
             o.parts,
             Parts {
                 invoices: true,
+                charges: true,
                 payment_methods: true,
+                ..Parts::none()
+            }
+        );
+        // Last month's (2026-10) failures and how they ended, from the month before it;
+        // without the charge permission the worklist is still read.
+        let sep = crate::time::parse_instant("2026-09-01T00:00:00Z").expect("sep");
+        assert_eq!(
+            (o.charges_since, o.settled_invoices_since),
+            (sep, Some(sep))
+        );
+        assert_eq!(
+            o.best_effort,
+            Parts {
+                charges: true,
                 ..Parts::none()
             }
         );

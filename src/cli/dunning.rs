@@ -122,14 +122,16 @@ fn load(ctx: &Ctx) -> Result<AccountData, Failure> {
 
 /// The summary's line on last month's failures and what came back of them
 /// (README.md, "Posting the summary"), when the data holds how failures ended: the demo,
-/// or the cache a sync wrote (it reads the paid and void invoices of the last months with
-/// the charges, and records since when). A fresh `dunning` read lists only the open and
-/// written-off invoices, and a cache saved before tieout recorded the read holds no paid
-/// or void invoice it can vouch for: then there is no line, rather than one saying nothing
-/// came back.
+/// the cache a sync wrote, or a fresh read (it reads the paid and void invoices and the
+/// charges since the month before last month; the snapshot's meta says since when). A
+/// cache saved before tieout recorded that, or a key that may not read charges, gives no
+/// line (said on stderr), rather than one saying nothing came back.
 fn recovery_line(ctx: &Ctx, data: &AccountData, w: &dunning::Worklist) -> Option<String> {
     let window = crate::domain::recovery::Window::ending_at(ctx.now, 2, &ctx.tz);
-    if window.settled_gap(&data.meta).is_some() {
+    if let Some(gap) = window.settled_gap(&data.meta) {
+        eprintln!(
+            "tieout: no line on last month's recovery: {gap} (a fresh read needs the charge read permission, rak_charge_read; a cache, a `tieout sync` by this version)"
+        );
         return None;
     }
     recovery_summary::last_month_line(data, ctx.now, &ctx.tz, &w.order)

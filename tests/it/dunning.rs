@@ -9,6 +9,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
+use crate::support::TEST_KEY;
 use crate::support::cli::{RunOutput, Tieout};
 use crate::support::fake::start_fake;
 use crate::support::golden::{assert_golden, assert_golden_bytes};
@@ -88,17 +89,10 @@ fn the_fake_server_gives_the_same_worklist_as_the_demo() {
             .join("\n")
     };
     assert_eq!(md(&demo), md(&live));
-    // The channel post differs only in its first line (which names the data's origin)
-    // and in last month's recovery line: the demo holds how failures ended, a fresh
-    // dunning read lists only the open and written-off invoices, so it has no such line
-    // rather than one saying nothing came back (README.md, "Posting the summary").
-    let after_first = |s: &str| {
-        s.lines()
-            .skip(1)
-            .filter(|l| !l.starts_with("Last month ("))
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
+    // The channel post differs only in its first line (which names the data's origin):
+    // a fresh read gets last month's recovery line too, the demo's to the cent (it reads
+    // the paid and void invoices and the charges since the month before last).
+    let after_first = |s: &str| s.lines().skip(1).collect::<Vec<_>>().join("\n");
     let again = dunning(&demo, &[]);
     again.success();
     assert!(
@@ -106,7 +100,6 @@ fn the_fake_server_gives_the_same_worklist_as_the_demo() {
         "{}",
         run.stdout
     );
-    assert!(!run.stdout.contains("Last month ("), "{}", run.stdout);
     assert_eq!(
         again
             .stdout
@@ -427,4 +420,17 @@ fn a_syncs_cache_gives_the_same_recovery_line_as_the_demo() {
     let cached = t.run(&["--cached", "dunning"]);
     cached.success();
     assert_eq!(line(&cached.stdout).as_deref(), Some(want.as_str()));
+
+    // A key that may not read charges still gets the worklist fresh, without the line,
+    // and stderr says why instead of a line saying nothing came back.
+    fake.deny(TEST_KEY, "rak_charge_read");
+    let fresh = t.run(&["dunning", "--format", "csv", "--force"]);
+    fresh.success();
+    assert_eq!(line(&fresh.stdout), None, "{}", fresh.stdout);
+    assert!(
+        fresh.stderr.contains("no line on last month's recovery")
+            && fresh.stderr.contains("rak_charge_read"),
+        "{}",
+        fresh.stderr
+    );
 }

@@ -118,7 +118,10 @@ fn man_prints_tieout_1_and_writes_a_page_per_command_that_groff_reads_cleanly() 
     for c in commands() {
         // Each command is listed as its own page, `tieout-dunning(1)` (a roff `\-`).
         let listed = format!("tieout\\-{}(1)", c.replace('-', "\\-"));
-        assert!(run.stdout.contains(&listed), "tieout.1 does not list {listed}");
+        assert!(
+            run.stdout.contains(&listed),
+            "tieout.1 does not list {listed}"
+        );
     }
 
     let dir = t.work_dir().join("man1");

@@ -128,6 +128,10 @@ pub struct SyncOptions {
     /// (how the failures of the recovery picture ended); `None`: open and uncollectible
     /// only.
     pub settled_invoices_since: Option<i64>,
+    /// Parts whose failure (a missing permission) does not fail the read: their tables
+    /// stay empty and the snapshot's meta does not claim them (the morning `dunning` reads
+    /// charges for its recovery line, which it leaves out without them).
+    pub best_effort: Parts,
     /// The clock (recorded as the snapshot's `fetched_at`).
     pub now: i64,
 }
@@ -146,6 +150,7 @@ impl SyncOptions {
             window: (first.range(tz).0, current.range(tz).1),
             charges_since: months_back(current, CHARGE_MONTHS).range(tz).0,
             settled_invoices_since: Some(months_back(current, SETTLED_MONTHS).range(tz).0),
+            best_effort: Parts::none(),
             now,
         }
     }
@@ -160,6 +165,7 @@ impl SyncOptions {
             window: month.range(tz),
             charges_since: month.range(tz).0,
             settled_invoices_since: None,
+            best_effort: Parts::none(),
             now,
         }
     }
@@ -247,8 +253,8 @@ pub async fn fetch(
     previous: Option<&AccountData>,
     progress: &dyn Progress,
 ) -> Result<Fetched, StripeError> {
-    let (fetched, mut failed) = fetch_each(client, account, opts, previous, progress).await;
-    match failed.drain(..).next() {
+    let (fetched, failed) = fetch_each(client, account, opts, previous, progress).await;
+    match failed.into_iter().find(|(r, _)| !opts.best_effort.has(*r)) {
         Some((_, e)) => Err(e),
         None => Ok(fetched),
     }
@@ -347,6 +353,7 @@ pub async fn fetch_each(
     let disputes = keep(Resource::Disputes, disputes, &mut failed);
     let subscriptions = keep(Resource::Subscriptions, subscriptions, &mut failed);
     let (renewal_methods, cards_read) = cards::methods_read(cards, &mut failed);
+    let failed_read = |r: Resource| failed.iter().any(|(f, _)| *f == r);
 
     // A window is recorded only when the payouts in it were read.
     let window = if parts.payouts && payouts.is_some() {
@@ -365,7 +372,11 @@ pub async fn fetch_each(
         window_end: window.1,
         default_currency: account.default_currency,
         payment_methods: cards_read,
-        settled_invoices_since: opts.settled_invoices_since.filter(|_| invoices.is_some()),
+        // How failures ended needs both the settled invoices and the charges since then.
+        settled_invoices_since: opts
+            .settled_invoices_since
+            .filter(|_| invoices.is_some() && parts.charges && !failed_read(Resource::Charges))
+            .map(|t| t.max(opts.charges_since)),
     });
     let (mut reused_payouts, mut reused_lines) = (0, 0);
     if let Some(p) = payouts {
