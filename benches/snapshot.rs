@@ -23,6 +23,8 @@ fn account() -> AccountData {
         window_end: 1_796_083_200,
         default_currency: None,
         payment_methods: Default::default(),
+        balance: None,
+        lines_complete: false,
     });
     let currencies = [Currency::USD, Currency::EUR, Currency::JPY];
     d.balance_transactions = (0..LINES)

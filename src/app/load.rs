@@ -43,13 +43,19 @@ pub enum Need {
     /// (and their lines) of that month, however long ago it was, and the charges back to
     /// it; the month need not be in the cache's window.
     Close(Month),
+    /// The balance roll-forward of the month: the payouts of the month and the next with
+    /// their lines, Stripe's balance now and every balance transaction of the account
+    /// (paid out or not, back to the first), so the opening is summed and checked.
+    Balance(Month),
 }
 
 impl Need {
     /// Whether a cached load for this need reads `table`; the others stay empty.
     pub fn reads(&self, table: Table) -> bool {
         match self {
-            Need::Month(_) => matches!(table, Table::Payouts | Table::BalanceTransactions),
+            Need::Month(_) | Need::Balance(_) => {
+                matches!(table, Table::Payouts | Table::BalanceTransactions)
+            }
             Need::Dunning => matches!(
                 table,
                 Table::Invoices
@@ -114,13 +120,22 @@ impl Need {
                 o.settled_invoices_since = None;
                 o
             }
+            Need::Balance(m) => {
+                let mut o = Need::Close(*m).options(now, tz);
+                o.parts = Parts {
+                    payouts: true,
+                    ..Parts::none()
+                };
+                o.all_lines = true;
+                o
+            }
         }
     }
 
     /// The month whose payouts this need reads, whatever the cache holds.
     fn month(&self) -> Option<Month> {
         match self {
-            Need::Month(m) | Need::Close(m) => Some(*m),
+            Need::Month(m) | Need::Close(m) | Need::Balance(m) => Some(*m),
             _ => None,
         }
     }

@@ -175,6 +175,8 @@ pub fn account_for(req: &ReadRequest, tickets: &[Ticket]) -> Result<TicketsAccou
         window_end: 0,
         default_currency: None,
         payment_methods: Default::default(),
+        balance: None,
+        lines_complete: false,
     };
     crate::stripe::blocking::block_on(async {
         let (data, reads) = fetch_tickets(client.clone(), tickets, meta)

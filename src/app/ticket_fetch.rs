@@ -685,6 +685,8 @@ mod tests {
             window_end: 0,
             default_currency: None,
             payment_methods: Default::default(),
+            balance: None,
+            lines_complete: false,
         }
     }
 

@@ -75,7 +75,7 @@ fn summary(r: &BalanceReport) -> Vec<String> {
     }
     for f in &r.rollforward {
         let c = f.currency;
-        out.push(format!(
+        let mut line = format!(
             "{}: {} opening + {} activity + {} payouts = {} closing ({} pending)",
             c.upper(),
             major_i128(f.opening, c),
@@ -83,7 +83,21 @@ fn summary(r: &BalanceReport) -> Vec<String> {
             major_i128(f.payouts, c),
             major_i128(f.closing, c),
             major_i128(f.closing_pending, c),
-        ));
+        );
+        if let (Some(sb), Some(d)) = (f.stripe_balance, f.difference) {
+            line.push_str(&format!(
+                "; Stripe's balance {}, difference {}",
+                major_i128(sb, c),
+                major_i128(d, c)
+            ));
+        }
+        if let Some(d) = f.opening_difference {
+            line.push_str(&format!(
+                "; opening summed and derived differ by {}",
+                major_i128(d, c)
+            ));
+        }
+        out.push(line);
     }
     out
 }

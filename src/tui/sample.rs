@@ -25,6 +25,8 @@ pub fn meta(origin: Origin) -> SnapshotMeta {
         window_end: NOW,
         default_currency: None,
         payment_methods: Default::default(),
+        balance: None,
+        lines_complete: false,
     }
 }
 

@@ -287,6 +287,8 @@ fn meta(fetched_at: i64) -> SnapshotMeta {
         window_end: 1_796_083_200,
         default_currency: None,
         payment_methods: Default::default(),
+        balance: None,
+        lines_complete: false,
     }
 }
 

@@ -50,6 +50,8 @@ fn fixture_account() -> AccountData {
         window_end: 0,
         default_currency: None,
         payment_methods: Default::default(),
+        balance: None,
+        lines_complete: false,
     });
     data.customers = read_models::<models::Customer>("customers")
         .iter()

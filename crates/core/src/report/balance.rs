@@ -158,6 +158,8 @@ pub struct BalanceReport {
     pub fees: Vec<FeeRow>,
     /// Whether the lines read reach back to the account's first line.
     pub complete: bool,
+    /// When Stripe's balance (`GET /v1/balance`) was read, if it was (unix seconds).
+    pub balance_read_at: Option<i64>,
 }
 
 impl BalanceReport {
@@ -208,6 +210,17 @@ pub fn markdown(r: &BalanceReport) -> String {
 derived from Stripe's balance where it was read, and otherwise count only what was read.\n\n",
         );
     }
+    md.push_str(&match r.balance_read_at {
+        Some(t) => format!(
+            "Stripe's balance (GET /v1/balance) was read at {}; the month that holds that \
+instant is compared with it.\n\n",
+            crate::time::iso_utc(t)
+        ),
+        None => {
+            "Stripe's balance (GET /v1/balance) was not read: no month is compared with it.\n\n"
+                .to_string()
+        }
+    });
     md.push_str(&fields::markdown_table(
         ROLLFORWARD_FIELDS,
         &all,

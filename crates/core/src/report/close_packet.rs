@@ -236,6 +236,8 @@ mod tests {
             window_end: 0,
             default_currency: None,
             payment_methods: Default::default(),
+            balance: None,
+            lines_complete: false,
         });
         let (s, _) = "2026-09"
             .parse::<Month>()

@@ -95,6 +95,8 @@ pub fn random_data(seed: u64, n: usize) -> AccountData {
         window_end: g.int(),
         default_currency: None,
         payment_methods: tieout_core::model::MethodsRead::Read,
+        balance: None,
+        lines_complete: false,
     };
     let mut d = AccountData::empty(meta);
     // Fee details come from their own stream, so the other fields keep their values.

@@ -46,6 +46,8 @@ fn account() -> AccountData {
         window_end: crate::tui::sample::NOW,
         default_currency: None,
         payment_methods: Default::default(),
+        balance: None,
+        lines_complete: false,
     });
     d.customers = rows::<models::Customer, CustomerRow>("customers.json");
     d.charges = rows::<models::Charge, ChargeRow>("charges.json");

@@ -265,11 +265,34 @@ proptest! {
                 prop_assert_eq!(r.opening, prev.get(&r.currency).copied().unwrap_or(0));
                 prop_assert_eq!(r.opening_summed, r.opening_derived);
                 if m == current {
+                    // The current month's closing is the account's balance, split alike.
+                    let (a, p) = balance.amounts.get(&r.currency).copied().unwrap_or_default();
+                    prop_assert_eq!(r.stripe_balance, Some(a + p));
                     prop_assert_eq!(r.difference, Some(0));
+                    prop_assert_eq!((r.closing_available, r.closing_pending), (a, p));
+                    prop_assert!(r.ties());
+                } else {
+                    prop_assert_eq!(r.stripe_balance, None);
                 }
                 prev.insert(r.currency, r.closing);
             }
             m = m.next();
+        }
+        // A balance a cent off is never hidden: the current month shows the cent, and the
+        // opening summed from the lines and the one derived from the balance disagree.
+        if let Some((c, _)) = balance.amounts.iter().next().map(|(c, v)| (*c, *v)) {
+            let mut off = balance.clone();
+            if let Some(e) = off.amounts.get_mut(&c) {
+                e.0 += 1;
+            }
+            let rows = roll_forward(&known, current, &tz, true, Some(&off));
+            let r = rows.iter().find(|r| r.currency == c);
+            prop_assert!(r.is_some());
+            if let Some(r) = r {
+                prop_assert_eq!(r.difference, Some(-1));
+                prop_assert_eq!(r.opening_difference, Some(-1));
+                prop_assert!(!r.ties());
+            }
         }
     }
 }

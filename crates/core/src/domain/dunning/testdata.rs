@@ -21,6 +21,8 @@ pub fn meta() -> SnapshotMeta {
         window_end: NOW,
         default_currency: None,
         payment_methods: Default::default(),
+        balance: None,
+        lines_complete: false,
     }
 }
 
