@@ -46,6 +46,7 @@ fn account() -> AccountData {
                 description: (i % 3 == 0).then(|| format!("Order {i}").into()),
                 status: "available".into(),
                 fee_details: tieout_core::model::rows::FeeParts::NONE,
+                exchange_rate: Default::default(),
             }
         })
         .collect();

@@ -8,7 +8,9 @@
 
 use crate::app::ReadRequest;
 use crate::app::load::{self, Need};
-use crate::domain::balance::{activity, fee_statement, roll_forward};
+use crate::domain::balance::{
+    activity, conversion_pairs, conversions, fee_statement, roll_forward,
+};
 use crate::failure::Failure;
 use crate::model::AccountData;
 use crate::report::balance::BalanceReport;
@@ -23,7 +25,10 @@ pub fn load(ctx: &ReadRequest, month: Month) -> Result<AccountData, Failure> {
 pub fn build(ctx: &ReadRequest, data: &AccountData, month: Month) -> BalanceReport {
     let lines = &data.balance_transactions;
     let complete = data.meta.lines_complete;
+    let conversions = conversions(lines, &data.charges, &data.refunds, month, &ctx.tz);
     BalanceReport {
+        conversion_pairs: conversion_pairs(&conversions),
+        conversions,
         month,
         rollforward: roll_forward(lines, month, &ctx.tz, complete, data.meta.balance.as_ref()),
         activity: activity(lines, month, &ctx.tz),

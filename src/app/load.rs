@@ -45,7 +45,8 @@ pub enum Need {
     Close(Month),
     /// The balance roll-forward of the month: the payouts of the month and the next with
     /// their lines, Stripe's balance now and every balance transaction of the account
-    /// (paid out or not, back to the first), so the opening is summed and checked.
+    /// (paid out or not, back to the first), so the opening is summed and checked; the
+    /// charges and refunds, for what a converted line presented.
     Balance(Month),
 }
 
@@ -53,9 +54,11 @@ impl Need {
     /// Whether a cached load for this need reads `table`; the others stay empty.
     pub fn reads(&self, table: Table) -> bool {
         match self {
-            Need::Month(_) | Need::Balance(_) => {
-                matches!(table, Table::Payouts | Table::BalanceTransactions)
-            }
+            Need::Month(_) => matches!(table, Table::Payouts | Table::BalanceTransactions),
+            Need::Balance(_) => matches!(
+                table,
+                Table::Payouts | Table::BalanceTransactions | Table::Charges | Table::Refunds
+            ),
             Need::Dunning => matches!(
                 table,
                 Table::Invoices
@@ -124,6 +127,8 @@ impl Need {
                 let mut o = Need::Close(*m).options(now, tz);
                 o.parts = Parts {
                     payouts: true,
+                    charges: true,
+                    refunds: true,
                     ..Parts::none()
                 };
                 o.all_lines = true;

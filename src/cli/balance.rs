@@ -1,5 +1,6 @@
 //! `tieout balance`: the month's Stripe balance roll-forward per currency (issue 33) as
-//! balance-rollforward.csv, balance-activity.csv, fees.csv, balance.md and balance.json,
+//! balance-rollforward.csv, balance-activity.csv, fees.csv, conversions.csv, balance.md
+//! and balance.json,
 //! then a line per currency and the paths written. Exits 5 when a figure does not tie
 //! (the files are still written).
 
@@ -15,6 +16,7 @@ use crate::time::Month;
 pub const ROLLFORWARD_CSV: &str = "balance-rollforward.csv";
 pub const ACTIVITY_CSV: &str = "balance-activity.csv";
 pub const FEES_CSV: &str = "fees.csv";
+pub const CONVERSIONS_CSV: &str = "conversions.csv";
 pub const MD_NAME: &str = "balance.md";
 pub const JSON_NAME: &str = "balance.json";
 
@@ -60,6 +62,7 @@ pub fn files(r: &BalanceReport, formats: Formats) -> Vec<(&'static str, Vec<u8>)
         files.push((ROLLFORWARD_CSV, export::rollforward_csv(r)));
         files.push((ACTIVITY_CSV, export::activity_csv(r)));
         files.push((FEES_CSV, export::fees_csv(r)));
+        files.push((CONVERSIONS_CSV, export::conversions_csv(r)));
     }
     if formats.json {
         files.push((JSON_NAME, export::json(r)));

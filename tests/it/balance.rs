@@ -9,10 +9,11 @@ use std::collections::BTreeMap;
 use crate::support::cli::Tieout;
 use crate::support::golden::{assert_golden, assert_golden_bytes};
 
-const FILES: [&str; 5] = [
+const FILES: [&str; 6] = [
     "balance-rollforward.csv",
     "balance-activity.csv",
     "fees.csv",
+    "conversions.csv",
     "balance.md",
     "balance.json",
 ];
@@ -268,4 +269,75 @@ fn the_cache_keeps_the_balance_and_an_older_cache_loads_without_it() {
         "no Stripe figure without the balance: {rows:?}"
     );
     assert_eq!(rows["usd"][9], "summed", "{rows:?}");
+}
+
+/// `conversions.csv` lists exactly the month's lines with an exchange rate, as the demo's
+/// JSON has them: the rate as Stripe wrote it, the settled side the line's, the presented
+/// side the charge's (or the refund's), signed as the line.
+#[test]
+fn the_conversions_are_exactly_the_lines_with_an_exchange_rate() {
+    let t = Tieout::demo();
+    t.run(&["balance", "--month", "2026-10", "--format", "csv"])
+        .success();
+    let dir = tieout_testkit::fake_stripe::demo_fixtures();
+    let json = |name: &str| -> Vec<serde_json::Value> {
+        serde_json::from_str(&std::fs::read_to_string(dir.join(name)).expect(name)).expect("json")
+    };
+    let (start, end) = (1_790_812_800_i64, 1_793_491_200_i64); // October 2026, UTC
+    let charges: BTreeMap<String, serde_json::Value> = json("charges.json")
+        .into_iter()
+        .chain(json("refunds.json"))
+        .map(|c| (c["id"].as_str().expect("id").to_string(), c))
+        .collect();
+    let mut want: BTreeMap<String, (String, String, String)> = BTreeMap::new();
+    for l in json("balance_transactions.json") {
+        let created = l["created"].as_i64().expect("created");
+        if created < start || created >= end || l["exchange_rate"].is_null() {
+            continue;
+        }
+        let src = &charges[l["source"].as_str().expect("source")];
+        want.insert(
+            l["id"].as_str().expect("id").to_string(),
+            (
+                l["exchange_rate"].to_string(),
+                src["currency"].as_str().expect("currency").to_string(),
+                l["currency"].as_str().expect("currency").to_string(),
+            ),
+        );
+    }
+    assert!(
+        want.len() > 10,
+        "the demo converts some October lines: {}",
+        want.len()
+    );
+    let csv = read(&t, "conversions.csv");
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next().map(str::trim_end),
+        Some(
+            "balance_transaction_id,created_utc,presentment_amount,presentment_currency,settled_amount,settled_currency,exchange_rate"
+        )
+    );
+    let mut got: BTreeMap<String, (String, String, String)> = BTreeMap::new();
+    for row in lines {
+        let c: Vec<&str> = row.trim_end().split(',').collect();
+        assert!(!c[2].is_empty(), "the presented amount is known: {row}");
+        assert_eq!(
+            c[2].starts_with('-'),
+            c[4].starts_with('-'),
+            "signed alike: {row}"
+        );
+        got.insert(
+            c[0].to_string(),
+            (c[6].to_string(), c[3].to_string(), c[5].to_string()),
+        );
+    }
+    assert_eq!(got, want);
+    let md = {
+        t.run(&["balance", "--month", "2026-10", "--format", "md", "--force"])
+            .success();
+        read(&t, "balance.md")
+    };
+    assert!(md.contains("## Conversions"), "{md}");
+    assert!(md.contains("| gbp | usd |"), "{md}");
 }

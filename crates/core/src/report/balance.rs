@@ -1,13 +1,15 @@
 //! The balance roll-forward's exports (issue 33): `balance-rollforward.csv`,
-//! `balance-activity.csv`, `fees.csv`, and `balance.md` / `balance.json` holding all
-//! three with the way each figure was made. Amounts are the currency's minor units
+//! `balance-activity.csv`, `fees.csv`, `conversions.csv`, and `balance.md` /
+//! `balance.json` holding all four with the way each figure was made. Amounts are the currency's minor units
 //! written as major units; sums are i128 and written exactly.
 
 use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::domain::balance::{ActivityRow, FeeRow, OpeningSource, Rollforward};
+use crate::domain::balance::{
+    ActivityRow, ConversionPair, ConversionRow, FeeRow, OpeningSource, Rollforward,
+};
 use crate::money::Currency;
 use crate::report::fields::{self, Field, Get};
 use crate::time::Month;
@@ -148,6 +150,79 @@ pub const FEE_FIELDS: &[Field<FeeRow>] = &[
     ),
 ];
 
+/// `conversions.csv`'s row.
+pub const CONVERSION_FIELDS: &[Field<ConversionRow>] = &[
+    Field::new(
+        "balance_transaction_id",
+        "Balance transaction",
+        Get::Str(|r| Some(r.balance_transaction_id.as_str())),
+    ),
+    Field::new("created_utc", "Created", Get::Time(|r| Some(r.created))),
+    Field::new(
+        "presentment_amount",
+        "Presented",
+        Get::Text(|r| {
+            r.presentment_amount
+                .zip(r.presentment_currency)
+                .map(|(a, c)| major_i128(i128::from(a), c))
+        }),
+    ),
+    Field::new(
+        "presentment_currency",
+        "Presented in",
+        Get::Str(|r| r.presentment_currency.as_ref().map(Currency::as_str)),
+    ),
+    Field::new(
+        "settled_amount",
+        "Settled",
+        Get::Text(|r| Some(major_i128(i128::from(r.settled_amount), r.settled_currency))),
+    ),
+    Field::new(
+        "settled_currency",
+        "Settled in",
+        Get::Str(|r| Some(r.settled_currency.as_str())),
+    ),
+    Field::new(
+        "exchange_rate",
+        "Exchange rate",
+        Get::Text(|r| Some(r.exchange_rate.to_string())),
+    ),
+];
+
+/// The Markdown's sum per currency pair.
+const PAIR_FIELDS: &[Field<ConversionPair>] = &[
+    Field::new(
+        "presentment_currency",
+        "Presented in",
+        Get::Str(|r| {
+            Some(
+                r.presentment_currency
+                    .as_ref()
+                    .map_or("unknown (source not read)", Currency::as_str),
+            )
+        }),
+    ),
+    Field::new(
+        "settled_currency",
+        "Settled in",
+        Get::Str(|r| Some(r.settled_currency.as_str())),
+    ),
+    Field::new("count", "Count", Get::Int(|r| i64::try_from(r.count).ok())),
+    Field::new(
+        "presentment_amount",
+        "Presented",
+        Get::Text(|r| {
+            r.presentment_currency
+                .map(|c| major_i128(r.presentment_amount, c))
+        }),
+    ),
+    Field::new(
+        "settled_amount",
+        "Settled",
+        Get::Text(|r| Some(major_i128(r.settled_amount, r.settled_currency))),
+    ),
+];
+
 /// The month's balance figures, as the exports take them.
 #[derive(Debug, Clone, Serialize)]
 pub struct BalanceReport {
@@ -156,6 +231,10 @@ pub struct BalanceReport {
     pub rollforward: Vec<Rollforward>,
     pub activity: Vec<ActivityRow>,
     pub fees: Vec<FeeRow>,
+    /// The month's lines with an exchange rate.
+    pub conversions: Vec<ConversionRow>,
+    /// The conversions summed per currency pair.
+    pub conversion_pairs: Vec<ConversionPair>,
     /// Whether the lines read reach back to the account's first line.
     pub complete: bool,
     /// When Stripe's balance (`GET /v1/balance`) was read, if it was (unix seconds).
@@ -185,6 +264,10 @@ pub fn fees_csv(r: &BalanceReport) -> Vec<u8> {
     fields::csv(FEE_FIELDS, &r.fees)
 }
 
+pub fn conversions_csv(r: &BalanceReport) -> Vec<u8> {
+    fields::csv(CONVERSION_FIELDS, &r.conversions)
+}
+
 /// `balance.json`: the report with every figure in minor units.
 pub fn json(r: &BalanceReport) -> Vec<u8> {
     let mut out = serde_json::to_vec_pretty(r).unwrap_or_default();
@@ -198,7 +281,9 @@ since the month's start (derived); payouts = net of the month's payout and payou
 lines; activity = net of the month's other lines; closing = opening + activity + payouts; \
 pending = net of lines created by the month's end (or now, for the current month) that are \
 available after it; available = closing - pending. Stripe's balance is available + pending \
-from GET /v1/balance, for the current month only.";
+from GET /v1/balance, for the current month only. A conversion is a line with Stripe's \
+exchange_rate (settled currency per presented major unit, exact); what was presented is \
+the line's charge or refund.";
 
 /// `balance.md`.
 pub fn markdown(r: &BalanceReport) -> String {
@@ -242,6 +327,23 @@ instant is compared with it.\n\n",
     md.push_str(&fields::markdown_table(FEE_FIELDS, &all, &r.fees));
     for (c, t) in crate::domain::balance::fee_totals(&r.fees) {
         let _ = writeln!(md, "\nTotal fees {}: {}", c.upper(), major_i128(t, c));
+    }
+    md.push_str("\n## Conversions\n\n");
+    if r.conversions.is_empty() {
+        md.push_str("No line of the month was converted.\n");
+    } else {
+        let _ = writeln!(
+            md,
+            "{} lines were settled in another currency than the one the customer paid in \
+(conversions.csv lists them); per currency pair:\n",
+            r.conversions.len()
+        );
+        let all: Vec<&str> = PAIR_FIELDS.iter().map(|f| f.name).collect();
+        md.push_str(&fields::markdown_table(
+            PAIR_FIELDS,
+            &all,
+            &r.conversion_pairs,
+        ));
     }
     let _ = write!(md, "\n{HOW}\n");
     md
