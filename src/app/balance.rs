@@ -1,16 +1,11 @@
-//! The month's balance roll-forward as a use case (issue 33): reads every table the close
-//! reads and builds the roll-forward, activity and fee statement with the core's rules.
-//! The opening is summed when the lines reach back to the account's first line (the demo,
-//! a fresh read, which lists every line) and derived back from Stripe's balance when it
-//! was read (both when both: they must agree); the month that holds the instant the
-//! balance was read is compared with it. A cache of an older sync has only its payouts'
-//! lines, and the report says so.
+//! The month's balance roll-forward as a use case (issue 33): reads the lines (every one
+//! on a fresh read), Stripe's balance, and the charges and refunds, and builds the
+//! roll-forward, activity, fee statement and conversions with the core's rules
+//! ([`crate::report::balance::build`], which the close packet uses too). A cache of an
+//! older sync has only its payouts' lines, and the report says so.
 
 use crate::app::ReadRequest;
 use crate::app::load::{self, Need};
-use crate::domain::balance::{
-    activity, conversion_pairs, conversions, fee_statement, roll_forward,
-};
 use crate::failure::Failure;
 use crate::model::AccountData;
 use crate::report::balance::BalanceReport;
@@ -23,17 +18,5 @@ pub fn load(ctx: &ReadRequest, month: Month) -> Result<AccountData, Failure> {
 
 /// The month's balance figures on `data`.
 pub fn build(ctx: &ReadRequest, data: &AccountData, month: Month) -> BalanceReport {
-    let lines = &data.balance_transactions;
-    let complete = data.meta.lines_complete;
-    let conversions = conversions(lines, &data.charges, &data.refunds, month, &ctx.tz);
-    BalanceReport {
-        conversion_pairs: conversion_pairs(&conversions),
-        conversions,
-        month,
-        rollforward: roll_forward(lines, month, &ctx.tz, complete, data.meta.balance.as_ref()),
-        activity: activity(lines, month, &ctx.tz),
-        fees: fee_statement(lines, month, &ctx.tz),
-        complete,
-        balance_read_at: data.meta.balance.as_ref().map(|b| b.read_at),
-    }
+    crate::report::balance::build(data, month, &ctx.tz)
 }

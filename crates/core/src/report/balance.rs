@@ -241,6 +241,126 @@ pub struct BalanceReport {
     pub balance_read_at: Option<i64>,
 }
 
+/// `tieout balance`'s files, also in the close packet.
+pub const ROLLFORWARD_CSV: &str = "balance-rollforward.csv";
+pub const ACTIVITY_CSV: &str = "balance-activity.csv";
+pub const FEES_CSV: &str = "fees.csv";
+pub const CONVERSIONS_CSV: &str = "conversions.csv";
+pub const MD_NAME: &str = "balance.md";
+pub const JSON_NAME: &str = "balance.json";
+
+/// The month's balance figures on `data`: the opening summed when the lines reach back
+/// to the account's first line (`meta.lines_complete`) and derived back from Stripe's
+/// balance when it was read (both when both); the month that holds the instant the
+/// balance was read is compared with it.
+pub fn build(
+    data: &crate::model::AccountData,
+    month: Month,
+    tz: &jiff::tz::TimeZone,
+) -> BalanceReport {
+    use crate::domain::balance::{
+        activity, conversion_pairs, conversions, fee_statement, roll_forward,
+    };
+    let lines = &data.balance_transactions;
+    let complete = data.meta.lines_complete;
+    let conversions = conversions(lines, &data.charges, &data.refunds, month, tz);
+    BalanceReport {
+        month,
+        rollforward: roll_forward(lines, month, tz, complete, data.meta.balance.as_ref()),
+        activity: activity(lines, month, tz),
+        fees: fee_statement(lines, month, tz),
+        conversion_pairs: conversion_pairs(&conversions),
+        conversions,
+        complete,
+        balance_read_at: data.meta.balance.as_ref().map(|b| b.read_at),
+    }
+}
+
+/// The chosen files' names and bytes.
+pub fn files(r: &BalanceReport, formats: crate::report::Formats) -> Vec<(&'static str, Vec<u8>)> {
+    let mut files: Vec<(&str, Vec<u8>)> = Vec::new();
+    if formats.md {
+        files.push((MD_NAME, markdown(r).into_bytes()));
+    }
+    if formats.csv {
+        files.push((ROLLFORWARD_CSV, rollforward_csv(r)));
+        files.push((ACTIVITY_CSV, activity_csv(r)));
+        files.push((FEES_CSV, fees_csv(r)));
+        files.push((CONVERSIONS_CSV, conversions_csv(r)));
+    }
+    if formats.json {
+        files.push((JSON_NAME, json(r)));
+    }
+    files
+}
+
+/// One line per currency: `USD: 100.00 opening + 50.00 activity + -40.00 payouts = 110.00
+/// closing (0.00 pending)`, with Stripe's balance and the difference where compared.
+pub fn summary(r: &BalanceReport) -> Vec<String> {
+    let mut out = vec![format!("Stripe balance roll-forward, {}:", r.month)];
+    if r.rollforward.is_empty() {
+        out.push("no balance transaction in or before this month".to_string());
+    }
+    for f in &r.rollforward {
+        let c = f.currency;
+        let mut line = format!(
+            "{}: {} opening + {} activity + {} payouts = {} closing ({} pending)",
+            c.upper(),
+            major_i128(f.opening, c),
+            major_i128(f.activity, c),
+            major_i128(f.payouts, c),
+            major_i128(f.closing, c),
+            major_i128(f.closing_pending, c),
+        );
+        if let (Some(sb), Some(d)) = (f.stripe_balance, f.difference) {
+            let _ = write!(
+                line,
+                "; Stripe's balance {}, difference {}",
+                major_i128(sb, c),
+                major_i128(d, c)
+            );
+        }
+        if let Some(d) = f.opening_difference {
+            let _ = write!(
+                line,
+                "; opening summed and derived differ by {}",
+                major_i128(d, c)
+            );
+        }
+        out.push(line);
+    }
+    out
+}
+
+/// The close packet's summary line: `balance: usd 132.01 closing, ...; ties` (or what
+/// does not tie).
+pub fn packet_line(r: &BalanceReport) -> String {
+    let closings: Vec<String> = r
+        .rollforward
+        .iter()
+        .map(|f| {
+            format!(
+                "{} {} closing",
+                f.currency.as_str(),
+                major_i128(f.closing, f.currency)
+            )
+        })
+        .collect();
+    format!(
+        "balance: {}; {}",
+        if closings.is_empty() {
+            "no balance transaction".to_string()
+        } else {
+            closings.join(", ")
+        },
+        if r.ties() {
+            "ties"
+        } else {
+            "does not tie (see balance.md)"
+        }
+    )
+}
+
 impl BalanceReport {
     /// True when every currency ties.
     pub fn ties(&self) -> bool {
