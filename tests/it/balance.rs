@@ -149,6 +149,15 @@ fn a_fresh_read_through_the_fake_compares_the_month_with_stripes_balance() {
     assert_eq!(minor(&usd[8]), 0, "{usd:?}");
     assert_eq!(usd[9], "summed_and_derived", "{usd:?}");
     assert!(run.stdout.contains("Stripe's balance"), "{}", run.stdout);
+    // Read-only: the balance once, every line listed without a filter.
+    let log = fake.requests();
+    assert!(log.iter().all(|r| r.method == "GET"));
+    assert_eq!(log.iter().filter(|r| r.path == "/v1/balance").count(), 1);
+    assert!(
+        log.iter()
+            .any(|r| r.path == "/v1/balance_transactions" && r.param("payout").is_none()),
+        "every line is listed"
+    );
 }
 
 /// A Stripe balance a cent off the lines is never hidden: `tieout balance` writes the
