@@ -24,6 +24,8 @@ fn account() -> AccountData {
         default_currency: None,
         payment_methods: Default::default(),
         settled_invoices_since: None,
+        balance: None,
+        lines_complete: false,
     });
     let currencies = [Currency::USD, Currency::EUR, Currency::JPY];
     d.balance_transactions = (0..LINES)
@@ -45,6 +47,7 @@ fn account() -> AccountData {
                 description: (i % 3 == 0).then(|| format!("Order {i}").into()),
                 status: "available".into(),
                 fee_details: tieout_core::model::rows::FeeParts::NONE,
+                exchange_rate: Default::default(),
             }
         })
         .collect();

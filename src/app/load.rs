@@ -43,6 +43,11 @@ pub enum Need {
     /// (and their lines) of that month, however long ago it was, and the charges back to
     /// it; the month need not be in the cache's window.
     Close(Month),
+    /// The balance roll-forward of the month: the payouts of the month and the next with
+    /// their lines, Stripe's balance now and every balance transaction of the account
+    /// (paid out or not, back to the first), so the opening is summed and checked; the
+    /// charges and refunds, for what a converted line presented.
+    Balance(Month),
 }
 
 impl Need {
@@ -50,6 +55,10 @@ impl Need {
     pub fn reads(&self, table: Table) -> bool {
         match self {
             Need::Month(_) => matches!(table, Table::Payouts | Table::BalanceTransactions),
+            Need::Balance(_) => matches!(
+                table,
+                Table::Payouts | Table::BalanceTransactions | Table::Charges | Table::Refunds
+            ),
             Need::Dunning => matches!(
                 table,
                 Table::Invoices
@@ -125,13 +134,24 @@ impl Need {
                 o.settled_invoices_since = None;
                 o
             }
+            Need::Balance(m) => {
+                let mut o = Need::Close(*m).options(now, tz);
+                o.parts = Parts {
+                    payouts: true,
+                    charges: true,
+                    refunds: true,
+                    ..Parts::none()
+                };
+                o.all_lines = true;
+                o
+            }
         }
     }
 
     /// The month whose payouts this need reads, whatever the cache holds.
     fn month(&self) -> Option<Month> {
         match self {
-            Need::Month(m) | Need::Close(m) => Some(*m),
+            Need::Month(m) | Need::Close(m) | Need::Balance(m) => Some(*m),
             _ => None,
         }
     }

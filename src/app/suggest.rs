@@ -176,6 +176,8 @@ pub fn account_for(req: &ReadRequest, tickets: &[Ticket]) -> Result<TicketsAccou
         default_currency: None,
         payment_methods: Default::default(),
         settled_invoices_since: None,
+        balance: None,
+        lines_complete: false,
     };
     crate::stripe::blocking::block_on(async {
         let (data, reads) = fetch_tickets(client.clone(), tickets, meta)

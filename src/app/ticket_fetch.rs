@@ -686,6 +686,8 @@ mod tests {
             default_currency: None,
             payment_methods: Default::default(),
             settled_invoices_since: None,
+            balance: None,
+            lines_complete: false,
         }
     }
 

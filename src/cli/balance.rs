@@ -1,5 +1,6 @@
 //! `tieout balance`: the month's Stripe balance roll-forward per currency (issue 33) as
-//! balance-rollforward.csv, balance-activity.csv, fees.csv, balance.md and balance.json,
+//! balance-rollforward.csv, balance-activity.csv, fees.csv, conversions.csv, balance.md
+//! and balance.json,
 //! then a line per currency and the paths written. Exits 5 when a figure does not tie
 //! (the files are still written).
 
@@ -9,14 +10,12 @@ use clap::Args;
 
 use super::{CmdResult, Ctx, Failure, Formats, OutArgs};
 use crate::app::balance as use_case;
-use crate::report::balance::{self as export, BalanceReport, major_i128};
+use crate::report::balance::{self as export, BalanceReport};
 use crate::time::Month;
 
-pub const ROLLFORWARD_CSV: &str = "balance-rollforward.csv";
-pub const ACTIVITY_CSV: &str = "balance-activity.csv";
-pub const FEES_CSV: &str = "fees.csv";
-pub const MD_NAME: &str = "balance.md";
-pub const JSON_NAME: &str = "balance.json";
+pub use crate::report::balance::{
+    ACTIVITY_CSV, CONVERSIONS_CSV, FEES_CSV, JSON_NAME, MD_NAME, ROLLFORWARD_CSV,
+};
 
 /// `tieout balance`'s own options.
 #[derive(Debug, Clone, Args)]
@@ -35,7 +34,7 @@ pub fn run(ctx: &Ctx, args: &BalanceArgs) -> CmdResult {
     let r = use_case::build(&request, &data, args.month);
     let dir = args.out.out.clone().unwrap_or_else(|| PathBuf::from("."));
     let written = super::write_exports(&dir, &files(&r, formats), args.out.force)?;
-    for l in summary(&r) {
+    for l in export::summary(&r) {
         println!("{l}");
     }
     for (p, _) in written {
@@ -52,38 +51,5 @@ pub fn run(ctx: &Ctx, args: &BalanceArgs) -> CmdResult {
 
 /// The chosen files' names and bytes.
 pub fn files(r: &BalanceReport, formats: Formats) -> Vec<(&'static str, Vec<u8>)> {
-    let mut files: Vec<(&str, Vec<u8>)> = Vec::new();
-    if formats.md {
-        files.push((MD_NAME, export::markdown(r).into_bytes()));
-    }
-    if formats.csv {
-        files.push((ROLLFORWARD_CSV, export::rollforward_csv(r)));
-        files.push((ACTIVITY_CSV, export::activity_csv(r)));
-        files.push((FEES_CSV, export::fees_csv(r)));
-    }
-    if formats.json {
-        files.push((JSON_NAME, export::json(r)));
-    }
-    files
-}
-
-/// One line per currency: `USD: 100.00 + 50.00 activity + -40.00 payouts = 110.00`.
-fn summary(r: &BalanceReport) -> Vec<String> {
-    let mut out = vec![format!("Stripe balance roll-forward, {}:", r.month)];
-    if r.rollforward.is_empty() {
-        out.push("no balance transaction in or before this month".to_string());
-    }
-    for f in &r.rollforward {
-        let c = f.currency;
-        out.push(format!(
-            "{}: {} opening + {} activity + {} payouts = {} closing ({} pending)",
-            c.upper(),
-            major_i128(f.opening, c),
-            major_i128(f.activity, c),
-            major_i128(f.payouts, c),
-            major_i128(f.closing, c),
-            major_i128(f.closing_pending, c),
-        ));
-    }
-    out
+    export::files(r, formats)
 }

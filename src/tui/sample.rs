@@ -26,6 +26,8 @@ pub fn meta(origin: Origin) -> SnapshotMeta {
         default_currency: None,
         payment_methods: Default::default(),
         settled_invoices_since: Some(i64::MIN),
+        balance: None,
+        lines_complete: false,
     }
 }
 

@@ -7,9 +7,16 @@ use std::fs;
 use crate::support::cli::Tieout;
 use crate::support::golden::assert_golden_dir;
 
-const FILES: [&str; 14] = [
+const FILES: [&str; 20] = [
     "MANIFEST.json",
     "README.md",
+    // The Stripe balance (issue 33).
+    "balance-activity.csv",
+    "balance-rollforward.csv",
+    "balance.json",
+    "balance.md",
+    "conversions.csv",
+    "fees.csv",
     "disputes.csv",
     "failed-payments.csv",
     "failed-payments.json",
@@ -285,19 +292,19 @@ fn the_tui_export_writes_the_commands_packet_and_it_verifies() {
     assert!(
         steps
             .iter()
-            .any(|s| s == "writing MANIFEST.json (1/14 files)"),
+            .any(|s| s == "writing MANIFEST.json (1/20 files)"),
         "{steps:?}"
     );
     assert!(
         steps
             .iter()
-            .any(|s| s == "writing reconciliation.md (13/14 files)"),
+            .any(|s| s == "writing reconciliation.md (19/20 files)"),
         "{steps:?}"
     );
     let frame = h.frame();
     assert!(
         frame.contains(&format!(
-            "Close packet 2026-10: {} · 13 files",
+            "Close packet 2026-10: {} · 19 files",
             tui.display()
         )),
         "{frame}"
@@ -305,7 +312,7 @@ fn the_tui_export_writes_the_commands_packet_and_it_verifies() {
 
     let (manifest, v) = tieout::packet_dir::verify(&tui).expect("verify");
     assert!(v.is_intact(), "{v:?}");
-    assert_eq!(manifest.files.len(), 13);
+    assert_eq!(manifest.files.len(), 19);
     for name in FILES {
         assert_eq!(
             fs::read(tui.join(name)).expect("tui file"),

@@ -288,6 +288,8 @@ fn meta(fetched_at: i64) -> SnapshotMeta {
         default_currency: None,
         payment_methods: Default::default(),
         settled_invoices_since: None,
+        balance: None,
+        lines_complete: false,
     }
 }
 

@@ -51,6 +51,8 @@ fn fixture_account() -> AccountData {
         default_currency: None,
         payment_methods: Default::default(),
         settled_invoices_since: None,
+        balance: None,
+        lines_complete: false,
     });
     data.customers = read_models::<models::Customer>("customers")
         .iter()

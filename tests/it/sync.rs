@@ -65,6 +65,8 @@ fn fixture_rows(dir: &Path) -> AccountData {
         default_currency: None,
         payment_methods: Default::default(),
         settled_invoices_since: None,
+        balance: None,
+        lines_complete: false,
     });
     d.payouts = read::<models::Payout>(dir, "payouts")
         .iter()
@@ -318,10 +320,11 @@ async fn a_sync_stores_exactly_what_the_account_holds() {
 
     let log = fake.requests();
     assert!(log.iter().all(|r| r.method == "GET"));
-    // Lists page by 100; manual and instant payouts are never itemised.
+    // Lists page by 100 (the account and the balance are objects, not lists); manual and
+    // instant payouts are never itemised.
     for r in log
         .iter()
-        .filter(|r| r.path != "/v1/account" && !r.path.contains("/pi_"))
+        .filter(|r| r.path != "/v1/account" && r.path != "/v1/balance" && !r.path.contains("/pi_"))
     {
         assert_eq!(
             r.param("limit").as_deref(),
@@ -611,7 +614,8 @@ async fn fresh_reads_fetch_only_what_the_need_requires() {
     let fake = FakeStripe::start(FakeConfig::mini()).await;
     let all = fixture_rows(&mini_fixtures());
 
-    // A month: payouts arriving in it and their lines, nothing else.
+    // A month: payouts arriving in it and their lines, and the balance (one request, the
+    // same permission as the lines), nothing else.
     let month: tieout::time::Month = "2026-11".parse().expect("month");
     let opts = Need::Month(month).options(now(), &tz);
     let got = sync::read_fresh(&client(&fake), None, &opts, None, &Quiet)
@@ -619,9 +623,14 @@ async fn fresh_reads_fetch_only_what_the_need_requires() {
         .expect("month");
     assert_eq!(
         paths(&fake.requests()),
-        ["/v1/account", "/v1/payouts", "/v1/balance_transactions"]
-            .map(String::from)
-            .into()
+        [
+            "/v1/account",
+            "/v1/payouts",
+            "/v1/balance_transactions",
+            "/v1/balance"
+        ]
+        .map(String::from)
+        .into()
     );
     let mut ids: Vec<&str> = got.data.payouts.iter().map(|p| p.id.as_str()).collect();
     ids.sort();
@@ -780,7 +789,8 @@ async fn the_demo_account_syncs_completely_through_faults() {
             .filter(|i| i.status.as_str() == status)
             .count()
     };
-    let budget = 1
+    // The account, the balance (with the payouts), then the lists.
+    let budget = 2
         + pages(want.payouts.len())
         + lines_per_payout.values().map(|n| pages(*n)).sum::<usize>()
         + pages(count("open"))

@@ -191,7 +191,8 @@ fn refresh_on_a_pane_whose_resource_failed_reads_that_resource_alone() {
     assert!(
         paths
             .iter()
-            .all(|p| p == "/v1/payouts" || p == "/v1/balance_transactions"),
+            // The payouts resource: the payouts, their lines and the balance (issue 33).
+            .all(|p| p == "/v1/payouts" || p == "/v1/balance_transactions" || p == "/v1/balance"),
         "the retry read more than the payouts: {paths:?}"
     );
     let fresh = h.frame();
@@ -215,8 +216,14 @@ fn a_retry_that_fails_again_keeps_the_mark() {
     h.keys("2");
     fake.clear_requests();
     h.keys("r");
-    let paths: Vec<String> = fake.requests().into_iter().map(|r| r.path).collect();
-    assert_eq!(paths, vec!["/v1/payouts".to_string()], "{paths:?}");
+    let mut paths: Vec<String> = fake.requests().into_iter().map(|r| r.path).collect();
+    // The payouts and the balance, read side by side with the same permission.
+    paths.sort();
+    assert_eq!(
+        paths,
+        vec!["/v1/balance".to_string(), "/v1/payouts".to_string()],
+        "{paths:?}"
+    );
     let frame = flat(&h.frame());
     assert!(frame.contains("! payouts could not be read:"), "{frame}");
     assert!(frame.contains("payouts still could not be read"), "{frame}");

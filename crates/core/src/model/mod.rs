@@ -7,12 +7,15 @@
 //! ([`dashboard`]). No IO: the IO crate turns Stripe's answers, the demo files or the
 //! cache into these.
 
+pub mod balance;
 pub mod compact;
 pub mod dashboard;
+pub mod rate;
 pub mod resource;
 pub mod rows;
 pub mod status;
 
+pub use balance::StripeBalance;
 pub use resource::{AccountIdent, Parts, Resource};
 
 use serde::{Deserialize, Serialize};
@@ -84,6 +87,15 @@ pub struct SnapshotMeta {
     /// tieout recorded it. The demo holds every invoice (`Some(i64::MIN)`).
     #[serde(default)]
     pub settled_invoices_since: Option<i64>,
+    /// Stripe's balance (`GET /v1/balance`) with the instant it was read: absent in a cache
+    /// or read made before tieout read it, or when the read did not ask for it.
+    #[serde(default)]
+    pub balance: Option<StripeBalance>,
+    /// The balance transactions are every line the account has, not only those of the
+    /// window's payouts, so a month's opening can be summed from the lines (the demo, or a
+    /// read that listed them all); false in an older cache.
+    #[serde(default)]
+    pub lines_complete: bool,
 }
 
 /// Whether a read looked at the payment methods subscriptions renew with.

@@ -100,7 +100,8 @@ macro_rules! resources {
 }
 
 resources! {
-    /// Payouts in the window and their lines.
+    /// Payouts in the window and their lines, and Stripe's balance (`GET /v1/balance`, read
+    /// with the lines' Balance permission).
     Payouts => payouts {
         label: "payouts",
         tables: [Payouts, BalanceTransactions],

@@ -6,6 +6,7 @@
 pub use compact_str::CompactString;
 
 pub use crate::model::compact::{Metadata, Shared, StripeId, Word};
+pub use crate::model::rate::ExchangeRate;
 
 use serde::{Deserialize, Serialize};
 
@@ -69,7 +70,8 @@ impl PayoutRow {
 
 /// A balance transaction, with the payout it was listed under (`?payout=`), if any.
 ///
-/// A large account holds a million of these, so the row is kept compact (168 bytes) and
+/// A large account holds a million of these, so the row is kept compact (168 bytes, the
+/// exchange rate in what was padding) and
 /// mostly free of heap allocations of its own: the ids are [`StripeId`]s (inline), Stripe's
 /// short open-set words (`type`, `reporting_category`, `status`) are [`Word`]s (an unknown
 /// word is still held as sent), the fee's parts are one pointer ([`FeeParts`]), and the
@@ -97,6 +99,10 @@ pub struct BalanceTxnRow {
     /// cache predates it.
     #[serde(default)]
     pub fee_details: FeeParts,
+    /// Stripe's `exchange_rate`: set when the line was settled in a currency other than the
+    /// one the customer paid in. Five bytes that were padding (see [`ExchangeRate`]).
+    #[serde(default)]
+    pub exchange_rate: ExchangeRate,
 }
 
 /// A text held by many rows at once, one allocation for all of them. Reads as a `&str`.

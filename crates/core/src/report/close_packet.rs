@@ -1,7 +1,8 @@
 //! What goes into the month-end close packet, and exporting it: the one code path behind
 //! `tieout close` and the TUI's "export close packet". [`build`] computes every file from
 //! the account's rows (the month's tie-out, the dunning list as of `now`, the month's
-//! refunds and disputes, the README) and the manifest; exporting builds and writes the
+//! refunds and disputes, the Stripe balance's roll-forward, activity, fees and
+//! conversions, the README) and the manifest; exporting builds and writes the
 //! folder atomically through [`packet::write_packet_with`], reporting each step.
 //!
 //! Deterministic: the same data, month, `now` and time zone give byte-identical files.
@@ -135,6 +136,13 @@ pub fn build_with(
         "disputes.csv".to_string(),
         month_lines::disputes_csv(&data.disputes, &data.charges, range),
     );
+    progress(Step::Building(format!(
+        "the balance roll-forward of {month}"
+    )));
+    let balance = super::balance::build(data, month, tz);
+    for (name, bytes) in super::balance::files(&balance, all) {
+        files.insert(name.to_string(), bytes);
+    }
     let facts = PacketFacts {
         header: &header,
         api_version: &data.meta.api_version,
@@ -143,6 +151,7 @@ pub fn build_with(
         refunds: refunds_in_month,
         disputes: disputes_in_month,
         bank: bank.as_ref(),
+        balance: &balance,
     };
     progress(Step::Building(format!("the journal of {month}")));
     let later = tie_out_after(&data.payouts, &data.balance_transactions, month, tz);
@@ -196,6 +205,7 @@ pub fn build_with(
     if let Some(m) = &bank {
         summary.push(format!("bank: {}", crate::report::bank::counts_line(m)));
     }
+    summary.push(super::balance::packet_line(&balance));
     Ok(BuiltPacket {
         files,
         manifest,
@@ -237,6 +247,8 @@ mod tests {
             default_currency: None,
             payment_methods: Default::default(),
             settled_invoices_since: None,
+            balance: None,
+            lines_complete: false,
         });
         let (s, _) = "2026-09"
             .parse::<Month>()

@@ -21,6 +21,8 @@ pub struct PacketFacts<'a> {
     pub disputes: usize,
     /// The bank leg, when the packet was made with a statement.
     pub bank: Option<&'a crate::bank::BankMatch>,
+    /// The month's Stripe balance figures (their files are in every packet).
+    pub balance: &'a crate::report::balance::BalanceReport,
 }
 
 fn origin_words(h: &ReportHeader) -> &'static str {
@@ -233,6 +235,45 @@ pub fn readme(facts: &PacketFacts<'_>, tieout: &MonthTieOut, worklist: &Worklist
                  currency, status, reason.",
                 facts.disputes
             ),
+        ),
+        (
+            "balance-rollforward.csv",
+            "The Stripe balance as an asset account, per currency: opening + activity + \
+             payouts = closing, the closing split into available and pending, against Stripe's \
+             balance (GET /v1/balance) for the month that holds the instant it was read, and \
+             how the opening was made (summed from the lines, derived back from the balance, \
+             or both)."
+                .to_string(),
+        ),
+        (
+            "balance-activity.csv",
+            "The month's lines by currency and reporting category: count, gross, fee, net \
+             (Stripe's \"balance change from activity\")."
+                .to_string(),
+        ),
+        (
+            "fees.csv",
+            "What Stripe took in the month, per currency: the fees inside the lines by fee \
+             type, and the lines Stripe bills as fees of their own."
+                .to_string(),
+        ),
+        (
+            "conversions.csv",
+            format!(
+                "The {} lines of the month settled in another currency than the customer paid \
+                 in: presented and settled amount and currency, and Stripe's exchange rate.",
+                facts.balance.conversions.len()
+            ),
+        ),
+        (
+            "balance.md",
+            "The roll-forward, activity, fees and conversions for people, with how each \
+             figure is made and the sum per currency pair."
+                .to_string(),
+        ),
+        (
+            "balance.json",
+            "The same for scripts, amounts in minor units.".to_string(),
         ),
         (
             "MANIFEST.json",

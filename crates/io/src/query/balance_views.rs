@@ -1,7 +1,9 @@
 //! The SQL views of the Stripe balance (issue 33): `balance_rollforward` (one month and
 //! currency of the roll-forward, from the first month with a line to "now"'s) and `fees`
 //! (one month, currency, source and fee type of the fee statement). Amounts are integer
-//! minor units, computed by the same core code as `tieout balance`.
+//! minor units, computed by the same core code as `tieout balance`, with the snapshot's
+//! Stripe balance (`stripe_balance`/`difference` on the month that holds the instant it
+//! was read) and its openings summed when the lines are every line the account has.
 
 use jiff::tz::TimeZone;
 use polars::prelude::{
@@ -58,7 +60,13 @@ pub fn balance_views(
     let (mut fm, mut fc, mut fs, mut ft, mut fn_, mut fa) =
         (vec![], vec![], vec![], vec![], vec![], vec![]);
     for m in months(data, now, tz) {
-        for r in roll_forward(lines, m, tz, false, None) {
+        for r in roll_forward(
+            lines,
+            m,
+            tz,
+            data.meta.lines_complete,
+            data.meta.balance.as_ref(),
+        ) {
             rm.push(m.to_string());
             rc.push(r.currency.as_str().to_string());
             src.push(opening_how(r.opening_source).to_string());

@@ -603,6 +603,26 @@ fn the_balance_views_roll_forward_in_minor_units() {
             assert_eq!(get("opening_balance", i), get("closing_balance", i - 1));
         }
     }
+    // The month that holds the demo's clock is compared with its balance, and ties.
+    let now = q
+        .run(
+            "SELECT currency, closing_balance, stripe_balance, difference, opening_source \
+             FROM balance_rollforward WHERE month = '2026-11' ORDER BY currency",
+        )
+        .expect("current month");
+    assert_eq!(now.height(), 3, "{now}");
+    for i in 0..now.height() {
+        let at = |name: &str| {
+            now.column(name)
+                .expect(name)
+                .get(i)
+                .expect("row")
+                .to_string()
+        };
+        assert_eq!(at("stripe_balance"), at("closing_balance"), "{now}");
+        assert_eq!(at("difference"), "0", "{now}");
+        assert_eq!(at("opening_source"), "\"summed_and_derived\"", "{now}");
+    }
     let fees = q
         .run("SELECT currency, SUM(amount) AS amount FROM fees GROUP BY currency")
         .expect("fees");

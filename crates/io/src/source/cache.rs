@@ -124,6 +124,14 @@ pub struct Manifest {
     /// --cached` refuses it rather than report every failure as lost.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub settled_invoices_since: Option<i64>,
+    /// Stripe's balance and when it was read (absent in a cache written before tieout read
+    /// it: the roll-forward then has no Stripe figure to compare with).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub balance: Option<tieout_core::model::StripeBalance>,
+    /// Every balance transaction of the account was read (absent: only the window's
+    /// payouts' lines).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub lines_complete: bool,
     /// Rows per table (a table added later is absent from an older cache's manifest).
     pub row_counts: BTreeMap<String, usize>,
     /// The tieout version that wrote the cache.
@@ -150,6 +158,8 @@ impl Manifest {
             default_currency: m.default_currency,
             payment_methods: m.payment_methods.clone(),
             settled_invoices_since: m.settled_invoices_since,
+            balance: m.balance.clone(),
+            lines_complete: m.lines_complete,
             row_counts: snapshot.row_counts(),
             tieout_version: env!("CARGO_PKG_VERSION").to_string(),
             generation,
@@ -170,6 +180,8 @@ impl Manifest {
             default_currency: self.default_currency,
             payment_methods: self.payment_methods.clone(),
             settled_invoices_since: self.settled_invoices_since,
+            balance: self.balance.clone(),
+            lines_complete: self.lines_complete,
         }
     }
 

@@ -264,6 +264,8 @@ pub fn tickets_csv_in(path: &Path) -> Result<String, DemoError> {
 fn load(src: &Src) -> Result<AccountData, DemoError> {
     let account: models::Account = src.value("account.json")?;
     let meta: Meta = src.value("meta.json")?;
+    // Stripe's balance as the generator left it, read at the demo's clock.
+    let balance: models::Balance = src.value("balance.json")?;
 
     // Which automatic payout paid out each balance transaction.
     let lines: BTreeMap<String, Vec<String>> = src.value("payout_lines.json")?;
@@ -364,6 +366,9 @@ fn load(src: &Src) -> Result<AccountData, DemoError> {
         },
         // The demo is the whole account: every invoice, whatever its status.
         settled_invoices_since: Some(i64::MIN),
+        balance: Some(balance.to_core(meta.generated_for_now)),
+        // The generator writes every line the account has, paid out or not.
+        lines_complete: true,
     };
     Ok(AccountData {
         meta,

@@ -348,6 +348,7 @@ pub fn balance_txn_row(t: &models::BalanceTransaction, payout: Option<&PayoutId>
                 application: d.application.as_deref().map(Box::from),
             })
             .collect(),
+        exchange_rate: t.exchange_rate,
     }
 }
 

@@ -74,7 +74,6 @@ use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use futures::TryStreamExt;
-use jiff::tz::TimeZone;
 use serde::de::DeserializeOwned;
 
 use crate::source::cache::{Cache, CacheError, ProfilePointer, Saved};
@@ -91,9 +90,11 @@ use tieout_core::model::rows::{
     PaymentIntentRow, PayoutId, PayoutRow, RefundRow, StripeId, SubscriptionRow,
 };
 use tieout_core::model::{AccountData, Mode, Origin, SnapshotMeta};
-use tieout_core::time::Month;
 
+mod balance;
 mod cards;
+mod options;
+pub use options::SyncOptions;
 mod invoices;
 pub mod journal;
 mod paced;
@@ -106,7 +107,7 @@ use payouts::*;
 pub use payouts::{itemisable, settled};
 /// The vocabulary of what a read is made of lives in the core crate
 /// (`tieout_core::model::resource`); named here too while the shells move to it.
-use tieout_core::model::{AccountIdent, Parts, Resource};
+use tieout_core::model::{AccountIdent, Resource};
 
 /// How many months of charges a sync reads, counting back from the current one.
 pub const CHARGE_MONTHS: u32 = 13;
@@ -115,61 +116,6 @@ pub const CHARGE_MONTHS: u32 = 13;
 /// recovery picture's default six months of failures, and the month before them in which
 /// an invoice that first failed at the window's start may have been created.
 pub const SETTLED_MONTHS: u32 = 6;
-
-/// What a sync reads and as of when.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SyncOptions {
-    pub parts: Parts,
-    /// Payouts arriving in `[start, end)`, unix seconds.
-    pub window: (i64, i64),
-    /// Charges created at or after this instant.
-    pub charges_since: i64,
-    /// With the invoices: also the paid and void ones created at or after this instant
-    /// (how the failures of the recovery picture ended); `None`: open and uncollectible
-    /// only.
-    pub settled_invoices_since: Option<i64>,
-    /// Parts whose failure (a missing permission) does not fail the read: their tables
-    /// stay empty and the snapshot's meta does not claim them (the morning `dunning` reads
-    /// charges for its recovery line, which it leaves out without them).
-    pub best_effort: Parts,
-    /// The clock (recorded as the snapshot's `fetched_at`).
-    pub now: i64,
-}
-
-fn months_back(m: Month, n: u32) -> Month {
-    (0..n).fold(m, |m, _| m.prev())
-}
-
-impl SyncOptions {
-    /// Everything, with payouts of the current month and the `months - 1` before it.
-    pub fn for_months(now: i64, tz: &TimeZone, months: u32) -> Self {
-        let current = Month::of(now, tz);
-        let first = months_back(current, months.max(1) - 1);
-        Self {
-            parts: Parts::all(),
-            window: (first.range(tz).0, current.range(tz).1),
-            charges_since: months_back(current, CHARGE_MONTHS).range(tz).0,
-            settled_invoices_since: Some(months_back(current, SETTLED_MONTHS).range(tz).0),
-            best_effort: Parts::none(),
-            now,
-        }
-    }
-
-    /// Only the payouts arriving in `month` and their lines.
-    pub fn for_month(now: i64, tz: &TimeZone, month: Month) -> Self {
-        Self {
-            parts: Parts {
-                payouts: true,
-                ..Parts::none()
-            },
-            window: month.range(tz),
-            charges_since: month.range(tz).0,
-            settled_invoices_since: None,
-            best_effort: Parts::none(),
-            now,
-        }
-    }
-}
 
 /// The id used when neither Stripe nor the command line names the account.
 pub const UNKNOWN_ACCOUNT: &str = "acct_unknown";
@@ -276,9 +222,11 @@ pub async fn fetch_each(
     let (payouts, invoices, customers, charges, refunds, disputes, subscriptions, cards) = futures::join!(
         async {
             if parts.payouts {
-                fetch_payouts(client, opts, previous, progress)
-                    .await
-                    .map(Some)
+                futures::try_join!(
+                    fetch_payouts(client, opts, previous, progress),
+                    balance::fetch(client, opts, progress),
+                )
+                .map(Some)
             } else {
                 Ok(None)
             }
@@ -377,11 +325,18 @@ pub async fn fetch_each(
             .settled_invoices_since
             .filter(|_| invoices.is_some() && parts.charges && !failed_read(Resource::Charges))
             .map(|t| t.max(opts.charges_since)),
+        balance: None,
+        lines_complete: false,
     });
     let (mut reused_payouts, mut reused_lines) = (0, 0);
-    if let Some(p) = payouts {
+    if let Some((p, b)) = payouts {
         data.payouts = p.payouts;
-        data.balance_transactions = p.lines;
+        data.balance_transactions = match &b.all_lines {
+            Some(all) => balance::merge_lines(p.lines, all),
+            None => p.lines,
+        };
+        data.meta.balance = b.balance;
+        data.meta.lines_complete = b.all_lines.is_some();
         reused_payouts = p.reused_payouts;
         reused_lines = p.reused_lines;
     }
@@ -608,7 +563,9 @@ pub use crate::stripe::blocking::block_on;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use jiff::tz::TimeZone;
     use tieout_core::money::Currency;
+    use tieout_core::time::Month;
 
     fn payout(status: PayoutStatus, recon: ReconciliationStatus, automatic: bool) -> PayoutRow {
         PayoutRow {

@@ -96,6 +96,8 @@ pub fn random_data(seed: u64, n: usize) -> AccountData {
         default_currency: None,
         payment_methods: tieout_core::model::MethodsRead::Read,
         settled_invoices_since: Some(i64::MIN),
+        balance: None,
+        lines_complete: false,
     };
     let mut d = AccountData::empty(meta);
     // Fee details come from their own stream, so the other fields keep their values.
@@ -155,6 +157,20 @@ pub fn random_data(seed: u64, n: usize) -> AccountData {
                     application: fees.opt_id("ca").map(Box::from),
                 })
                 .collect(),
+            // A third of the lines converted, some rates too long to be held inline.
+            exchange_rate: match fees.0.random_range(0..6) {
+                0 => tieout_core::model::rate::ExchangeRate::parse(&format!(
+                    "{}.{}",
+                    fees.0.random_range(0..5),
+                    fees.0.random_range(0..1_000_000)
+                )),
+                1 => tieout_core::model::rate::ExchangeRate::parse(&format!(
+                    "0.{}",
+                    fees.0.random_range(1_000_000_000_000u64..9_000_000_000_000)
+                )),
+                _ => None,
+            }
+            .unwrap_or_default(),
         });
         d.invoices.push(InvoiceRow {
             id: g.id("in").into(),

@@ -51,6 +51,42 @@ fn canonical_balance() {
     assert_eq!(b.available.len(), 1);
     assert_eq!(b.available[0].currency, "usd");
     assert_eq!(b.livemode, Some(false));
+    assert_eq!(b.available[0].source_types.get("card"), Some(&0));
+    let core = b.to_core(7);
+    assert_eq!(core.read_at, 7);
+    assert_eq!(core.total(tieout_core::money::Currency::USD), Some(0));
+}
+
+/// A balance with odd parts still reads: missing lists, `null`s, an entry without an
+/// amount (its source types count), a source type that is not a number, an unknown
+/// currency, fields Stripe may add.
+#[test]
+fn a_hostile_balance_still_reads() {
+    let b: Balance = parse(json!({
+        "object": "balance",
+        "available": [
+            {"amount": 1000, "currency": "usd", "source_types": {"card": 900, "bank_account": 100}},
+            {"currency": "eur", "source_types": {"card": 250, "odd": "x", "none": null}},
+            {"amount": 5, "currency": "not-a-currency"},
+            {"amount": null, "currency": null, "source_types": null},
+        ],
+        "pending": null,
+        "instant_available": [{"amount": 1, "currency": "usd"}],
+        "refund_and_dispute_prefunding": {"available": []},
+    }));
+    let core = b.to_core(1);
+    assert_eq!(
+        core.amounts.get(&tieout_core::money::Currency::USD),
+        Some(&(1000, 0))
+    );
+    assert_eq!(
+        core.amounts
+            .get(&tieout_core::money::Currency::parse("eur").expect("eur")),
+        Some(&(250, 0))
+    );
+    assert_eq!(core.amounts.len(), 2);
+    let empty: Balance = parse(json!({}));
+    assert!(empty.to_core(0).amounts.is_empty());
 }
 
 #[test]

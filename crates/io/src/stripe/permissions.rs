@@ -27,7 +27,7 @@ pub const PERMISSIONS: &[Permission] = &[
     Permission {
         slug: "rak_balance_read",
         resource: "Balance",
-        used_for: "balance transactions of each payout (tie-out); the key check at login",
+        used_for: "the balance and its transactions (tie-out, balance roll-forward); the key check at login",
         required: true,
         probe: Some("/v1/balance_transactions"),
     },

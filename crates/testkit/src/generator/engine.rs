@@ -267,6 +267,9 @@ pub struct Gen {
     seq: u64,
     cursor: i64,
     pending: BTreeMap<Currency, Vec<PendingLine>>,
+    /// Per currency, the net of every line written: (available, pending) by
+    /// `available_on` against now. Stripe's balance is this sum, paid out or not.
+    ledger: BTreeMap<Currency, (i64, i64)>,
     pub customers: Vec<Cust>,
     pub subs: Vec<Sub>,
     pub stats: Stats,
@@ -297,6 +300,18 @@ fn cur_s(c: Currency) -> String {
 }
 
 impl Gen {
+    /// Writes a balance transaction and counts it in the account's balance.
+    pub(super) fn write_bt(&mut self, bt: &o::BalanceTransaction) -> Result<(), GenError> {
+        let currency = Currency::parse(&bt.currency).unwrap_or(Currency::USD);
+        let e = self.ledger.entry(currency).or_default();
+        if bt.available_on <= self.p.now {
+            e.0 += bt.net;
+        } else {
+            e.1 += bt.net;
+        }
+        self.w.balance_transactions.push(bt)
+    }
+
     pub fn new(p: Params, seed: u64, w: Writers) -> Self {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         rng.set_stream(1);
@@ -310,6 +325,7 @@ impl Gen {
             queue: BTreeMap::new(),
             seq: 0,
             pending: BTreeMap::new(),
+            ledger: BTreeMap::new(),
             customers: Vec::new(),
             subs: Vec::new(),
             stats: Stats::default(),
@@ -555,7 +571,7 @@ impl Gen {
                     });
                 }
                 *self.stats.bt_types.entry(bt.kind).or_default() += 1;
-                self.w.balance_transactions.push(&bt)
+                self.write_bt(&bt)
             }
             Obj::Charge(c) => self.w.charges.push(&c),
             Obj::Pi(p) => self.w.payment_intents.push(&p),

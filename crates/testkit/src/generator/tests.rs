@@ -404,3 +404,63 @@ fn the_payment_methods_agree_with_the_charges_and_the_scenarios() {
     assert_eq!(scenario_subs, 8);
     assert!(by_id.values().any(|m| s(m, "type") == "sepa_debit"));
 }
+
+/// Every generated account keeps a true ledger (issue 33): for every month from its first
+/// line to the one that holds its clock, opening + activity + payouts = closing, each month
+/// opens where the last one closed, the opening summed from the lines equals the one
+/// derived back from `/v1/balance`, and the current month's closing is the account's
+/// balance, split into available and pending as Stripe splits it.
+#[test]
+fn generated_accounts_roll_forward_to_their_balance() {
+    use tieout_core::domain::balance::roll_forward;
+    use tieout_core::time::Month;
+    let tz = jiff::tz::TimeZone::UTC;
+    for seed in [DEMO_SEED, DEMO_SEED + 1, DEMO_SEED + 2] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        generate(seed, DEMO_SCALE, dir.path()).expect("generate");
+        let data = tieout_io::source::demo::load_dir(dir.path()).expect("load");
+        let balance = data.meta.balance.clone().expect("the account's balance");
+        assert!(data.meta.lines_complete);
+        let first = data
+            .balance_transactions
+            .iter()
+            .map(|l| l.created)
+            .min()
+            .expect("lines");
+        let current = Month::of(balance.read_at, &tz);
+        let mut m = Month::of(first, &tz);
+        let mut prev: BTreeMap<tieout_core::money::Currency, i128> = BTreeMap::new();
+        let mut months = 0;
+        while m <= current {
+            for r in roll_forward(&data.balance_transactions, m, &tz, true, Some(&balance)) {
+                let c = r.currency;
+                assert_eq!(
+                    r.opening + r.activity + r.payouts,
+                    r.closing,
+                    "{seed} {m} {c}"
+                );
+                assert_eq!(r.closing_available + r.closing_pending, r.closing);
+                assert_eq!(
+                    r.opening,
+                    prev.get(&c).copied().unwrap_or(0),
+                    "{seed} {m} {c}"
+                );
+                assert_eq!(r.opening_difference, None, "{seed} {m} {c}: {r:?}");
+                if m == current {
+                    let (a, p) = balance.amounts.get(&c).copied().unwrap_or_default();
+                    assert_eq!(r.difference, Some(0), "{seed} {c}: {r:?}");
+                    assert_eq!(
+                        (r.closing_available, r.closing_pending),
+                        (a, p),
+                        "{seed} {c}"
+                    );
+                }
+                prev.insert(c, r.closing);
+            }
+            m = m.next();
+            months += 1;
+        }
+        assert!(months >= 6, "{seed}: {months} months");
+        assert!(!balance.amounts.is_empty());
+    }
+}

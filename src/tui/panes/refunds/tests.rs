@@ -47,6 +47,8 @@ fn account() -> AccountData {
         default_currency: None,
         payment_methods: Default::default(),
         settled_invoices_since: None,
+        balance: None,
+        lines_complete: false,
     });
     d.customers = rows::<models::Customer, CustomerRow>("customers.json");
     d.charges = rows::<models::Charge, ChargeRow>("charges.json");

@@ -14,24 +14,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use jiff::tz::TimeZone;
 use serde::Serialize;
 
+pub use crate::model::StripeBalance;
 use crate::model::rows::BalanceTxnRow;
 use crate::money::Currency;
 use crate::time::Month;
-
-/// Stripe's balance now (`GET /v1/balance`), per currency, each summed over source types.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct StripeBalance {
-    /// When the balance was read (unix seconds).
-    pub read_at: i64,
-    /// currency -> (available, pending), minor units.
-    pub amounts: BTreeMap<Currency, (i128, i128)>,
-}
-
-impl StripeBalance {
-    pub fn total(&self, currency: Currency) -> Option<i128> {
-        self.amounts.get(&currency).map(|(a, p)| a + p)
-    }
-}
 
 /// How the opening figure was made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

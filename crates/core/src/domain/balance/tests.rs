@@ -265,11 +265,93 @@ proptest! {
                 prop_assert_eq!(r.opening, prev.get(&r.currency).copied().unwrap_or(0));
                 prop_assert_eq!(r.opening_summed, r.opening_derived);
                 if m == current {
+                    // The current month's closing is the account's balance, split alike.
+                    let (a, p) = balance.amounts.get(&r.currency).copied().unwrap_or_default();
+                    prop_assert_eq!(r.stripe_balance, Some(a + p));
                     prop_assert_eq!(r.difference, Some(0));
+                    prop_assert_eq!((r.closing_available, r.closing_pending), (a, p));
+                    prop_assert!(r.ties());
+                } else {
+                    prop_assert_eq!(r.stripe_balance, None);
                 }
                 prev.insert(r.currency, r.closing);
             }
             m = m.next();
         }
+        // A balance a cent off is never hidden: the current month shows the cent, and the
+        // opening summed from the lines and the one derived from the balance disagree.
+        if let Some((c, _)) = balance.amounts.iter().next().map(|(c, v)| (*c, *v)) {
+            let mut off = balance.clone();
+            if let Some(e) = off.amounts.get_mut(&c) {
+                e.0 += 1;
+            }
+            let rows = roll_forward(&known, current, &tz, true, Some(&off));
+            let r = rows.iter().find(|r| r.currency == c);
+            prop_assert!(r.is_some());
+            if let Some(r) = r {
+                prop_assert_eq!(r.difference, Some(-1));
+                prop_assert_eq!(r.opening_difference, Some(-1));
+                prop_assert!(!r.ties());
+            }
+        }
     }
+}
+
+#[test]
+fn conversions_are_the_lines_with_a_rate_and_sum_per_pair() {
+    use crate::model::rate::ExchangeRate;
+    use crate::model::rows::{ChargeRow, RefundRow};
+    let tz = TimeZone::UTC;
+    let gbp: Currency = "gbp".parse().expect("gbp");
+    let mut lines = sample();
+    // t3 was a GBP charge settled in USD; t4 refunds part of it; t5 has a rate but its
+    // charge was not read; t1 (September) is out of the month.
+    for (i, rate) in [(0, "1.27"), (2, "1.27"), (3, "1.265"), (4, "0.5")] {
+        lines[i].exchange_rate = ExchangeRate::parse(rate).expect("rate");
+    }
+    lines[2].source = Some("ch_gbp".into());
+    lines[3].source = Some("re_gbp".into());
+    lines[4].source = Some("ch_unread".into());
+    let mut charge: ChargeRow = serde_json::from_value(serde_json::json!({
+        "id": "ch_gbp", "amount": 3937, "amount_captured": 3937, "amount_refunded": 0,
+        "currency": "gbp", "status": "succeeded", "created": 0, "metadata": {},
+        "disputed": false, "refunded": false,
+    }))
+    .expect("charge");
+    charge.currency = gbp;
+    let refund: RefundRow = serde_json::from_value(serde_json::json!({
+        "id": "re_gbp", "charge": "ch_gbp", "amount": 790, "currency": "gbp",
+        "status": "succeeded", "created": 0,
+    }))
+    .expect("refund");
+    let rows = conversions(&lines, &[charge], &[refund], month("2026-10"), &tz);
+    let ids: Vec<&str> = rows
+        .iter()
+        .map(|r| r.balance_transaction_id.as_str())
+        .collect();
+    assert_eq!(ids, ["t3", "t4", "t5"]);
+    assert_eq!(
+        (rows[0].presentment_amount, rows[0].presentment_currency),
+        (Some(3937), Some(gbp))
+    );
+    assert_eq!(
+        (rows[1].presentment_amount, rows[1].settled_amount),
+        (Some(-790), -1_000)
+    );
+    assert_eq!(rows[1].exchange_rate.to_string(), "1.265");
+    assert_eq!(
+        (rows[2].presentment_amount, rows[2].presentment_currency),
+        (None, None)
+    );
+    let pairs = conversion_pairs(&rows);
+    assert_eq!(pairs.len(), 2);
+    assert_eq!(pairs[0].presentment_currency, None);
+    assert_eq!(
+        (
+            pairs[1].count,
+            pairs[1].presentment_amount,
+            pairs[1].settled_amount
+        ),
+        (2, 3147, 4_000)
+    );
 }

@@ -22,6 +22,8 @@ pub fn meta() -> SnapshotMeta {
         default_currency: None,
         payment_methods: Default::default(),
         settled_invoices_since: None,
+        balance: None,
+        lines_complete: false,
     }
 }
 

@@ -98,6 +98,7 @@ mod tests {
             description: None,
             status: "available".into(),
             fee_details: crate::model::rows::FeeParts::NONE,
+            exchange_rate: Default::default(),
         }
     }
 

@@ -57,6 +57,7 @@ pub fn line(id: &str, payout: &str, kind: &str, cat: &str, amount: i64, fee: i64
         description: None,
         status: "available".into(),
         fee_details: FeeParts::NONE,
+        exchange_rate: Default::default(),
     }
 }
 
@@ -76,6 +77,7 @@ pub fn own(p: &PayoutRow) -> BalanceTxnRow {
         description: Some("STRIPE PAYOUT".into()),
         status: "available".into(),
         fee_details: FeeParts::NONE,
+        exchange_rate: Default::default(),
     }
 }
 

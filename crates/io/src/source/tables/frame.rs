@@ -59,6 +59,17 @@ impl<'r, R: Sync> Frame<'r, R> {
         })
     }
 
+    pub(super) fn opt_string(
+        self,
+        name: &'static str,
+        f: impl Fn(&R) -> Option<String> + Send + 'r,
+    ) -> Self {
+        let rows = self.rows;
+        self.push(move || {
+            StringChunked::from_iter_options(name.into(), rows.iter().map(f)).into_column()
+        })
+    }
+
     pub(super) fn i64(self, name: &'static str, f: impl Fn(&R) -> i64 + Send + 'r) -> Self {
         let rows = self.rows;
         self.push(move || {

@@ -358,6 +358,33 @@ mod tests {
     }
 
     #[test]
+    fn exchange_rates_round_trip_exactly_and_a_cache_without_them_still_loads() {
+        let data = random_data(11, 40);
+        let rates: Vec<String> = data
+            .balance_transactions
+            .iter()
+            .filter_map(|r| r.exchange_rate.get().map(|d| d.to_string()))
+            .collect();
+        assert!(rates.len() > 3, "the sample should hold converted lines");
+        assert!(
+            rates.iter().any(|r| r.len() > 12),
+            "and a long rate: {rates:?}"
+        );
+        let mut snap = Snapshot::from_data(&data).expect("frames");
+        assert_eq!(snap.to_data().expect("rows"), data, "the column is written");
+        *snap.frame_mut(Table::BalanceTransactions) = snap
+            .frame(Table::BalanceTransactions)
+            .drop("exchange_rate")
+            .expect("drop");
+        let back = snap.to_data().expect("an older cache still loads");
+        let mut expected = data.clone();
+        for r in &mut expected.balance_transactions {
+            r.exchange_rate = tieout_core::model::rate::ExchangeRate::NONE;
+        }
+        assert_eq!(back, expected);
+    }
+
+    #[test]
     fn fee_details_round_trip_and_a_cache_without_them_still_loads() {
         let data = random_data(11, 40);
         assert!(

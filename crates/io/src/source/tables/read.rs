@@ -14,9 +14,9 @@ use crate::stripe::models::{
     SubscriptionStatus, TraceIdStatus,
 };
 use tieout_core::model::rows::{
-    BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, FeeParts, InvoicePaymentRow, InvoiceRow,
-    Metadata, PaymentIntentRow, PayoutRow, RefundRow, RenewalMethodRow, SharedText, StripeId,
-    SubscriptionRow,
+    BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, ExchangeRate, FeeParts, InvoicePaymentRow,
+    InvoiceRow, Metadata, PaymentIntentRow, PayoutRow, RefundRow, RenewalMethodRow, SharedText,
+    StripeId, SubscriptionRow,
 };
 use tieout_core::model::{AccountData, Table};
 
@@ -120,6 +120,8 @@ fn balance_transactions_rows(df: &DataFrame) -> Result<Vec<BalanceTxnRow>, Table
     let status = c.str("status")?;
     // Added after caches were first written: a cache without it reads as no details.
     let fee_details = c.added_opt_str("fee_details")?;
+    // Added with the conversions (issue 33): a cache without it reads as no rate.
+    let exchange_rate = c.added_opt_str("exchange_rate")?;
     (0..c.height())
         .into_par_iter()
         .map(|i| {
@@ -147,6 +149,15 @@ fn balance_transactions_rows(df: &DataFrame) -> Result<Vec<BalanceTxnRow>, Table
                 description: description[i].clone(),
                 status: status[i].into(),
                 fee_details: details,
+                exchange_rate: match exchange_rate.as_ref().and_then(|v| v[i]) {
+                    None => ExchangeRate::NONE,
+                    Some(text) => ExchangeRate::parse(text).ok_or_else(|| {
+                        c.err(
+                            "exchange_rate",
+                            format!("is not a decimal in row {i}: {text:?}"),
+                        )
+                    })?,
+                },
             })
         })
         .collect()

@@ -76,6 +76,9 @@ fn balance_transactions_frame(rows: &[BalanceTxnRow]) -> Result<DataFrame, Table
         .opt_str("description", |r| r.description.as_deref())
         .str("status", |r| &r.status)
         .string("fee_details", |r| fee_details_json(&r.fee_details))
+        .opt_string("exchange_rate", |r| {
+            r.exchange_rate.get().map(|d| d.to_string())
+        })
         .finish()
 }
 

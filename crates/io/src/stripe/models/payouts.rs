@@ -55,6 +55,10 @@ pub struct BalanceTransaction {
     pub fee: Option<i64>,
     #[serde(default, deserialize_with = "null_default")]
     pub fee_details: Vec<FeeDetail>,
+    /// Set when the line was converted: Stripe's decimal, read exactly (text, number or
+    /// `null`; anything else is no rate).
+    #[serde(default)]
+    pub exchange_rate: tieout_core::model::rate::ExchangeRate,
     pub net: Option<i64>,
     pub reporting_category: Option<String>,
     pub source: Option<Expandable<AnyObject>>,

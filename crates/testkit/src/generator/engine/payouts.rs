@@ -170,7 +170,7 @@ impl Gen {
                 net: bt.net,
             });
             *self.stats.bt_types.entry(bt.kind).or_default() += 1;
-            self.w.balance_transactions.push(&bt)?;
+            self.write_bt(&bt)?;
             let release = self.make_bt(
                 at + 60,
                 at + 60,
@@ -242,7 +242,7 @@ impl Gen {
         self.w.payout_lines.entry(&po_id, &ids)?;
         self.stats.max_lines = self.stats.max_lines.max(lines.len() as u64);
         *self.stats.bt_types.entry(own.kind).or_default() += 1;
-        self.w.balance_transactions.push(&own)?;
+        self.write_bt(&own)?;
         self.write(Obj::Payout(Box::new(payout)))
     }
 
@@ -290,33 +290,28 @@ impl Gen {
             payout.source_type = "card";
         }
         *self.stats.bt_types.entry(own.kind).or_default() += 1;
-        self.w.balance_transactions.push(&own)?;
+        self.write_bt(&own)?;
         self.write(Obj::Payout(Box::new(payout)))
     }
 
-    /// What is left unpaid per currency: (available, pending) by `available_on` vs now.
+    /// Stripe's balance per currency: (available, pending), the net of every line written
+    /// by whether it is available at now, in every currency payouts are made in or a line
+    /// was written in.
     pub fn balance(&self) -> Vec<(Currency, i64, i64)> {
-        self.p
+        let mut out: Vec<(Currency, i64, i64)> = self
+            .p
             .payout_currencies
             .iter()
             .map(|pc| {
-                let lines = self
-                    .pending
-                    .get(&pc.currency)
-                    .map(Vec::as_slice)
-                    .unwrap_or(&[]);
-                let avail = lines
-                    .iter()
-                    .filter(|l| l.available_on <= self.p.now)
-                    .map(|l| l.net)
-                    .sum();
-                let pend = lines
-                    .iter()
-                    .filter(|l| l.available_on > self.p.now)
-                    .map(|l| l.net)
-                    .sum();
-                (pc.currency, avail, pend)
+                let (a, p) = self.ledger.get(&pc.currency).copied().unwrap_or_default();
+                (pc.currency, a, p)
             })
-            .collect()
+            .collect();
+        for (c, (a, p)) in &self.ledger {
+            if !out.iter().any(|(k, _, _)| k == c) {
+                out.push((*c, *a, *p));
+            }
+        }
+        out
     }
 }
