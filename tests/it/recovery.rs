@@ -161,3 +161,35 @@ fn the_wrong_card_is_named_fresh_and_cached_alike() {
     demo.run(&["dunning", "--format", "csv"]).success();
     assert_eq!(read(&demo, "failed-payments.csv"), csv);
 }
+
+/// Stripe's `attempt_count` counts only the scheduled attempts: an invoice whose first
+/// attempt failed and that the customer then paid by hand on the hosted page still says 1.
+/// The read keeps it (its charges tell that it failed first), so a fresh run and a cached
+/// one count it recovered rather than leave it out of the picture.
+#[test]
+fn an_invoice_paid_by_hand_after_one_failed_attempt_is_recovered_fresh_and_cached() {
+    const ID: &str = "in_x8AGpvY64enQPAIEVDzxMxkx";
+    let fake = start_fake(FakeConfig::default().account_readable_by_restricted_keys(true));
+    let mut inv = fake.object(ID).expect("the demo's open EUR invoice");
+    let due = inv["amount_due"].clone();
+    inv["status"] = "paid".into();
+    inv["attempt_count"] = 1.into();
+    inv["amount_paid"] = due;
+    inv["amount_remaining"] = 0.into();
+    inv["next_payment_attempt"] = serde_json::Value::Null;
+    inv["status_transitions"]["paid_at"] = 1_795_900_000.into();
+    fake.put(inv).expect("put");
+    let t = Tieout::against(&fake);
+    let row = |t: &Tieout| {
+        read(t, "recovery-invoices.csv")
+            .lines()
+            .find(|l| l.starts_with(ID))
+            .map(str::to_owned)
+    };
+    recovery(&t, &["--format", "csv"]).success();
+    let fresh = row(&t).expect("in the fresh picture");
+    assert!(fresh.contains(",recovered,"), "{fresh}");
+    t.run(&["sync"]).success();
+    recovery(&t, &["--cached", "--format", "csv", "--force"]).success();
+    assert_eq!(row(&t).as_deref(), Some(fresh.as_str()));
+}

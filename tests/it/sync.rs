@@ -139,15 +139,12 @@ fn expected(all: &AccountData, opts: &SyncOptions) -> AccountData {
         .filter(|t| t.payout.as_deref().is_some_and(|p| itemised.contains(p)))
         .cloned()
         .collect();
-    // Open and uncollectible invoices, and the paid and void ones since
-    // `settled_invoices_since` that may have failed first (more than one attempt, a
-    // payment outside Stripe, void after an attempt), all with their payments.
+    // Open and uncollectible invoices, and every paid and void one since
+    // `settled_invoices_since` (whether it failed first is for its charges to tell), all
+    // with their payments.
     let settled = |i: &&tieout::model::rows::InvoiceRow| {
         matches!(i.status.as_str(), "paid" | "void")
             && opts.settled_invoices_since.is_some_and(|t| i.created >= t)
-            && (i.attempt_count >= 2
-                || i.amount_paid_off_stripe > 0
-                || (i.attempted && i.status.as_str() != "paid"))
     };
     d.invoices = all
         .invoices

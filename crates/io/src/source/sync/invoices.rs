@@ -1,5 +1,5 @@
 //! The invoices' side of a sync: the open and uncollectible invoices (and, for the recovery
-//! picture, the paid and void ones since an instant that may have failed first), the payments
+//! picture, every paid and void one since an instant: its charges tell whether it failed first), the payments
 //! Stripe did not expand, and the PaymentIntent (with its latest charge) that explains each
 //! failed invoice.
 
@@ -117,17 +117,21 @@ pub(super) async fn fetch_invoices(
         ),
         settled,
     )?;
-    // The paid and void invoices that may have failed first: an attempt that was not
-    // the only one, or a payment outside Stripe. One paid on its first attempt never
-    // failed, and its payments are not needed.
-    let settled: Vec<Invoice> = settled
-        .into_iter()
-        .filter(|i| {
-            i.attempt_count >= 2
-                || i.amount_paid_off_stripe.unwrap_or(0) > 0
-                || (i.attempted && i.status != Some(InvoiceStatus::Paid))
-        })
-        .collect();
+    // Every paid and void invoice since the instant is kept: whether one failed first is
+    // told by its charges, not by `attempt_count` (Stripe counts only the scheduled
+    // attempts, so a failed first attempt paid by hand on the hosted page stays at 1).
+    // Lists paged side by side can both hold an invoice whose status changed mid-read (a
+    // retry succeeded): it is kept once, as it ended.
+    let ended: HashSet<String> = settled.iter().map(|i| i.id.to_string()).collect();
+    let (open, uncollectible): (Vec<Invoice>, Vec<Invoice>) = (
+        open.into_iter()
+            .filter(|i| !ended.contains(i.id.as_str()))
+            .collect(),
+        uncollectible
+            .into_iter()
+            .filter(|i| !ended.contains(i.id.as_str()))
+            .collect(),
+    );
 
     // Payments: the expanded handful, or the full list when there are more.
     let incomplete: Vec<&str> = open
