@@ -23,11 +23,25 @@ fn main() -> Result<(), String> {
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     let cli = Cli::parse_from(["tieout", "--demo", "--now", NOW]);
     let ctx = Ctx::from_args(cli.global);
-    let ws = tieout::cli::tui_cmd::demo_workspace(&ctx).map_err(|e| e.message)?;
+    // An empty run history of its own, not this machine's data folder: the Worklist's
+    // "since" panel would otherwise show whatever demo runs were recorded here.
+    let runs = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let ws = tieout::cli::tui_cmd::demo_workspace(&ctx)
+        .map_err(|e| e.message)?
+        .with_history(Some(empty_history(runs.path())));
     for (name, svg) in render_all(&ws, ctx.now)? {
         let path = out.join(name);
         std::fs::write(&path, svg).map_err(|e| format!("{}: {e}", path.display()))?;
         println!("{}", path.display());
     }
     Ok(())
+}
+
+/// A run history in `dir` (empty), as the workbench keeps one in the data folder.
+fn empty_history(dir: &std::path::Path) -> tieout::app::run_history::Session {
+    tieout::app::run_history::Session {
+        store: tieout::app::run_history::RunHistory::at(dir),
+        lookup: std::sync::Arc::new(tieout::app::run_history::NoLookup),
+        keep_days: 35,
+    }
 }

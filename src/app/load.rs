@@ -294,9 +294,13 @@ pub fn load_cached_first_part(cache: &Cache, profile: &str) -> Result<AccountDat
 }
 
 fn first_part(generation: &Generation) -> Result<AccountData, Failure> {
-    generation
+    let mut data = generation
         .load_reached(&|t| FIRST_PART.reads(t))
-        .map_err(cache_failure)
+        .map_err(cache_failure)?;
+    // Only the worklist's invoices and the charges they reach: not how every failure
+    // ended, whatever the cache holds, until the rest is merged.
+    data.meta.settled_invoices_since = None;
+    Ok(data)
 }
 
 /// Completes the first part of a staged load (see [`load_cached_in_parts`]) with the rest:
@@ -308,6 +312,7 @@ pub fn merge_rest(first: &mut AccountData, mut rest: AccountData) {
             first.take_table(table, &mut rest);
         }
     }
+    first.meta.settled_invoices_since = rest.meta.settled_invoices_since;
 }
 
 /// The month's payouts and those arriving up to `margin` seconds either side of it (the

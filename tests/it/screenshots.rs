@@ -47,7 +47,16 @@ fn first_difference(want: &str, have: &str) -> String {
 fn the_screenshots_are_what_the_tui_draws_now() {
     let cli = Cli::parse_from(["tieout", "--demo", "--now", NOW]);
     let ctx = Ctx::from_args(cli.global);
-    let ws = tieout::cli::tui_cmd::demo_workspace(&ctx).expect("the demo account");
+    // An empty run history of its own, not this machine's data folder (a demo run recorded
+    // there would change the Worklist's "since" panel): the same screenshots everywhere.
+    let runs = tempfile::tempdir().expect("tmp");
+    let ws = tieout::cli::tui_cmd::demo_workspace(&ctx)
+        .expect("the demo account")
+        .with_history(Some(tieout::app::run_history::Session {
+            store: tieout::app::run_history::RunHistory::at(runs.path()),
+            lookup: std::sync::Arc::new(tieout::app::run_history::NoLookup),
+            keep_days: 35,
+        }));
     let shots = render_all(&ws, ctx.now).expect("the screenshots render");
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshots");
     let update = std::env::var("UPDATE_SCREENSHOTS").is_ok_and(|v| v == "1");

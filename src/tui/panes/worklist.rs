@@ -79,6 +79,8 @@ pub struct WorklistPane {
     recovery: Option<Arc<Recovery>>,
     /// The picture's totals per currency (the side panel's), summed once per picture.
     recovery_currencies: Vec<crate::report::recovery_summary::CurrencyRecovery>,
+    /// The picture's data cannot tell how failures ended (`Window::settled_gap`).
+    recovery_incomplete: bool,
     /// The job building it.
     recovery_req: Option<RequestId>,
     /// The Recovery view is shown instead of the invoices (`recovery_view`).
@@ -114,6 +116,7 @@ impl WorklistPane {
             cards_view: false,
             recovery: None,
             recovery_currencies: Vec::new(),
+            recovery_incomplete: false,
             recovery_req: None,
             recovery_view: false,
             recovery_table: DataTable::new(recovery::TITLE, "", empty_source()),

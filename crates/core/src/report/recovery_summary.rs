@@ -1,6 +1,6 @@
 //! The recovery picture per currency, in a few words: of the amount that failed, how much
 //! came back and how fast. The morning summary's line (`tieout dunning`: "Last month
-//! (2026-11): 62% of failed USD recovered, 18 days median") and the Worklist's Recovery
+//! (2026-11): 62% of the failed USD amount recovered, 18 days median") and the Worklist's Recovery
 //! view both read it; the invoices and their outcomes are `domain::recovery`'s.
 
 use jiff::tz::TimeZone;
@@ -20,6 +20,9 @@ pub struct CurrencyRecovery {
     pub failed_amount: i64,
     pub recovered_count: usize,
     pub recovered_amount: i64,
+    /// The failed invoices still open (in retry or waiting), minor units: what may yet
+    /// come back, so a young month's 0% is not read as a loss.
+    pub still_open_amount: i64,
     /// Median whole days from the first failure to the payment, over the recovered
     /// invoices whose payment time is known.
     pub median_days: Option<MedianDays>,
@@ -29,14 +32,21 @@ impl CurrencyRecovery {
     /// The recovered amount as a whole percent of the failed amount, rounded half up
     /// (`None` when nothing failed, or only invoices of zero amount).
     pub fn percent(&self) -> Option<i64> {
-        let (part, whole) = (
-            i128::from(self.recovered_amount),
-            i128::from(self.failed_amount),
-        );
-        (whole > 0)
-            .then(|| (part * 200 + whole) / (2 * whole))
-            .and_then(|p| i64::try_from(p).ok())
+        share(self.recovered_amount, self.failed_amount)
     }
+
+    /// The still-open amount as a whole percent of the failed amount, as [`Self::percent`].
+    pub fn still_open_percent(&self) -> Option<i64> {
+        share(self.still_open_amount, self.failed_amount)
+    }
+}
+
+/// `part` as a whole percent of `whole`, rounded half up; `None` for no whole.
+fn share(part: i64, whole: i64) -> Option<i64> {
+    let (part, whole) = (i128::from(part), i128::from(whole));
+    (whole > 0)
+        .then(|| (part * 200 + whole) / (2 * whole))
+        .and_then(|p| i64::try_from(p).ok())
 }
 
 /// `invoices` summed per currency, by currency code.
@@ -55,6 +65,7 @@ pub fn by_currency<'a>(
                         failed_amount: 0,
                         recovered_count: 0,
                         recovered_amount: 0,
+                        still_open_amount: 0,
                         median_days: None,
                     },
                     Vec::new(),
@@ -70,6 +81,9 @@ pub fn by_currency<'a>(
             c.recovered_amount = c.recovered_amount.saturating_add(inv.amount_due);
             days.extend(inv.days_to_outcome());
         }
+        if inv.outcome == recovery::Outcome::StillOpen {
+            c.still_open_amount = c.still_open_amount.saturating_add(inv.amount_due);
+        }
     }
     let mut out: Vec<CurrencyRecovery> = out
         .into_iter()
@@ -82,15 +96,24 @@ pub fn by_currency<'a>(
     out
 }
 
-/// `62% of failed USD recovered, 18 days median` (the median left out when none was
-/// recovered with a known payment time).
+/// `62% of the failed USD amount recovered, 18 days median, 20% still open` (the median
+/// left out when none was recovered with a known payment time, the open share when none
+/// is open).
 pub fn phrase(c: &CurrencyRecovery) -> String {
     let pct = c
         .percent()
         .map_or_else(|| "none".to_string(), |p| format!("{p}%"));
-    let mut s = format!("{pct} of failed {} recovered", c.currency.upper());
+    let mut s = format!(
+        "{pct} of the failed {} amount recovered",
+        c.currency.upper()
+    );
     if let Some(m) = c.median_days {
         s.push_str(&format!(", {m} days median"));
+    }
+    if c.still_open_amount > 0
+        && let Some(o) = c.still_open_percent()
+    {
+        s.push_str(&format!(", {o}% still open"));
     }
     s
 }
@@ -205,7 +228,7 @@ mod tests {
         assert_eq!(
             month_line(&r, nov_m, &order).as_deref(),
             Some(
-                "Last month (2026-11): 0% of failed EUR recovered; 80% of failed USD recovered, 18.5 days median"
+                "Last month (2026-11): 0% of the failed EUR amount recovered; 80% of the failed USD amount recovered, 18.5 days median, 20% still open"
             )
         );
         let none = picture(vec![]);
@@ -226,6 +249,7 @@ mod tests {
             failed_amount: failed,
             recovered_count: 1,
             recovered_amount: rec,
+            still_open_amount: 0,
             median_days: None,
         };
         assert_eq!(c(1, 8).percent(), Some(13)); // 12.5 → 13

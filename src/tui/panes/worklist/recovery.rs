@@ -55,14 +55,25 @@ impl WorklistPane {
             .render(area, buf);
             return;
         };
+        let header = Rect { height: 1, ..area };
+        Paragraph::new(view_line(&r, self.recovery_incomplete, cx)).render(header, buf);
+        let body = Rect {
+            y: area.y + 1,
+            height: area.height.saturating_sub(1),
+            ..area
+        };
         let per = &self.recovery_currencies;
-        render(&r, per, order, &mut self.recovery_table, area, buf, cx);
+        render(&r, per, order, &mut self.recovery_table, body, buf, cx);
     }
 
     /// Keeps the recovery picture of a load and puts its cohorts in the view's table.
     pub(super) fn set_recovery(&mut self, r: Recovery, cx: &mut Cx<'_>) {
         // Summed once here, not on every frame: a large account has 100,000 invoices.
         self.recovery_currencies = recovery_summary::by_currency(&r.invoices);
+        // The workspace is the one the picture was built from: a new one drops the job.
+        self.recovery_incomplete = cx
+            .workspace()
+            .is_some_and(|ws| r.window.settled_gap(&ws.data.meta).is_some());
         self.recovery_table.set_empty_text(empty_text(&r));
         self.recovery_table.set_source(Arc::new(source(&r)), cx);
         self.recovery = Some(Arc::new(r));
@@ -304,15 +315,24 @@ pub(super) fn bar_lines(r: &Recovery, width: usize, cx: &ViewCx<'_>) -> Vec<Line
     lines
 }
 
-/// The line above the table: the window, how many failed and how many came back.
-pub(super) fn view_line<'a>(r: &Recovery, cx: &ViewCx<'_>) -> Line<'a> {
+/// The line above the table: the window, how many failed and how many came back, and
+/// first, when the data cannot tell how the failures ended, that the picture is not to be
+/// trusted (the counts come from the cohorts, not a scan of every invoice per frame).
+pub(super) fn view_line<'a>(r: &Recovery, incomplete: bool, cx: &ViewCx<'_>) -> Line<'a> {
     let theme = cx.theme;
-    let failed = r.invoices.len();
-    let recovered = r.invoices.iter().filter(|i| i.via().is_some()).count();
-    let mut spans = vec![Span::styled(
+    let failed: usize = r.cohorts.iter().map(|c| c.failed.count).sum();
+    let recovered: usize = r.cohorts.iter().map(|c| c.recovered.count).sum();
+    let mut spans = Vec::new();
+    if incomplete {
+        spans.push(Span::styled(
+            " Incomplete: the data lacks how failures ended; run `tieout sync` ·",
+            theme.style(Role::Error),
+        ));
+    }
+    spans.push(Span::styled(
         format!(" {} to {}: ", r.window.first, r.window.last),
         theme.style(Role::Muted),
-    )];
+    ));
     spans.push(Span::styled(
         match percent(recovered, failed) {
             Some(p) => format!("{failed} invoices failed, {recovered} recovered ({p}%)"),
@@ -431,25 +451,18 @@ pub(super) fn render_panel(
     Paragraph::new(lines).render(inner, buf);
 }
 
-/// The view in `area`: the line above, then the table with the side panel (wide) or
-/// the bars above the table (narrow).
+/// The view's body in `body` (below the line [`view_line`] draws): the table with the
+/// side panel (wide) or the bars above the table (narrow).
 pub(super) fn render(
     r: &Recovery,
     per: &[CurrencyRecovery],
     order: &CurrencyOrder,
     table: &mut DataTable,
-    area: Rect,
+    body: Rect,
     buf: &mut Buffer,
     cx: &ViewCx<'_>,
 ) {
-    let wide = area.width >= SIDE_PANEL_MIN_WIDTH;
-    let header = Rect { height: 1, ..area };
-    Paragraph::new(view_line(r, cx)).render(header, buf);
-    let body = Rect {
-        y: area.y + 1,
-        height: area.height.saturating_sub(1),
-        ..area
-    };
+    let wide = body.width >= SIDE_PANEL_MIN_WIDTH;
     if wide {
         let side_w = SIDE_PANEL_WIDTH.min(body.width / 3);
         let main = Rect {

@@ -395,3 +395,22 @@ fn every_column_of_the_tables_is_a_declared_field_or_the_views_own() {
         );
     }
 }
+
+/// Data that cannot tell how failures ended (an old cache, the first part of a staged
+/// open, a read without the charges) says so above the cohorts instead of showing its
+/// 0% as if it were the account's; the same failures with the data complete do not.
+#[test]
+fn the_view_says_when_the_data_lacks_how_failures_ended() {
+    let mut d = account();
+    d.meta.settled_invoices_since = None;
+    let mut h = harness(d, (120, 40));
+    h.keys("v");
+    let frame = h.frame();
+    assert!(
+        frame.contains("Incomplete: the data lacks how failures ended"),
+        "{frame}"
+    );
+    let mut h = harness(account(), (120, 40));
+    h.keys("v");
+    assert!(!h.frame().contains("Incomplete"), "{}", h.frame());
+}
