@@ -105,6 +105,42 @@ fn demo_months_against_the_fixture_statements_match_their_golden_files() {
     }
 }
 
+/// CSV exports as five bank styles write them (issue 34), each read with its profile from
+/// `tests/fixtures/bank/bank.toml` (the README's examples): ING's `Af`/`Bij` sign column,
+/// Triodos with no header and `Debet`/`Credit`, Nordea with pending `Varaus` rows, a German
+/// export with a preamble, `Währung` and a closing balance line, Wells Fargo with no
+/// header. Each golden `bank-match.csv` shows its lines matched to the demo's payouts (by
+/// trace id, by amount and date, a failed payout's debit-back; Wells Fargo's statement
+/// lacks one payout, so exit 5).
+#[test]
+fn bank_csv_styles_read_with_their_profiles_match_their_golden_files() {
+    let config = tempfile::tempdir().expect("config dir");
+    std::fs::copy(fixture("bank.toml"), config.path().join("bank.toml")).expect("bank.toml");
+    let t = Tieout::demo().env("TIEOUT_CONFIG_DIR", &config.path().display().to_string());
+    // (profile and fixture name, exit code)
+    let cases: [(&str, i32); 5] = [
+        ("ing", 0),
+        ("triodos", 0),
+        ("nordea", 0),
+        ("german-preamble", 0),
+        ("wells-fargo", 5),
+    ];
+    for (profile, code) in cases {
+        let name = format!("2026-10-{profile}-csv");
+        let file = format!("{profile}-2026-10-11.csv");
+        let out = reconcile(&t, "2026-10", &name, profile, &[file.as_str()]);
+        assert_eq!(
+            out.code,
+            Some(code),
+            "{profile}: {}\n{}",
+            out.stdout,
+            out.stderr
+        );
+        assert_golden_dir(&format!("bank/{name}/files"), &t.work_dir().join(&name));
+        assert_golden(&format!("bank/{name}/stdout.txt"), &stdout_golden(&out));
+    }
+}
+
 #[test]
 fn the_bank_section_and_file_appear_only_with_a_statement() {
     let t = Tieout::demo();
