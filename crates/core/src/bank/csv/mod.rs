@@ -39,7 +39,7 @@ fn table_start(
         }
         return Err(StatementError::new(
             file,
-            format!("lines 1 to {lines}"),
+            format!("line 1 to {lines}"),
             format!(
                 "a header row starting with '{first}' (header_starts_with), found none: check the file is this bank's export, or set header_starts_with to the first word of its header row"
             ),
@@ -61,6 +61,15 @@ fn table_start(
         ));
     }
     Ok((line_start(n), n + 1))
+}
+
+/// `3 fields (positions 0 to 2)`: how many a row has, in the terms a profile counts.
+fn fields(n: usize) -> String {
+    match n {
+        0 => "no fields".to_string(),
+        1 => "1 field (position 0)".to_string(),
+        n => format!("{n} fields (positions 0 to {})", n - 1),
+    }
 }
 
 /// The columns a profile names, found in the header (or taken as positions).
@@ -103,8 +112,8 @@ impl Columns {
                         h.join(", ")
                     ),
                     Column::Position(i) => format!(
-                        "a column at position {i} for `{key}`, but the header has {} (positions count from 0)",
-                        h.len()
+                        "a column at position {i} for `{key}`, but the header has {}",
+                        fields(h.len())
                     ),
                 };
                 StatementError::new(file, place.clone(), what)
@@ -268,8 +277,8 @@ pub fn read(
             && let Some((key, i)) = cols.required.iter().find(|(_, i)| *i >= record.len())
         {
             return Err(err(format!(
-                "a field at position {i} for `{key}`, but the row has {} (positions count from 0): check the profile's positions against the file",
-                record.len()
+                "a field at position {i} for `{key}`, but the row has {}: check the profile's positions against the file",
+                fields(record.len())
             )));
         }
         lines.push(BankLine {
@@ -557,7 +566,7 @@ mod tests {
         let e = read("wf.csv", text.as_bytes(), &p).expect_err("short row");
         assert_eq!(
             e.to_string(),
-            "wf.csv: line 1: a field at position 4 for `description`, but the row has 3 (positions count from 0): check the profile's positions against the file"
+            "wf.csv: line 1: a field at position 4 for `description`, but the row has 3 fields (positions 0 to 2): check the profile's positions against the file"
         );
     }
 
@@ -626,7 +635,7 @@ mod tests {
         let e = read("de.csv", text.as_bytes(), &p).expect_err("no such header");
         assert!(
             e.to_string().starts_with(
-                "de.csv: lines 1 to 5: a header row starting with 'Datum' (header_starts_with), found none"
+                "de.csv: line 1 to 5: a header row starting with 'Datum' (header_starts_with), found none"
             ),
             "{e}"
         );

@@ -22,11 +22,11 @@ impl Column {
         Column::Name(s.to_string())
     }
 
-    /// The column as a message names it: `'Betrag'` or `position 2`.
+    /// The column as a message names it: `'Betrag'` or `2 (counted from 0)`.
     pub fn describe(&self) -> String {
         match self {
             Column::Name(n) => format!("'{n}'"),
-            Column::Position(i) => format!("position {i}"),
+            Column::Position(i) => format!("{i} (counted from 0)"),
         }
     }
 }
@@ -99,9 +99,13 @@ impl SkipRule {
             .size_limit(MAX_PATTERN_BYTES)
             .build()
             .map_err(|e| {
+                // The parser's message draws a caret under the pattern; keep its last line.
+                let e = e.to_string();
+                let why = e.lines().last().unwrap_or("").trim();
                 format!(
-                    "skip_rows_where: `matches = {:?}` is not a regular expression tieout can use ({e})",
-                    self.matches
+                    "skip_rows_where: `matches = {:?}` is not a regular expression tieout can use ({})",
+                    self.matches,
+                    why.trim_start_matches("error: ")
                 )
             })
     }
