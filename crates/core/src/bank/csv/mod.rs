@@ -4,6 +4,7 @@
 //! text (by header name or position), which rows are not postings. Profiles are plain data
 //! so a user's own lives in the config file under a name; a few are built in.
 
+pub mod guess;
 mod profile;
 
 pub use profile::{
