@@ -15,6 +15,7 @@ use crate::time::Month;
 
 pub mod audit;
 pub mod balance;
+pub mod bank_profile;
 pub mod close;
 pub mod dunning;
 pub mod journal;
@@ -221,6 +222,9 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Guess a bank CSV profile from an export's first lines and print it as a commented
+    /// bank.toml table, to check and save (see the README's "Bank profiles").
+    BankProfile(bank_profile::BankProfileArgs),
     /// SQL over the snapshot: tieout query "SELECT …" [--format table|csv|json|md].
     Query(query::QueryArgs),
     /// Print the refund audit log.
@@ -410,6 +414,7 @@ pub fn run(cli: Cli) -> CmdResult {
         Some(Command::InitAccounts { path, force }) => {
             journal::init_accounts(path.as_deref(), force)
         }
+        Some(Command::BankProfile(args)) => bank_profile::run(&args),
         Some(Command::Query(args)) => query::run(&ctx, &args),
         Some(Command::Audit { ticket, day }) => audit::run(&ctx, ticket.as_deref(), day.as_deref()),
     }

@@ -141,6 +141,90 @@ fn bank_csv_styles_read_with_their_profiles_match_their_golden_files() {
     }
 }
 
+/// The columns of `bank-match.csv` that say what matched what, by which rule.
+fn matches(t: &Tieout, out: &str) -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(t.work_dir().join(out).join("bank-match.csv"))
+        .expect("bank-match.csv");
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    reader
+        .records()
+        .map(|r| {
+            let r = r.expect("a row");
+            [0, 4, 5, 6, 8, 9, 10]
+                .iter()
+                .map(|&i| r.get(i).unwrap_or("").to_string())
+                .collect()
+        })
+        .collect()
+}
+
+/// Issue 34, item 6: `bank-profile --guess` proposes, for every CSV fixture, a profile
+/// that reads it into the same matches (payout, status, line, rule, offset) as the
+/// profile the fixture is known by; the printed table is saved as `bank.toml` unchanged.
+#[test]
+fn a_guessed_profile_reads_every_csv_fixture_into_the_same_matches() {
+    let known = tempfile::tempdir().expect("config dir");
+    std::fs::copy(fixture("bank.toml"), known.path().join("bank.toml")).expect("bank.toml");
+    let cases = [
+        ("2026-10", "ing-2026-10-11.csv", "ing"),
+        ("2026-10", "triodos-2026-10-11.csv", "triodos"),
+        ("2026-10", "nordea-2026-10-11.csv", "nordea"),
+        (
+            "2026-10",
+            "german-preamble-2026-10-11.csv",
+            "german-preamble",
+        ),
+        ("2026-10", "wells-fargo-2026-10-11.csv", "wells-fargo"),
+        ("2026-10", "us-checking-2026-10-11.csv", "us-debit-credit"),
+        ("2026-11", "eu-giro-2026-10-11.csv", "eu-semicolon"),
+    ];
+    for (month, file, profile) in cases {
+        let t = Tieout::new();
+        let said = t.run(&[
+            "bank-profile",
+            "--guess",
+            &fixture(file),
+            "--name",
+            "guessed",
+        ]);
+        assert_eq!(said.code, Some(0), "{file}: {}", said.stderr);
+        assert!(
+            said.stdout.contains("[profiles.guessed]\n"),
+            "{}",
+            said.stdout
+        );
+        let guessed = tempfile::tempdir().expect("config dir");
+        std::fs::write(guessed.path().join("bank.toml"), &said.stdout).expect("bank.toml");
+        let with = |dir: &tempfile::TempDir| {
+            Tieout::demo().env("TIEOUT_CONFIG_DIR", &dir.path().display().to_string())
+        };
+        let (a, b) = (with(&known), with(&guessed));
+        let want = reconcile(&a, month, "known", profile, &[file]);
+        let got = reconcile(&b, month, "guessed", "guessed", &[file]);
+        assert_eq!(
+            got.code, want.code,
+            "{file}: {}\n{}",
+            got.stderr, said.stdout
+        );
+        assert_eq!(
+            matches(&b, "guessed"),
+            matches(&a, "known"),
+            "{file}:\n{}",
+            said.stdout
+        );
+    }
+    let t = Tieout::new();
+    let bad = t.work_dir().join("notes.csv");
+    std::fs::write(&bad, "just some notes\nno columns here\n").expect("write");
+    let out = t.run(&["bank-profile", "--guess", &bad.display().to_string()]);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("set `delimiter` by hand"),
+        "{}",
+        out.stderr
+    );
+}
+
 #[test]
 fn the_bank_section_and_file_appear_only_with_a_statement() {
     let t = Tieout::demo();

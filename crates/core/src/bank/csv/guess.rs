@@ -6,8 +6,6 @@
 //! The guess is tried on the whole file before it is offered: a file it cannot read is an
 //! error naming the key to set by hand.
 
-use std::fmt::Write as _;
-
 use super::{AmountColumns, Column, CsvProfile, SignColumn, SkipRule, fold, read};
 use crate::bank::{StatementError, parse_amount, parse_date};
 use crate::money::Currency;
@@ -427,7 +425,7 @@ pub fn guess(file: &str, bytes: &[u8], currency: Option<&str>) -> Result<Guess, 
             ("usd", "US dates")
         };
         fixed = Some(c.to_string());
-        why.push(("currency", format!("the file names no currency; {how} suggest {}: check, or run again with --currency CODE", c.to_uppercase())));
+        why.push(("currency", format!("the file names no currency; {how} suggests {}: check, or run again with --currency CODE", c.to_uppercase())));
     } else {
         return Err(fail(file, "line 1", "a currency column or a currency code in the header: the file names none; run again with --currency CODE (the account's currency), or set `currency` by hand".into()));
     }
@@ -527,109 +525,6 @@ pub fn guess(file: &str, bytes: &[u8], currency: Option<&str>) -> Result<Guess, 
         lines_read,
         sample,
     })
-}
-
-/// A TOML string.
-fn quoted(v: &str) -> String {
-    toml::Value::String(v.to_string()).to_string()
-}
-
-fn column(c: &Column) -> String {
-    match c {
-        Column::Name(n) => quoted(n),
-        Column::Position(i) => i.to_string(),
-    }
-}
-
-fn list(items: impl Iterator<Item = String>) -> String {
-    format!("[{}]", items.collect::<Vec<_>>().join(", "))
-}
-
-impl Guess {
-    /// The guess as a commented `[profiles.NAME]` table, each key under the reason it was
-    /// chosen; `file` is named in the opening comment.
-    pub fn to_toml(&self, name: &str, file: &str) -> String {
-        let p = &self.profile;
-        let mut keys: Vec<(&str, String)> = Vec::new();
-        if !p.header {
-            keys.push(("header", "false".into()));
-        }
-        if p.skip_lines > 0 {
-            keys.push(("skip_lines", p.skip_lines.to_string()));
-        }
-        if let Some(h) = &p.header_starts_with {
-            keys.push(("header_starts_with", quoted(h)));
-        }
-        keys.push(("delimiter", quoted(&p.delimiter.to_string())));
-        keys.push(("date", column(&p.date)));
-        keys.push((
-            "date_formats",
-            list(p.date_formats.iter().map(|f| quoted(f))),
-        ));
-        match &p.amount {
-            AmountColumns::Signed { amount } => keys.push(("amount", column(amount))),
-            AmountColumns::Pair { credit, debit } => {
-                keys.push(("credit", column(credit)));
-                keys.push(("debit", column(debit)));
-            }
-        }
-        if let Some(s) = &p.sign {
-            keys.push(("sign_column", column(&s.column)));
-            keys.push((
-                "debit_values",
-                list(s.debit_values.iter().map(|w| quoted(w))),
-            ));
-            keys.push((
-                "credit_values",
-                list(s.credit_values.iter().map(|w| quoted(w))),
-            ));
-        }
-        if let Some(c) = &p.currency_column {
-            keys.push(("currency_column", column(c)));
-        }
-        if let Some(c) = &p.currency {
-            keys.push(("currency", quoted(c)));
-        }
-        keys.push(("description", list(p.description.iter().map(column))));
-        if let Some(r) = &p.reference {
-            keys.push(("reference", column(r)));
-        }
-        keys.push(("decimal_comma", p.decimal_comma.to_string()));
-        for rule in &p.skip_rows_where {
-            keys.push((
-                "skip_rows_where",
-                format!(
-                    "{{ column = {}, matches = {} }}",
-                    column(&rule.column),
-                    quoted(&rule.matches)
-                ),
-            ));
-        }
-        let bare = !name.is_empty()
-            && name
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-        let table = if bare { name.to_string() } else { quoted(name) };
-        let mut o = String::new();
-        let _ = writeln!(
-            o,
-            "# A profile guessed by `tieout bank-profile --guess` from the first {} lines of\n# {file}. Check each key (see the README's \"Bank profiles\"), save the table in\n# bank.toml in the config folder, then read the file with --bank-profile {name}.",
-            self.sample
-        );
-        let _ = writeln!(o, "[profiles.{table}]");
-        for (key, value) in keys {
-            if let Some((_, why)) = self.why.iter().find(|(k, _)| *k == key) {
-                let _ = writeln!(o, "# {why}");
-            }
-            let _ = writeln!(o, "{key} = {value}");
-        }
-        let _ = writeln!(
-            o,
-            "# This profile reads {} lines from the whole file.",
-            self.lines_read
-        );
-        o
-    }
 }
 
 #[cfg(test)]
