@@ -5,7 +5,6 @@
 //! so a user's own lives in the config file under a name; a few are built in.
 
 pub mod guess;
-mod guess_toml;
 mod profile;
 
 pub use profile::{

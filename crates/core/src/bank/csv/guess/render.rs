@@ -1,11 +1,11 @@
-//! A guessed bank CSV profile ([`super::guess::Guess`]) written as a commented
+//! A guessed bank CSV profile ([`super::Guess`]) written as a commented
 //! `[profiles.NAME]` table for `bank.toml`: each key under the reason it was chosen, so a
 //! person can check it before saving it.
 
 use std::fmt::Write as _;
 
-use super::guess::Guess;
-use super::{AmountColumns, Column};
+use super::Guess;
+use crate::bank::csv::{AmountColumns, Column};
 
 /// A TOML string.
 fn quoted(v: &str) -> String {
