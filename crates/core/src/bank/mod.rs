@@ -4,7 +4,8 @@
 //! their names and bytes, so an error can name the file and the place in it.
 //!
 //! Every line a reader accepts becomes one [`BankLine`]; a line it cannot read is an
-//! error naming the file, the line or element and what was expected, never a silent skip.
+//! error naming the file, the line or element and what was expected, never a silent skip
+//! (the only rows left out are those a CSV profile names: a preamble, `skip_rows_where`).
 //! See ARCHITECTURE.md at the repository's root.
 
 pub mod camt;
