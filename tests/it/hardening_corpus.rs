@@ -10,7 +10,7 @@
 //! - `policy/*.toml`: `tieout --demo suggest --policy FILE --email .. --order ..`;
 //! - `keymap/*.toml`: `keymap.toml` in `TIEOUT_CONFIG_DIR`, then `tieout --demo demo`;
 //! - `theme/*.toml`: `tieout --demo --theme FILE demo`;
-//! - `bank/*`: `tieout --demo reconcile --month 2026-10 --bank FILE` (CSV, OFX, CAMT.053),
+//! - `bank/*`: `tieout --demo reconcile --month 2026-10 --bank FILE` (CSV, OFX, CAMT, MT940),
 //!   with `--bank-profile corpus` from `<file>.bank.toml` as `bank.toml` when there is one;
 //!   `bank/accepted-*` must be reconciled with no control character written raw;
 //! - `settings/*.toml`: `settings.toml` in `TIEOUT_CONFIG_DIR`, then `tieout dunning` with

@@ -1,5 +1,5 @@
 //! The bank leg of the tie-out: bank statements as plain lines, read from the bytes of a
-//! CSV export, an OFX/QFX file or a CAMT.053 statement, and the matcher that pairs each
+//! CSV export, an OFX/QFX file, a CAMT.053 statement or an MT940 file, and the matcher that pairs each
 //! payout with the deposit it became. No IO: the caller reads the files and hands over
 //! their names and bytes, so an error can name the file and the place in it.
 //!
@@ -13,6 +13,7 @@ pub mod csv;
 pub mod duplicates;
 pub mod matcher;
 pub mod month;
+pub mod mt940;
 pub mod ofx;
 #[cfg(test)]
 pub(crate) mod testdata;
@@ -118,12 +119,14 @@ pub enum Format {
     Csv,
     Ofx,
     Camt053,
+    Mt940,
 }
 
 impl Format {
     /// Guesses the format from the content (an OFX header or `<OFX>`, a camt.053 namespace
     /// or `<BkToCstmrStmt>`, or their camt.052 report and camt.054 notification cousins,
-    /// whose `<Ntry>` has the same shape), else CSV.
+    /// whose `<Ntry>` has the same shape), MT940 by its `:20:` and `:60F:` fields or its
+    /// SWIFT `{2:…940` block, else CSV.
     pub fn sniff(bytes: &[u8]) -> Format {
         let head = &bytes[..bytes.len().min(4096)];
         let head = String::from_utf8_lossy(head);
@@ -139,6 +142,8 @@ impl Format {
         .any(|tag| head.contains(tag))
         {
             Format::Camt053
+        } else if mt940::looks_like(&head) {
+            Format::Mt940
         } else {
             Format::Csv
         }
@@ -157,6 +162,7 @@ pub fn read_statement(
     let mut lines = match Format::sniff(bytes) {
         Format::Ofx => ofx::read(file, bytes),
         Format::Camt053 => camt::read(file, bytes),
+        Format::Mt940 => mt940::read(file, bytes),
         Format::Csv => csv::read(file, bytes, profile),
     }?;
     lines.iter_mut().for_each(BankLine::escape_controls);
