@@ -148,28 +148,33 @@ fn bank_csv_styles_read_with_their_profiles_match_their_golden_files() {
 /// German savings bank's (`?`-sub-fields with `EREF+`/`SVWZ+`, an entry date, one statement
 /// per month, Latin-1, CR/LF), ING's (slash codes `/NAME/`, `/REMI/`, `/EREF/`, LF) and a
 /// corporate bank's SWIFT messages (`{1:}{2:}{4:` wrappers, a USD account in two pages
-/// `:60M:`/`:62M:` and a JPY account, the trace id as the `:61:` customer reference). Each
-/// golden `bank-match.csv` shows the demo's payouts matched by the trace id the `:86:` or
-/// `:61:` names, by amount and date where a line names none, a failed payout's debit-back;
-/// the corporate USD account lacks one payout, so exit 5.
+/// `:60M:`/`:62M:` and a JPY account, the trace id as the `:61:` customer reference); and a
+/// US bank's BAI2 prior-day file (a group per day, `88` continuations of the summaries and
+/// the texts, type codes 165, 195, 475, 495, 699, every control total). Each golden
+/// `bank-match.csv` shows the demo's payouts matched by the trace id the text or the
+/// reference names, by amount and date where a line names none, a failed payout's
+/// debit-back; the USD accounts lack one payout, so exit 5.
 #[test]
-fn mt940_styles_match_their_golden_files() {
+fn mt940_and_bai2_files_match_their_golden_files() {
     let t = Tieout::demo();
-    // (style, exit code)
-    let cases: [(&str, i32); 3] = [("sparkasse", 0), ("ing", 0), ("corporate", 5)];
-    for (style, code) in cases {
-        let name = format!("2026-10-{style}-mt940");
-        let file = format!("{style}-2026-10-11.mt940");
-        let out = reconcile(&t, "2026-10", &name, "tieout", &[file.as_str()]);
+    // (fixture, golden folder, exit code)
+    let cases: [(&str, &str, i32); 4] = [
+        ("sparkasse-2026-10-11.mt940", "2026-10-sparkasse-mt940", 0),
+        ("ing-2026-10-11.mt940", "2026-10-ing-mt940", 0),
+        ("corporate-2026-10-11.mt940", "2026-10-corporate-mt940", 5),
+        ("usd-2026-10-11.bai2", "2026-10-usd-bai2", 5),
+    ];
+    for (file, name, code) in cases {
+        let out = reconcile(&t, "2026-10", name, "tieout", &[file]);
         assert_eq!(
             out.code,
             Some(code),
-            "{style}: {}\n{}",
+            "{file}: {}\n{}",
             out.stdout,
             out.stderr
         );
         // The Stripe side is the same as in the other goldens: only the bank leg is kept.
-        let csv = std::fs::read_to_string(t.work_dir().join(&name).join("bank-match.csv"))
+        let csv = std::fs::read_to_string(t.work_dir().join(name).join("bank-match.csv"))
             .expect("bank-match.csv");
         assert_golden(&format!("bank/{name}/bank-match.csv"), &csv);
         assert_golden(&format!("bank/{name}/stdout.txt"), &stdout_golden(&out));

@@ -1,5 +1,5 @@
-//! Fuzzing the bank statement readers (`bank::read_statement`, issue 34): the MT940, CAMT,
-//! OFX and CSV fixtures under `tests/fixtures/bank/`, cut, repeated and spliced with pieces
+//! Fuzzing the bank statement readers (`bank::read_statement`, issue 34): the MT940, BAI2,
+//! CAMT, OFX and CSV fixtures under `tests/fixtures/bank/`, cut, repeated and spliced with pieces
 //! of their formats, and arbitrary bytes, never panic; every line read is on a line of the
 //! file, and every refusal names the file and a place in it.
 
@@ -19,6 +19,7 @@ const FIXTURES: &[&str] = &[
     "sparkasse-2026-10-11.mt940",
     "ing-2026-10-11.mt940",
     "corporate-2026-10-11.mt940",
+    "usd-2026-10-11.bai2",
     "eur-2026-10-11.camt053.xml",
     "jpy-2026-10-11.ofx",
     "us-checking-2026-10-11.csv",
@@ -67,6 +68,18 @@ const FRAGMENTS: &[&str] = &[
     "<Ntry>",
     "</Ntry>",
     "<Amt Ccy=\"EUR\">",
+    "01,",
+    "02,",
+    "03,",
+    "16,",
+    "88,",
+    "49,",
+    "98,",
+    "99,",
+    ",V,",
+    ",S,1,2,3,",
+    ",D,2,1,",
+    "/",
     "<STMTTRN>",
     "<TRNAMT>",
     "\n",
@@ -209,10 +222,13 @@ fn fuzz_bank_arbitrary_bytes_never_panic() {
     )
     .prop_map(|v| v.concat());
     fuzz("bank_arbitrary_bytes", 600, strategy, |bytes| {
-        // Prefixed so that the MT940 reader is the one chosen most of the time.
+        // Also prefixed, so that the MT940 and the BAI2 reader are the ones chosen.
         let mut mt = b":20:X\n:60F:C261001EUR1,00\n".to_vec();
         mt.extend(&bytes);
         check("fuzz.sta", &mt)?;
+        let mut bai = b"01,A,B,261201,0600,1,,,2/\n02,B,A,1,261130,2400,,2/\n".to_vec();
+        bai.extend(&bytes);
+        check("fuzz.bai", &bai)?;
         check("fuzz.bin", &bytes)
     });
 }

@@ -1,5 +1,5 @@
 //! The bank leg of the tie-out: bank statements as plain lines, read from the bytes of a
-//! CSV export, an OFX/QFX file, a CAMT.053 statement or an MT940 file, and the matcher that pairs each
+//! CSV export, an OFX/QFX file, a CAMT.053 statement, an MT940 or a BAI2 file, and the matcher that pairs each
 //! payout with the deposit it became. No IO: the caller reads the files and hands over
 //! their names and bytes, so an error can name the file and the place in it.
 //!
@@ -8,6 +8,7 @@
 //! (the only rows left out are those a CSV profile names: a preamble, `skip_rows_where`).
 //! See ARCHITECTURE.md at the repository's root.
 
+pub mod bai2;
 pub mod camt;
 pub mod csv;
 pub mod duplicates;
@@ -34,10 +35,11 @@ pub use month::match_month;
 pub struct BankLine {
     /// The file's name as the user gave it (for messages and the line id).
     pub file: String,
-    /// Where in the file: the CSV row's line number, or the line of the OFX `<STMTTRN>`
-    /// or the CAMT `<Ntry>` element (1-based).
+    /// Where in the file: the CSV row's line number, or the line of the OFX `<STMTTRN>`,
+    /// the CAMT `<Ntry>` element, the MT940 `:61:` field or the BAI2 `16` record (1-based).
     pub line: u32,
-    /// The booking date (CSV date, OFX `DTPOSTED`, CAMT `BookgDt`).
+    /// The booking date (CSV date, OFX `DTPOSTED`, CAMT `BookgDt`, MT940 entry date, BAI2
+    /// group as-of date).
     pub date: Date,
     /// The value date when the statement gives one (CAMT `ValDt`).
     pub value_date: Option<Date>,
@@ -120,13 +122,14 @@ pub enum Format {
     Ofx,
     Camt053,
     Mt940,
+    Bai2,
 }
 
 impl Format {
     /// Guesses the format from the content (an OFX header or `<OFX>`, a camt.053 namespace
     /// or `<BkToCstmrStmt>`, or their camt.052 report and camt.054 notification cousins,
     /// whose `<Ntry>` has the same shape), MT940 by its `:20:` and `:60F:` fields or its
-    /// SWIFT `{2:…940` block, else CSV.
+    /// SWIFT `{2:…940` block, BAI2 by its `01,` file header and `02,` group, else CSV.
     pub fn sniff(bytes: &[u8]) -> Format {
         let head = &bytes[..bytes.len().min(4096)];
         let head = String::from_utf8_lossy(head);
@@ -144,6 +147,8 @@ impl Format {
             Format::Camt053
         } else if mt940::looks_like(&head) {
             Format::Mt940
+        } else if bai2::looks_like(&head) {
+            Format::Bai2
         } else {
             Format::Csv
         }
@@ -163,6 +168,7 @@ pub fn read_statement(
         Format::Ofx => ofx::read(file, bytes),
         Format::Camt053 => camt::read(file, bytes),
         Format::Mt940 => mt940::read(file, bytes),
+        Format::Bai2 => bai2::read(file, bytes),
         Format::Csv => csv::read(file, bytes, profile),
     }?;
     lines.iter_mut().for_each(BankLine::escape_controls);
