@@ -129,8 +129,9 @@ pub struct OutArgs {
 /// The bank leg: statements to match the month's payouts against.
 #[derive(Debug, Clone, Default, Args)]
 pub struct BankArgs {
-    /// A bank statement (CSV, OFX/QFX or CAMT.053); repeat for several files. Writes
-    /// bank-match.csv and a Bank section in the reconciliation files.
+    /// A bank statement (CSV, OFX/QFX, CAMT.053/.052/.054, MT940 or BAI2, told apart by
+    /// their content); repeat for several files. Writes bank-match.csv and a Bank section
+    /// in the reconciliation files.
     #[arg(long = "bank", value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// The CSV layout: a profile from bank.toml in the config folder, or a built-in one

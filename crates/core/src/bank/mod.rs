@@ -1,7 +1,8 @@
 //! The bank leg of the tie-out: bank statements as plain lines, read from the bytes of a
-//! CSV export, an OFX/QFX file, a CAMT.053 statement, an MT940 or a BAI2 file, and the matcher that pairs each
-//! payout with the deposit it became. No IO: the caller reads the files and hands over
-//! their names and bytes, so an error can name the file and the place in it.
+//! CSV export, an OFX/QFX file, a CAMT.053 statement, an MT940 or a BAI2 file, and the
+//! matcher that pairs each payout with the deposit it became. No IO: the caller reads the
+//! files and hands over their names and bytes, so an error can name the file and the place
+//! in it.
 //!
 //! Every line a reader accepts becomes one [`BankLine`]; a line it cannot read is an
 //! error naming the file, the line or element and what was expected, never a silent skip
@@ -155,7 +156,7 @@ impl Format {
     }
 }
 
-/// Reads one statement file: OFX and CAMT.053 are recognised by their content, anything
+/// Reads one statement file: OFX, CAMT, MT940 and BAI2 are recognised by their content, anything
 /// else is read as CSV with `profile`. A control character other than tab in a line's
 /// text, reference, id or file name is made visible ([`crate::controls`]), so a NUL or
 /// an ESC in a description reaches neither a report nor the screen.
