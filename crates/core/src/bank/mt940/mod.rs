@@ -16,8 +16,9 @@
 //!
 //! `:25:`, `:28C:`, `:13D:`, `:64:`, `:65:`, `:NS:`, an `:86:` about the whole statement
 //! and the `-}` terminator carry no posting and are passed over. CR/LF and LF both end a
-//! line; a line that starts no field continues the one before. A file that is not UTF-8 is
-//! read as Latin-1, as the older bank exports are written.
+//! line; a line that starts no field continues the one before, except between messages,
+//! where it is the bank's own header (`ABNANL2A`, `940`, `:940:`). A file that is not
+//! UTF-8 is read as Latin-1, as the older bank exports are written.
 
 mod info;
 #[cfg(test)]
@@ -31,6 +32,7 @@ use crate::money::{Currency, format_major, parse_major};
 /// Whether `head` (a file's first bytes) looks like MT940: a `:20:` and a `:60F:`/`:60M:`
 /// field at the start of a line, or a SWIFT `{2:` block for message type 940.
 pub fn looks_like(head: &str) -> bool {
+    let head = head.trim_start_matches('\u{feff}');
     let at_line_start = |tag: &str| {
         head.starts_with(tag)
             || head.contains(&format!("\n{tag}"))
@@ -73,7 +75,7 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Vec<BankLine>, StatementError> {
         Ok(t) => t.to_string(),
         Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
     };
-    let fields = fields(file, &text)?;
+    let fields = fields(file, text.trim_start_matches('\u{feff}'))?;
     let mut out = Vec::new();
     let mut current: Option<Statement> = None;
     let mut index = 0_u32;
@@ -236,9 +238,17 @@ fn check_ties(open: Balance, lines: &[BankLine], close: Balance) -> Result<(), S
 /// left out and each continuation line added to its field.
 fn fields(file: &str, text: &str) -> Result<Vec<Field>, StatementError> {
     let mut out: Vec<Field> = Vec::new();
+    // Between messages (before the first field, after a `-` terminator) a line that starts
+    // no field is the bank's own header (ABN AMRO's `ABNANL2A` and `940`, ING's
+    // `0000 01INGBNL2AXXXX00001`, Rabobank's `:940:`), not a continuation.
+    let mut in_message = false;
     for (n, raw) in text.split('\n').enumerate() {
         let number = u32::try_from(n + 1).unwrap_or(u32::MAX);
-        let mut line = raw.strip_suffix('\r').unwrap_or(raw);
+        // SOH and ETX frame a SWIFT message in some exports (mBank).
+        let mut line = raw
+            .strip_suffix('\r')
+            .unwrap_or(raw)
+            .trim_matches(['\u{1}', '\u{3}']);
         if line.starts_with('{') {
             // `{1:F01…}{2:O940…}{3:…}{4:` opens a message; what follows `{4:` is its text.
             match line.find("{4:") {
@@ -246,27 +256,30 @@ fn fields(file: &str, text: &str) -> Result<Vec<Field>, StatementError> {
                 None => continue,
             }
         }
-        if line.starts_with("-}") || line.trim() == "-" || line.trim().is_empty() {
+        if line.starts_with("-}") || line.trim() == "-" {
+            in_message = false;
+            continue;
+        }
+        if line.trim().is_empty() {
             continue;
         }
         if let Some((tag, rest)) = tag_of(line) {
+            in_message = true;
             out.push(Field {
                 tag: tag.to_string(),
                 line: number,
                 lines: vec![rest.to_string()],
             });
-        } else if let Some(f) = out.last_mut() {
+        } else if let Some(f) = out.last_mut().filter(|_| in_message) {
             f.lines.push(line.to_string());
-        } else {
-            return Err(StatementError::new(
-                file,
-                format!("line {number}"),
-                format!(
-                    "an MT940 field such as :20: at the start of the line, found '{}'",
-                    cut(line)
-                ),
-            ));
         }
+    }
+    if out.is_empty() {
+        return Err(StatementError::new(
+            file,
+            "line 1",
+            "an MT940 field such as :20: at the start of a line (the file has none)",
+        ));
     }
     Ok(out)
 }
@@ -320,12 +333,12 @@ fn balance(text: &str) -> Result<Balance, String> {
     })
 }
 
-/// An MT940 amount: digits and one decimal comma (`1234,56`, `1234,`, `1234,5`).
+/// An MT940 amount: digits and one decimal comma (`1234,56`, `1234,`, `1234,5`), or
+/// digits alone (Knab writes `500`).
 fn amount(text: &str, currency: Currency) -> Result<i64, String> {
-    let ok = !text.is_empty()
+    let ok = text.bytes().next().is_some_and(|b| b.is_ascii_digit())
         && text.bytes().all(|b| b.is_ascii_digit() || b == b',')
-        && text.bytes().filter(|&b| b == b',').count() == 1
-        && text.as_bytes()[0].is_ascii_digit();
+        && text.bytes().filter(|&b| b == b',').count() <= 1;
     if !ok {
         return Err(format!(
             "an amount with a decimal comma (1234,56), found '{}'",
@@ -350,10 +363,26 @@ fn yymmdd(text: &str) -> Result<Date, String> {
     Date::new(year, n(2..4), n(4..6)).map_err(|_| bad())
 }
 
+/// A `:61:` value date, where a day past the month's end (the 30 February German banks
+/// give a quarter's closing entries) is the month's last day.
+fn value_yymmdd(text: &str) -> Result<Date, String> {
+    yymmdd(text).or_else(|e| {
+        let day = text
+            .get(4..6)
+            .and_then(|d| d.parse::<i8>().ok())
+            .unwrap_or(0);
+        let first = text.get(..4).map(|ym| format!("{ym}01"));
+        match first.as_deref().map(yymmdd) {
+            Some(Ok(start)) if (29..=31).contains(&day) => Ok(start.last_of_month()),
+            _ => Err(e),
+        }
+    })
+}
+
 /// A `:61:` field as a line of statement `index` in `currency`.
 fn posting(file: &str, f: &Field, currency: Currency, index: u32) -> Result<BankLine, String> {
     let first = f.lines.first().map(String::as_str).unwrap_or("").trim_end();
-    let value_date = yymmdd(first.get(..6).unwrap_or(first))?;
+    let value_date = value_yymmdd(first.get(..6).unwrap_or(first))?;
     let mut rest = first.get(6..).unwrap_or("");
     let mut date = value_date;
     let four = rest.get(..4).unwrap_or("");

@@ -35,9 +35,15 @@ fn a_sparkasse_statement_with_its_sub_fields() {
         b.description,
         "Stadtwerke SEPA-LASTSCHRIFT EREF+NOTPROVIDED SVWZ+Strom Oktober"
     );
-    // CR/LF reads the same.
+    // CR/LF, and a byte order mark, read the same.
     let crlf = SPK.replace('\n', "\r\n");
     assert_eq!(read("s.sta", crlf.as_bytes()).expect("crlf"), lines);
+    let bom = format!("\u{feff}{SPK}");
+    assert_eq!(
+        super::super::Format::sniff(bom.as_bytes()),
+        super::super::Format::Mt940
+    );
+    assert_eq!(read("s.sta", bom.as_bytes()).expect("bom"), lines);
 }
 
 #[test]
@@ -105,6 +111,32 @@ fn free_text_lines_are_joined_as_the_bank_cut_them() {
     );
 }
 
+/// What real exports do beyond the standard: a bank's header lines before each message
+/// (ABN AMRO, ING, Rabobank), SOH/ETX around it (mBank), an amount without a decimal
+/// comma (Knab), the 30 February as a value date (German quarter closings).
+#[test]
+fn bank_headers_framing_and_quirks_are_read() {
+    let quirks = SPK
+        .replace(
+            ":20:STARTUMSE",
+            "\u{1}ABNANL2A\n940\n:940:\n0000 01INGBNL2AXXXX00001\n:20:STARTUMSE",
+        )
+        .replace(":61:261030D89,40", ":61:2602301030D89,40")
+        .replace(
+            ":62F:C261030EUR16288,89",
+            ":62F:C261030EUR16288,89\n-\nABNANL2A\n940\u{3}",
+        );
+    let lines = read("q.sta", quirks.as_bytes()).expect("reads");
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0].line, 9);
+    assert_eq!(lines[1].value_date, Some(jiff::civil::date(2026, 2, 28)));
+    let knab = SPK
+        .replace("CR1378,29NTRF", "CR1378NTRF")
+        .replace("16288,89", "16288,60");
+    let lines = read("k.sta", knab.as_bytes()).expect("reads");
+    assert_eq!(lines[0].amount, 137_800);
+}
+
 #[test]
 fn entry_dates_across_the_year_end() {
     let v = jiff::civil::date(2027, 1, 2);
@@ -161,8 +193,8 @@ fn malformed_statements_name_the_line_and_the_field() {
          in EUR: it has a non-zero digit beyond the decimals the currency allows)"
     );
     assert_eq!(
-        err(&format!("junk\n{SPK}")),
-        "m.sta: line 1: an MT940 field such as :20: at the start of the line, found 'junk'"
+        err(&SPK.replace(":61:261030", ":61:261032")),
+        "m.sta: line 9, :61:: a date as YYMMDD, found '261032'"
     );
 }
 
