@@ -24,10 +24,34 @@ use crate::money::Currency;
 
 /// Whether `head` (a file's first bytes) is BAI2: a `01,` file header and a `02,` group.
 pub fn looks_like(head: &str) -> bool {
-    head.trim_start_matches('\u{feff}')
-        .trim_start()
-        .starts_with("01,")
-        && (head.contains("\n02,") || head.contains("\r02,"))
+    let head = head.trim_start_matches('\u{feff}').trim_start();
+    let first = head.lines().next().unwrap_or("");
+    head.starts_with("01,") && first.contains('/') && head.contains("02,")
+}
+
+/// A physical line's records: a bank may write several on one line, each ended by its
+/// `/` (`…,2/   02,…`), so a `/` followed by spaces and a two-digit code and a comma
+/// starts the next one.
+fn split_line(line: &str) -> Vec<&str> {
+    let b = line.as_bytes();
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, &c) in b.iter().enumerate() {
+        if c != b'/' || i < start {
+            continue;
+        }
+        let mut j = i + 1;
+        while b.get(j) == Some(&b' ') {
+            j += 1;
+        }
+        let next = b.get(j..j + 3);
+        if next.is_some_and(|n| n[0].is_ascii_digit() && n[1].is_ascii_digit() && n[2] == b',') {
+            out.push(&line[start..=i]);
+            start = j;
+        }
+    }
+    out.push(&line[start..]);
+    out
 }
 
 /// One logical record: its code, the physical line it starts on, how many physical
@@ -48,41 +72,43 @@ fn records(file: &str, text: &str) -> Result<Vec<Record>, StatementError> {
         let line = raw
             .trim_end_matches(['\r', ' '])
             .trim_start_matches('\u{feff}');
-        if line.trim().is_empty() {
-            continue;
-        }
-        let (code, body) = line
-            .split_once(',')
-            .unwrap_or((line.trim_end_matches('/'), ""));
-        if code == "88" {
-            let prev = out.last_mut().ok_or_else(|| {
+        for line in split_line(line) {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let (code, body) = line
+                .split_once(',')
+                .unwrap_or((line.trim_end_matches('/'), ""));
+            if code == "88" {
+                let prev = out.last_mut().ok_or_else(|| {
                 StatementError::new(
                     file,
                     format!("line {number}, record 88"),
                     "a record before the 88 continuation it continues (the file starts with one)",
                 )
             })?;
-            prev.records += 1;
-            if prev.code == "16" {
-                let text = prev
-                    .body
-                    .strip_suffix('/')
-                    .unwrap_or(&prev.body)
-                    .to_string();
-                let more = body.strip_suffix('/').unwrap_or(body);
-                prev.body = format!("{text} {more}");
-            } else {
-                let before = fields_of(&prev.body).join(",");
-                prev.body = format!("{before},{}", fields_of(body).join(","));
+                prev.records += 1;
+                if prev.code == "16" {
+                    let text = prev
+                        .body
+                        .strip_suffix('/')
+                        .unwrap_or(&prev.body)
+                        .to_string();
+                    let more = body.strip_suffix('/').unwrap_or(body);
+                    prev.body = format!("{text} {more}");
+                } else {
+                    let before = fields_of(&prev.body).join(",");
+                    prev.body = format!("{before},{}", fields_of(body).join(","));
+                }
+                continue;
             }
-            continue;
+            out.push(Record {
+                code: code.trim().to_string(),
+                line: number,
+                records: 1,
+                body: body.to_string(),
+            });
         }
-        out.push(Record {
-            code: code.trim().to_string(),
-            line: number,
-            records: 1,
-            body: body.to_string(),
-        });
     }
     Ok(out)
 }

@@ -39,6 +39,24 @@ fn details_with_their_continuations_currency_and_date() {
     assert_eq!(read("f.bai", crlf.as_bytes()).expect("crlf"), lines);
 }
 
+/// Several records on one line, each ended by its `/`, read as on lines of their own.
+#[test]
+fn records_run_together_on_a_line() {
+    let joined = FILE
+        .replace("2/\n02,", "2/   02,")
+        .replace("PAID/\n49,", "PAID/ 49,");
+    assert_eq!(
+        super::super::Format::sniff(joined.as_bytes()),
+        super::super::Format::Bai2
+    );
+    let lines = read("r.bai", joined.as_bytes()).expect("reads");
+    assert_eq!(lines.len(), 2);
+    assert_eq!(
+        (lines[1].line, lines[1].description.as_str()),
+        (6, "CHECK 1042 PAID")
+    );
+}
+
 #[test]
 fn the_group_or_account_currency_and_minor_units() {
     let jpy = FILE

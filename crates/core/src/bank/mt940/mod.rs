@@ -76,6 +76,13 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Vec<BankLine>, StatementError> {
         Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
     };
     let fields = fields(file, text.trim_start_matches('\u{feff}'))?;
+    // An MT942 interim report has a floor limit `:34F:` and no opening balance.
+    let interim = if fields.iter().any(|f| f.tag == "34F") {
+        " (this looks like an MT942 interim report, which has none and is not read: export \
+         the MT940 statement instead)"
+    } else {
+        ""
+    };
     let mut out = Vec::new();
     let mut current: Option<Statement> = None;
     let mut index = 0_u32;
@@ -127,9 +134,15 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Vec<BankLine>, StatementError> {
                 }
             }
             "61" => {
-                let s = current.as_mut().filter(|s| s.opening.is_some() && !s.closed).ok_or_else(|| {
-                    at("an opening balance (:60F: or :60M:) before the statement's first :61: line".into())
-                })?;
+                let s = current
+                    .as_mut()
+                    .filter(|s| s.opening.is_some() && !s.closed)
+                    .ok_or_else(|| {
+                        at(format!(
+                            "an opening balance (:60F: or :60M:) before the statement's first :61: \
+                         line{interim}"
+                        ))
+                    })?;
                 let Some(open) = s.opening else { continue };
                 let line = posting(file, f, open.currency, index).map_err(at)?;
                 s.lines.push(line);

@@ -138,6 +138,16 @@ fn bank_headers_framing_and_quirks_are_read() {
 }
 
 #[test]
+fn an_mt942_interim_report_is_named() {
+    let mt942 = SPK.replace(
+        ":60F:C261001EUR15000,00",
+        ":34F:EURD0,\n:13D:2610301200+0100",
+    );
+    let e = read("i.sta", mt942.as_bytes()).expect_err("refused");
+    assert!(e.to_string().ends_with("(this looks like an MT942 interim report, which has none and is not read: export the MT940 statement instead)"), "{e}");
+}
+
+#[test]
 fn entry_dates_across_the_year_end() {
     let v = jiff::civil::date(2027, 1, 2);
     assert_eq!(entry_date(v, "1231"), Ok(jiff::civil::date(2026, 12, 31)));
