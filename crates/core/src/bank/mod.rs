@@ -127,6 +127,17 @@ pub enum Format {
 }
 
 impl Format {
+    /// The format with its article, for messages: `an MT940`, `a BAI2`.
+    pub fn described(self) -> &'static str {
+        match self {
+            Format::Csv => "a CSV",
+            Format::Ofx => "an OFX",
+            Format::Camt053 => "a CAMT",
+            Format::Mt940 => "an MT940",
+            Format::Bai2 => "a BAI2",
+        }
+    }
+
     /// Guesses the format from the content (an OFX header or `<OFX>`, a camt.053 namespace
     /// or `<BkToCstmrStmt>`, or their camt.052 report and camt.054 notification cousins,
     /// whose `<Ntry>` has the same shape), MT940 by its `:20:` and `:60F:` fields or its

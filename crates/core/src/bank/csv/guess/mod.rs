@@ -165,6 +165,19 @@ fn pick_date(
 /// Guesses a profile for the CSV export `bytes` (named `file` in messages); `currency`
 /// is the account's currency when the user gives it.
 pub fn guess(file: &str, bytes: &[u8], currency: Option<&str>) -> Result<Guess, StatementError> {
+    // OFX, CAMT, MT940 and BAI2 are read by their content: a profile would do nothing.
+    let format = crate::bank::Format::sniff(bytes);
+    if format != crate::bank::Format::Csv {
+        return Err(fail(
+            file,
+            "line 1",
+            format!(
+                "a CSV export; this is {} file, which tieout reads without a profile: give it \
+                 to `tieout reconcile --bank` as it is",
+                format.described()
+            ),
+        ));
+    }
     let text = decode(file, bytes)?;
     let lines: Vec<&str> = text.lines().take(SAMPLE_LINES).collect();
     let sample = lines.len();
@@ -387,6 +400,17 @@ mod tests {
             assert_eq!(parsed.profiles["guessed"], g.profile, "{toml_text}");
             assert_eq!(g.lines_read, want.len());
         }
+    }
+
+    #[test]
+    fn a_statement_read_without_a_profile_is_named_not_guessed() {
+        let mt940 = b":20:X\n:25:DE00\n:60F:C261001EUR1,00\n:62F:C261001EUR1,00\n";
+        let e = guess("s.sta", mt940, None).expect_err("not a CSV");
+        assert_eq!(
+            e.to_string(),
+            "s.sta: line 1: a CSV export; this is an MT940 file, which tieout reads without a \
+             profile: give it to `tieout reconcile --bank` as it is"
+        );
     }
 
     #[test]
