@@ -15,6 +15,7 @@ use crate::time::Month;
 
 pub mod audit;
 pub mod balance;
+pub mod bank_profile;
 pub mod close;
 pub mod dunning;
 pub mod journal;
@@ -129,8 +130,9 @@ pub struct OutArgs {
 /// The bank leg: statements to match the month's payouts against.
 #[derive(Debug, Clone, Default, Args)]
 pub struct BankArgs {
-    /// A bank statement (CSV, OFX/QFX or CAMT.053); repeat for several files. Writes
-    /// bank-match.csv and a Bank section in the reconciliation files.
+    /// A bank statement (CSV, OFX/QFX, CAMT.053/.052/.054, MT940 or BAI2, told apart by
+    /// their content); repeat for several files. Writes bank-match.csv and a Bank section
+    /// in the reconciliation files.
     #[arg(long = "bank", value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// The CSV layout: a profile from bank.toml in the config folder, or a built-in one
@@ -222,6 +224,9 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Guess a bank CSV profile from an export's first lines and print it as a commented
+    /// bank.toml table, to check and save (see the README's "Bank profiles").
+    BankProfile(bank_profile::BankProfileArgs),
     /// SQL over the snapshot: tieout query "SELECT …" [--format table|csv|json|md].
     Query(query::QueryArgs),
     /// Print the refund audit log.
@@ -416,6 +421,7 @@ pub fn run(cli: Cli) -> CmdResult {
         Some(Command::InitAccounts { path, force }) => {
             journal::init_accounts(path.as_deref(), force)
         }
+        Some(Command::BankProfile(args)) => bank_profile::run(&args),
         Some(Command::Query(args)) => query::run(&ctx, &args),
         Some(Command::Audit { ticket, day }) => audit::run(&ctx, ticket.as_deref(), day.as_deref()),
         Some(Command::Completions(args)) => man_and_completions::completions(&args),

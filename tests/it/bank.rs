@@ -105,6 +105,166 @@ fn demo_months_against_the_fixture_statements_match_their_golden_files() {
     }
 }
 
+/// CSV exports as five bank styles write them (issue 34), each read with its profile from
+/// `tests/fixtures/bank/bank.toml` (the README's examples): ING's `Af`/`Bij` sign column,
+/// Triodos with no header and `Debet`/`Credit`, Nordea with pending `Varaus` rows, a German
+/// export with a preamble, `Währung` and a closing balance line, Wells Fargo with no
+/// header. Each golden `bank-match.csv` shows its lines matched to the demo's payouts (by
+/// trace id, by amount and date, a failed payout's debit-back; Wells Fargo's statement
+/// lacks one payout, so exit 5).
+#[test]
+fn bank_csv_styles_read_with_their_profiles_match_their_golden_files() {
+    let config = tempfile::tempdir().expect("config dir");
+    std::fs::copy(fixture("bank.toml"), config.path().join("bank.toml")).expect("bank.toml");
+    let t = Tieout::demo().env("TIEOUT_CONFIG_DIR", &config.path().display().to_string());
+    // (profile and fixture name, exit code)
+    let cases: [(&str, i32); 5] = [
+        ("ing", 0),
+        ("triodos", 0),
+        ("nordea", 0),
+        ("german-preamble", 0),
+        ("wells-fargo", 5),
+    ];
+    for (profile, code) in cases {
+        let name = format!("2026-10-{profile}-csv");
+        let file = format!("{profile}-2026-10-11.csv");
+        let out = reconcile(&t, "2026-10", &name, profile, &[file.as_str()]);
+        assert_eq!(
+            out.code,
+            Some(code),
+            "{profile}: {}\n{}",
+            out.stdout,
+            out.stderr
+        );
+        // The Stripe side is the same as in the other goldens: only the bank leg is kept.
+        let csv = std::fs::read_to_string(t.work_dir().join(&name).join("bank-match.csv"))
+            .expect("bank-match.csv");
+        assert_golden(&format!("bank/{name}/bank-match.csv"), &csv);
+        assert_golden(&format!("bank/{name}/stdout.txt"), &stdout_golden(&out));
+    }
+}
+
+/// MT940 files as three kinds of bank write them (issue 34), found by their content: a
+/// German savings bank's (`?`-sub-fields with `EREF+`/`SVWZ+`, an entry date, one statement
+/// per month, Latin-1, CR/LF), ING's (slash codes `/NAME/`, `/REMI/`, `/EREF/`, LF) and a
+/// corporate bank's SWIFT messages (`{1:}{2:}{4:` wrappers, a USD account in two pages
+/// `:60M:`/`:62M:` and a JPY account, the trace id as the `:61:` customer reference); and a
+/// US bank's BAI2 prior-day file (a group per day, `88` continuations of the summaries and
+/// the texts, type codes 165, 195, 475, 495, 699, every control total). Each golden
+/// `bank-match.csv` shows the demo's payouts matched by the trace id the text or the
+/// reference names, by amount and date where a line names none, a failed payout's
+/// debit-back; the USD accounts lack one payout, so exit 5.
+#[test]
+fn mt940_and_bai2_files_match_their_golden_files() {
+    let t = Tieout::demo();
+    // (fixture, golden folder, exit code)
+    let cases: [(&str, &str, i32); 4] = [
+        ("sparkasse-2026-10-11.mt940", "2026-10-sparkasse-mt940", 0),
+        ("ing-2026-10-11.mt940", "2026-10-ing-mt940", 0),
+        ("corporate-2026-10-11.mt940", "2026-10-corporate-mt940", 5),
+        ("usd-2026-10-11.bai2", "2026-10-usd-bai2", 5),
+    ];
+    for (file, name, code) in cases {
+        let out = reconcile(&t, "2026-10", name, "tieout", &[file]);
+        assert_eq!(
+            out.code,
+            Some(code),
+            "{file}: {}\n{}",
+            out.stdout,
+            out.stderr
+        );
+        // The Stripe side is the same as in the other goldens: only the bank leg is kept.
+        let csv = std::fs::read_to_string(t.work_dir().join(name).join("bank-match.csv"))
+            .expect("bank-match.csv");
+        assert_golden(&format!("bank/{name}/bank-match.csv"), &csv);
+        assert_golden(&format!("bank/{name}/stdout.txt"), &stdout_golden(&out));
+    }
+}
+
+/// The columns of `bank-match.csv` that say what matched what, by which rule.
+fn matches(t: &Tieout, out: &str) -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(t.work_dir().join(out).join("bank-match.csv"))
+        .expect("bank-match.csv");
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    reader
+        .records()
+        .map(|r| {
+            let r = r.expect("a row");
+            [0, 4, 5, 6, 8, 9, 10]
+                .iter()
+                .map(|&i| r.get(i).unwrap_or("").to_string())
+                .collect()
+        })
+        .collect()
+}
+
+/// Issue 34, item 6: `bank-profile --guess` proposes, for every CSV fixture, a profile
+/// that reads it into the same matches (payout, status, line, rule, offset) as the
+/// profile the fixture is known by; the printed table is saved as `bank.toml` unchanged.
+#[test]
+fn a_guessed_profile_reads_every_csv_fixture_into_the_same_matches() {
+    let known = tempfile::tempdir().expect("config dir");
+    std::fs::copy(fixture("bank.toml"), known.path().join("bank.toml")).expect("bank.toml");
+    let cases = [
+        ("2026-10", "ing-2026-10-11.csv", "ing"),
+        ("2026-10", "triodos-2026-10-11.csv", "triodos"),
+        ("2026-10", "nordea-2026-10-11.csv", "nordea"),
+        (
+            "2026-10",
+            "german-preamble-2026-10-11.csv",
+            "german-preamble",
+        ),
+        ("2026-10", "wells-fargo-2026-10-11.csv", "wells-fargo"),
+        ("2026-10", "us-checking-2026-10-11.csv", "us-debit-credit"),
+        ("2026-11", "eu-giro-2026-10-11.csv", "eu-semicolon"),
+    ];
+    for (month, file, profile) in cases {
+        let t = Tieout::new();
+        let said = t.run(&[
+            "bank-profile",
+            "--guess",
+            &fixture(file),
+            "--name",
+            "guessed",
+        ]);
+        assert_eq!(said.code, Some(0), "{file}: {}", said.stderr);
+        assert!(
+            said.stdout.contains("[profiles.guessed]\n"),
+            "{}",
+            said.stdout
+        );
+        let guessed = tempfile::tempdir().expect("config dir");
+        std::fs::write(guessed.path().join("bank.toml"), &said.stdout).expect("bank.toml");
+        let with = |dir: &tempfile::TempDir| {
+            Tieout::demo().env("TIEOUT_CONFIG_DIR", &dir.path().display().to_string())
+        };
+        let (a, b) = (with(&known), with(&guessed));
+        let want = reconcile(&a, month, "known", profile, &[file]);
+        let got = reconcile(&b, month, "guessed", "guessed", &[file]);
+        assert_eq!(
+            got.code, want.code,
+            "{file}: {}\n{}",
+            got.stderr, said.stdout
+        );
+        assert_eq!(
+            matches(&b, "guessed"),
+            matches(&a, "known"),
+            "{file}:\n{}",
+            said.stdout
+        );
+    }
+    let t = Tieout::new();
+    let bad = t.work_dir().join("notes.csv");
+    std::fs::write(&bad, "just some notes\nno columns here\n").expect("write");
+    let out = t.run(&["bank-profile", "--guess", &bad.display().to_string()]);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("set `delimiter` by hand"),
+        "{}",
+        out.stderr
+    );
+}
+
 #[test]
 fn the_bank_section_and_file_appear_only_with_a_statement() {
     let t = Tieout::demo();

@@ -230,3 +230,48 @@ fn the_readme_shows_the_default_policy_as_shipped() {
         "the README's default policy differs from default_policy.toml: copy the file into it"
     );
 }
+
+/// The README's "Bank profiles" section (from its heading to the next `## `).
+fn bank_profiles_section() -> String {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README");
+    let start = readme.find("\n## Bank profiles\n").expect("the section") + 1;
+    let rest = &readme[start..];
+    let end = rest[3..].find("\n## ").map_or(rest.len(), |i| i + 3);
+    rest[..end].to_string()
+}
+
+/// Issue 34: the profile keys could only be learned from error messages. The README's
+/// reference has a row for every key the reader accepts — taken from the reader's own
+/// list, the one an unknown key is refused against — and shows the fixtures' profiles
+/// (`tests/fixtures/bank/bank.toml`) as its examples, so each example is one that reads a
+/// real export.
+#[test]
+fn the_readme_lists_every_bank_profile_key_and_shows_the_fixture_profiles() {
+    use tieout::bank::csv::{profile_keys, skip_rule_keys};
+    let section = bank_profiles_section();
+    assert!(profile_keys().len() >= 19, "{:?}", profile_keys());
+    let missing: Vec<&str> = profile_keys()
+        .iter()
+        .chain(skip_rule_keys())
+        .filter(|k| !section.contains(&format!("\n| `{k}` | ")))
+        .copied()
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "README.md, \"Bank profiles\": no row for the key(s) {missing:?}; add `| `key` | what it says |`"
+    );
+    let fixture = std::fs::read_to_string(root().join("tests/fixtures/bank/bank.toml"))
+        .expect("the fixtures' bank.toml");
+    let tables: Vec<&str> = fixture
+        .split("\n\n")
+        .map(str::trim)
+        .filter(|t| t.starts_with("[profiles."))
+        .collect();
+    assert_eq!(tables.len(), 5, "{fixture}");
+    for table in tables {
+        assert!(
+            section.contains(&format!("```toml\n{table}\n```")),
+            "README.md, \"Bank profiles\" does not show this fixture profile as it is:\n{table}"
+        );
+    }
+}

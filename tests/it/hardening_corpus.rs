@@ -10,7 +10,8 @@
 //! - `policy/*.toml`: `tieout --demo suggest --policy FILE --email .. --order ..`;
 //! - `keymap/*.toml`: `keymap.toml` in `TIEOUT_CONFIG_DIR`, then `tieout --demo demo`;
 //! - `theme/*.toml`: `tieout --demo --theme FILE demo`;
-//! - `bank/*`: `tieout --demo reconcile --month 2026-10 --bank FILE` (CSV, OFX, CAMT.053);
+//! - `bank/*`: `tieout --demo reconcile --month 2026-10 --bank FILE` (CSV, OFX, CAMT, MT940),
+//!   with `--bank-profile corpus` from `<file>.bank.toml` as `bank.toml` when there is one;
 //!   `bank/accepted-*` must be reconciled with no control character written raw;
 //! - `settings/*.toml`: `settings.toml` in `TIEOUT_CONFIG_DIR`, then `tieout dunning` with
 //!   a test key (refused before any request);
@@ -289,22 +290,30 @@ fn corpus_theme_files_name_the_line_or_the_role() {
 
 // ---- Bank statements, through `tieout reconcile --bank` ----------------------------------
 
+/// A CSV statement's own profile: `bank/<case>.csv.bank.toml` next to it, a `bank.toml`
+/// with one `[profiles.corpus]` table, which the statement is then read with.
+const PROFILE_SUFFIX: &str = ".bank.toml";
+
 #[test]
 fn corpus_bank_statements_name_the_line_or_the_element() {
     let mut mismatches = Vec::new();
-    let files = inputs("bank");
+    let files: Vec<PathBuf> = inputs("bank")
+        .into_iter()
+        .filter(|p| !file_name(p).ends_with(PROFILE_SUFFIX))
+        .collect();
     for input in &files {
-        let t = Tieout::demo();
+        let profile = PathBuf::from(format!("{}{PROFILE_SUFFIX}", input.display()));
+        let config = tempfile::tempdir().expect("a config folder");
+        let mut t = Tieout::demo();
+        let mut args = vec!["reconcile", "--month", "2026-10", "--out", "out"];
+        if profile.exists() {
+            std::fs::copy(&profile, config.path().join("bank.toml")).expect("copy");
+            t = t.env("TIEOUT_CONFIG_DIR", &config.path().display().to_string());
+            args.extend(["--bank-profile", "corpus"]);
+        }
         let name = stage(&t, input);
-        let out = t.run(&[
-            "reconcile",
-            "--month",
-            "2026-10",
-            "--out",
-            "out",
-            "--bank",
-            &name,
-        ]);
+        args.extend(["--bank", &name]);
+        let out = t.run(&args);
         if name.starts_with("accepted-") {
             let (problem, said) = check_accepted_statement(&t, &out);
             mismatches.extend(problem.map(|p| format!("bank/{name}: {p}")));

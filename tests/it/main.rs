@@ -15,6 +15,7 @@ mod dunning_since;
 mod expiring_cards;
 mod fake_stripe;
 mod floors;
+mod fuzz_bank;
 mod fuzz_json;
 mod fuzz_kit;
 mod fuzz_tickets;

@@ -1,17 +1,21 @@
 //! The bank leg of the tie-out: bank statements as plain lines, read from the bytes of a
-//! CSV export, an OFX/QFX file or a CAMT.053 statement, and the matcher that pairs each
-//! payout with the deposit it became. No IO: the caller reads the files and hands over
-//! their names and bytes, so an error can name the file and the place in it.
+//! CSV export, an OFX/QFX file, a CAMT.053 statement, an MT940 or a BAI2 file, and the
+//! matcher that pairs each payout with the deposit it became. No IO: the caller reads the
+//! files and hands over their names and bytes, so an error can name the file and the place
+//! in it.
 //!
 //! Every line a reader accepts becomes one [`BankLine`]; a line it cannot read is an
-//! error naming the file, the line or element and what was expected, never a silent skip.
+//! error naming the file, the line or element and what was expected, never a silent skip
+//! (the only rows left out are those a CSV profile names: a preamble, `skip_rows_where`).
 //! See ARCHITECTURE.md at the repository's root.
 
+pub mod bai2;
 pub mod camt;
 pub mod csv;
 pub mod duplicates;
 pub mod matcher;
 pub mod month;
+pub mod mt940;
 pub mod ofx;
 #[cfg(test)]
 pub(crate) mod testdata;
@@ -32,10 +36,11 @@ pub use month::match_month;
 pub struct BankLine {
     /// The file's name as the user gave it (for messages and the line id).
     pub file: String,
-    /// Where in the file: the CSV row's line number, or the line of the OFX `<STMTTRN>`
-    /// or the CAMT `<Ntry>` element (1-based).
+    /// Where in the file: the CSV row's line number, or the line of the OFX `<STMTTRN>`,
+    /// the CAMT `<Ntry>` element, the MT940 `:61:` field or the BAI2 `16` record (1-based).
     pub line: u32,
-    /// The booking date (CSV date, OFX `DTPOSTED`, CAMT `BookgDt`).
+    /// The booking date (CSV date, OFX `DTPOSTED`, CAMT `BookgDt`, MT940 entry date, BAI2
+    /// group as-of date).
     pub date: Date,
     /// The value date when the statement gives one (CAMT `ValDt`).
     pub value_date: Option<Date>,
@@ -117,12 +122,26 @@ pub enum Format {
     Csv,
     Ofx,
     Camt053,
+    Mt940,
+    Bai2,
 }
 
 impl Format {
+    /// The format with its article, for messages: `an MT940`, `a BAI2`.
+    pub fn described(self) -> &'static str {
+        match self {
+            Format::Csv => "a CSV",
+            Format::Ofx => "an OFX",
+            Format::Camt053 => "a CAMT",
+            Format::Mt940 => "an MT940",
+            Format::Bai2 => "a BAI2",
+        }
+    }
+
     /// Guesses the format from the content (an OFX header or `<OFX>`, a camt.053 namespace
     /// or `<BkToCstmrStmt>`, or their camt.052 report and camt.054 notification cousins,
-    /// whose `<Ntry>` has the same shape), else CSV.
+    /// whose `<Ntry>` has the same shape), MT940 by its `:20:` and `:60F:` fields or its
+    /// SWIFT `{2:…940` block, BAI2 by its `01,` file header and `02,` group, else CSV.
     pub fn sniff(bytes: &[u8]) -> Format {
         let head = &bytes[..bytes.len().min(4096)];
         let head = String::from_utf8_lossy(head);
@@ -138,13 +157,17 @@ impl Format {
         .any(|tag| head.contains(tag))
         {
             Format::Camt053
+        } else if mt940::looks_like(&head) {
+            Format::Mt940
+        } else if bai2::looks_like(&head) {
+            Format::Bai2
         } else {
             Format::Csv
         }
     }
 }
 
-/// Reads one statement file: OFX and CAMT.053 are recognised by their content, anything
+/// Reads one statement file: OFX, CAMT, MT940 and BAI2 are recognised by their content, anything
 /// else is read as CSV with `profile`. A control character other than tab in a line's
 /// text, reference, id or file name is made visible ([`crate::controls`]), so a NUL or
 /// an ESC in a description reaches neither a report nor the screen.
@@ -156,6 +179,8 @@ pub fn read_statement(
     let mut lines = match Format::sniff(bytes) {
         Format::Ofx => ofx::read(file, bytes),
         Format::Camt053 => camt::read(file, bytes),
+        Format::Mt940 => mt940::read(file, bytes),
+        Format::Bai2 => bai2::read(file, bytes),
         Format::Csv => csv::read(file, bytes, profile),
     }?;
     lines.iter_mut().for_each(BankLine::escape_controls);
