@@ -11,8 +11,7 @@ use crate::app::recovery as use_case;
 use crate::domain::recovery::cohorts::percent;
 use crate::domain::recovery::{Outcome, Recovery};
 use crate::model::AccountData;
-use crate::money::Currency;
-use crate::report::balance::major_i128;
+use crate::money::{Currency, format_major_i128 as major_i128};
 use crate::report::{recovery as export, recovery_md};
 
 pub const MD_NAME: &str = "recovery.md";

@@ -180,6 +180,23 @@ pub fn format_major(minor: i64, currency: Currency) -> String {
     format_major_inline(minor, currency).to_text()
 }
 
+/// [`format_major`] for sums too large for i64 (totals are summed in i128 so none is
+/// clamped): exact for any i128 (`-0.05`, `1234`, `5.120`).
+pub fn format_major_i128(minor: i128, currency: Currency) -> String {
+    if let Ok(small) = i64::try_from(minor) {
+        return format_major(small, currency);
+    }
+    let exp = currency.exponent() as usize;
+    let abs = minor.unsigned_abs().to_string();
+    let sign = if minor < 0 { "-" } else { "" };
+    if exp == 0 {
+        return format!("{sign}{abs}");
+    }
+    let padded = format!("{abs:0>width$}", width = exp + 1);
+    let (int, frac) = padded.split_at(padded.len() - exp);
+    format!("{sign}{int}.{frac}")
+}
+
 /// [`format_major`]'s text made on the stack: what exports use, which format millions of
 /// amounts. 24 bytes hold every `i64` of minor units at Stripe's exponents (0, 2 and 3:
 /// at most 22 bytes; `format_major_edges_match_decimal` checks `i64::MIN` and `MAX`).
@@ -331,6 +348,22 @@ impl Totals {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn major_i128_is_exact_at_every_exponent() {
+        use super::format_major_i128 as major_i128;
+        assert_eq!(major_i128(-5, Currency::USD), "-0.05");
+        assert_eq!(major_i128(123_456, Currency::USD), "1234.56");
+        assert_eq!(major_i128(1234, Currency::JPY), "1234");
+        assert_eq!(major_i128(0, Currency::EUR), "0.00");
+        let big = i128::from(i64::MAX) * 4;
+        assert_eq!(major_i128(big, Currency::JPY), big.to_string());
+        // Beyond i64 at an exponent too: the digits split where the currency says.
+        assert_eq!(
+            major_i128(big, Currency::USD),
+            format!("{}.{:02}", big / 100, big % 100)
+        );
+    }
+
     use super::*;
     use proptest::prelude::*;
 

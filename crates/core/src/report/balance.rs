@@ -10,22 +10,9 @@ use serde::Serialize;
 use crate::domain::balance::{
     ActivityRow, ConversionPair, ConversionRow, FeeRow, OpeningSource, Rollforward,
 };
-use crate::money::Currency;
+use crate::money::{Currency, format_major, format_major_i128 as major_i128};
 use crate::report::fields::{self, Field, Get};
 use crate::time::Month;
-
-/// Minor units as decimal major units, exactly, for any i128 (`-0.05`, `1234`, `5.120`).
-pub fn major_i128(minor: i128, currency: Currency) -> String {
-    let exp = currency.exponent() as usize;
-    let abs = minor.unsigned_abs().to_string();
-    let sign = if minor < 0 { "-" } else { "" };
-    if exp == 0 {
-        return format!("{sign}{abs}");
-    }
-    let padded = format!("{abs:0>width$}", width = exp + 1);
-    let (int, frac) = padded.split_at(padded.len() - exp);
-    format!("{sign}{int}.{frac}")
-}
 
 fn opt(v: Option<i128>, c: Currency) -> Option<String> {
     v.map(|v| major_i128(v, c))
@@ -164,7 +151,7 @@ pub const CONVERSION_FIELDS: &[Field<ConversionRow>] = &[
         Get::Text(|r| {
             r.presentment_amount
                 .zip(r.presentment_currency)
-                .map(|(a, c)| major_i128(i128::from(a), c))
+                .map(|(a, c)| format_major(a, c))
         }),
     ),
     Field::new(
@@ -175,7 +162,7 @@ pub const CONVERSION_FIELDS: &[Field<ConversionRow>] = &[
     Field::new(
         "settled_amount",
         "Settled",
-        Get::Text(|r| Some(major_i128(i128::from(r.settled_amount), r.settled_currency))),
+        Get::Text(|r| Some(format_major(r.settled_amount, r.settled_currency))),
     ),
     Field::new(
         "settled_currency",
@@ -467,19 +454,4 @@ instant is compared with it.\n\n",
     }
     let _ = write!(md, "\n{HOW}\n");
     md
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn major_i128_is_exact_at_every_exponent() {
-        assert_eq!(major_i128(-5, Currency::USD), "-0.05");
-        assert_eq!(major_i128(123_456, Currency::USD), "1234.56");
-        assert_eq!(major_i128(1234, Currency::JPY), "1234");
-        assert_eq!(major_i128(0, Currency::EUR), "0.00");
-        let big = i128::from(i64::MAX) * 4;
-        assert_eq!(major_i128(big, Currency::JPY), big.to_string());
-    }
 }
