@@ -6,7 +6,7 @@
 use jiff::tz::TimeZone;
 
 use crate::domain::dunning::CurrencyOrder;
-use crate::domain::recovery::{self, InvoiceRecovery, MedianDays, Recovery, Window};
+use crate::domain::recovery::{self, InvoiceRecovery, MedianDays, Window};
 use crate::model::AccountData;
 use crate::money::Currency;
 use crate::time::Month;
@@ -119,13 +119,18 @@ pub fn phrase(c: &CurrencyRecovery) -> String {
 }
 
 /// The morning summary's line: the failures of `month` (the month before the run's, as
-/// the caller cuts it) per currency, in the worklist's currency order, or that none
-/// failed. `None` when `month` is not in the picture's window.
-pub fn month_line(r: &Recovery, month: Month, order: &CurrencyOrder) -> Option<String> {
-    if month < r.window.first || month > r.window.last {
+/// the caller cuts it) among `invoices` (a picture's, for `window`), per currency, in the
+/// worklist's currency order, or that none failed. `None` when `month` is not in `window`.
+pub fn month_line(
+    window: &Window,
+    invoices: &[InvoiceRecovery],
+    month: Month,
+    order: &CurrencyOrder,
+) -> Option<String> {
+    if month < window.first || month > window.last {
         return None;
     }
-    let mut per = by_currency(r.invoices.iter().filter(|i| i.cohort == month));
+    let mut per = by_currency(invoices.iter().filter(|i| i.cohort == month));
     order.sort(&mut per, |c| c.currency);
     let text = if per.is_empty() {
         "no payment failed".to_string()
@@ -138,7 +143,7 @@ pub fn month_line(r: &Recovery, month: Month, order: &CurrencyOrder) -> Option<S
 /// The morning summary's line for the run at `now`: the failures of the month before
 /// `now`'s (in `tz`) and what came back of them, per currency in `order`. `data` must hold
 /// how failures ended (the paid and void invoices with their charges), which the caller
-/// decides.
+/// decides. Only the failed invoices are worked out, not the cohorts or the leaks.
 pub fn last_month_line(
     data: &AccountData,
     now: i64,
@@ -147,15 +152,15 @@ pub fn last_month_line(
 ) -> Option<String> {
     // Two months ending with now's: last month's failures are all in it.
     let window = Window::ending_at(now, 2, tz);
-    let r = recovery::build(data, &window, tz);
-    month_line(&r, window.first, order)
+    let invoices = recovery::failed_invoices(data, &window, tz);
+    month_line(&window, &invoices, window.first, order)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::domain::dunning::DeclineKey;
-    use crate::domain::recovery::{FailedAttempt, Outcome, Via};
+    use crate::domain::recovery::{FailedAttempt, Outcome, Recovery, Via};
 
     /// 2026-11-30T12:00:00Z.
     const NOW: i64 = 1_796_040_000;
@@ -226,19 +231,19 @@ mod tests {
         let order = CurrencyOrder::new(Some(Currency::EUR), [(Currency::USD, 3)]);
         let nov_m = Month::of(nov, &TimeZone::UTC);
         assert_eq!(
-            month_line(&r, nov_m, &order).as_deref(),
+            month_line(&r.window, &r.invoices, nov_m, &order).as_deref(),
             Some(
                 "Last month (2026-11): 0% of the failed EUR amount recovered; 80% of the failed USD amount recovered, 18.5 days median, 20% still open"
             )
         );
         let none = picture(vec![]);
         assert_eq!(
-            month_line(&none, nov_m, &order).as_deref(),
+            month_line(&none.window, &none.invoices, nov_m, &order).as_deref(),
             Some("Last month (2026-11): no payment failed")
         );
         // A month outside the picture's window has no line.
         let before = Month::of(NOW - 400 * DAY, &TimeZone::UTC);
-        assert_eq!(month_line(&r, before, &order), None);
+        assert_eq!(month_line(&r.window, &r.invoices, before, &order), None);
     }
 
     #[test]

@@ -155,6 +155,29 @@ pub struct Recovery {
 /// The recovery picture of `data` for `window`, months cut in `tz`.
 pub fn build(data: &AccountData, window: &Window, tz: &TimeZone) -> Recovery {
     let ix = history::Index::new(data);
+    let invoices = failed_in(data, window, tz, &ix);
+    let cohorts = cohorts::cohorts(&invoices);
+    let leaks = leaks::leaks(data, &ix);
+    Recovery {
+        window: window.clone(),
+        invoices,
+        cohorts,
+        leaks,
+    }
+}
+
+/// The invoices of `data` whose first failure is in `window`, how each ended, in the
+/// picture's order: what the morning line needs, without the cohorts and the leaks.
+pub fn failed_invoices(data: &AccountData, window: &Window, tz: &TimeZone) -> Vec<InvoiceRecovery> {
+    failed_in(data, window, tz, &history::Index::new(data))
+}
+
+fn failed_in(
+    data: &AccountData,
+    window: &Window,
+    tz: &TimeZone,
+    ix: &history::Index<'_>,
+) -> Vec<InvoiceRecovery> {
     let mut invoices: Vec<InvoiceRecovery> = data
         .invoices
         .iter()
@@ -163,11 +186,11 @@ pub fn build(data: &AccountData, window: &Window, tz: &TimeZone) -> Recovery {
         // the real one in a cached run. Left out of both, so they agree.
         .filter(|inv| inv.created >= window.reads_from)
         .filter_map(|inv| {
-            let h = history::of(inv, &ix)?;
+            let h = history::of(inv, ix)?;
             if !window.contains(h.first_failure.at) {
                 return None;
             }
-            let (outcome, outcome_at) = outcome::decide(inv, &h, &ix);
+            let (outcome, outcome_at) = outcome::decide(inv, &h, ix);
             Some(InvoiceRecovery {
                 invoice_id: inv.id.to_string(),
                 customer_id: inv.customer.as_deref().map(str::to_owned),
@@ -196,12 +219,5 @@ pub fn build(data: &AccountData, window: &Window, tz: &TimeZone) -> Recovery {
                 &b.invoice_id,
             ))
     });
-    let cohorts = cohorts::cohorts(&invoices);
-    let leaks = leaks::leaks(data, &ix);
-    Recovery {
-        window: window.clone(),
-        invoices,
-        cohorts,
-        leaks,
-    }
+    invoices
 }
