@@ -165,14 +165,7 @@ fn a_fresh_read_through_the_fake_compares_the_month_with_stripes_balance() {
 #[test]
 fn a_stripe_balance_a_cent_off_exits_5_and_shows_the_difference() {
     use crate::support::{FakeConfig, start_fake};
-    let src = tieout_testkit::fake_stripe::demo_fixtures();
-    let fixtures = tempfile::tempdir().expect("tempdir");
-    for entry in std::fs::read_dir(&src).expect("fixtures") {
-        let p = entry.expect("entry").path();
-        if p.is_file() {
-            std::fs::copy(&p, fixtures.path().join(p.file_name().expect("name"))).expect("copy");
-        }
-    }
+    let fixtures = crate::support::fake::demo_fixtures_copy();
     let path = fixtures.path().join("balance.json");
     let mut balance: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&path).expect("balance.json")).expect("json");

@@ -239,14 +239,7 @@ pub fn demo_fixtures_missing_one_line() -> (
         })
         .expect("a tied payout with a non-zero line");
 
-    let src = tieout_testkit::fake_stripe::demo_fixtures();
-    let fixtures = tempfile::tempdir().expect("tempdir");
-    for entry in std::fs::read_dir(&src).expect("fixtures") {
-        let p = entry.expect("entry").path();
-        if p.is_file() {
-            std::fs::copy(&p, fixtures.path().join(p.file_name().expect("name"))).expect("copy");
-        }
-    }
+    let fixtures = demo_fixtures_copy();
     let lines_path = fixtures.path().join("payout_lines.json");
     let mut lines: serde_json::Map<String, serde_json::Value> =
         serde_json::from_slice(&std::fs::read(&lines_path).expect("payout_lines")).expect("json");
@@ -257,4 +250,18 @@ pub fn demo_fixtures_missing_one_line() -> (
         .retain(|id| id.as_str() != Some(line.id.as_str()));
     std::fs::write(&lines_path, serde_json::to_vec(&lines).expect("json")).expect("write");
     (fixtures, victim.payout.id.clone(), line)
+}
+
+/// A copy of the demo account's fixture files in a folder of its own, for a test to edit
+/// one before a fake serves them.
+pub fn demo_fixtures_copy() -> tempfile::TempDir {
+    let src = tieout_testkit::fake_stripe::demo_fixtures();
+    let fixtures = tempfile::tempdir().expect("tempdir");
+    for entry in std::fs::read_dir(&src).expect("fixtures") {
+        let p = entry.expect("entry").path();
+        if p.is_file() {
+            std::fs::copy(&p, fixtures.path().join(p.file_name().expect("name"))).expect("copy");
+        }
+    }
+    fixtures
 }
