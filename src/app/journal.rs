@@ -25,8 +25,16 @@ pub fn month_files(
 ) -> Result<(Journal, Vec<File>), Failure> {
     let tieout = tie_out_month(&data.payouts, &data.balance_transactions, month, tz);
     let later = tie_out_after(&data.payouts, &data.balance_transactions, month, tz);
-    let journal =
+    let mut journal =
         build(&tieout, &later, map, style, tz).map_err(|e| Failure::usage(e.to_string()))?;
+    let balance = tieout_core::report::balance::build(data, month, tz);
+    let tie = tieout_core::journal::balance_tie::BalanceTieInput {
+        lines: &data.balance_transactions,
+        payouts: &data.payouts,
+        rollforward: &balance.rollforward,
+        lines_complete: data.meta.lines_complete,
+    };
+    tieout_core::journal::balance_tie::attach(&mut journal, &tie, month, tz);
     let mut files = Vec::new();
     for f in formats {
         files.extend(render(&journal, map, *f).map_err(|e| Failure::usage(e.to_string()))?);

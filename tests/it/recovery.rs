@@ -52,13 +52,12 @@ fn the_demo_ends_every_way_in_three_currencies() {
         ",written_off,",
         ",voided,",
         ",still_open,",
-        ",retry\n",
-        ",new_method\n",
-        ",out_of_band\n",
+        ",retry,",
+        ",new_method,",
+        ",out_of_band,",
     ] {
         let currencies: std::collections::BTreeSet<String> = invoices
             .lines()
-            .map(|l| format!("{l}\n"))
             .filter(|l| l.contains(ending))
             .filter_map(|l| l.split(',').nth(2).map(str::to_owned))
             .collect();
@@ -160,6 +159,72 @@ fn the_wrong_card_is_named_fresh_and_cached_alike() {
     let demo = Tieout::demo();
     demo.run(&["dunning", "--format", "csv"]).success();
     assert_eq!(read(&demo, "failed-payments.csv"), csv);
+}
+
+/// The card the demo's wrong-card customer put on the customer, as the fake serves it.
+fn ada_new_card(fake: &tieout_testkit::fake_stripe::FakeStripe) -> serde_json::Value {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/demo/customers.json");
+    let customers: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("customers")).expect("json");
+    let ada = customers
+        .as_array()
+        .expect("a list")
+        .iter()
+        .find(|c| c["email"] == "ada.okafor@example.org")
+        .expect("the wrong-card customer");
+    let pm = ada["invoice_settings"]["default_payment_method"]
+        .as_str()
+        .expect("an invoice default");
+    fake.object(pm).expect("the new card")
+}
+
+fn old_card_rows(t: &Tieout) -> usize {
+    read(t, "failed-payments.csv")
+        .lines()
+        .filter(|l| l.contains(",subscription_old_card,"))
+        .count()
+}
+
+/// Only a newer card on the customer makes a wrong card: when the customer's invoice
+/// default is older than the subscription's failing card (its date read from the payment
+/// intent's `last_payment_error.payment_method`), the subscription's card was chosen on
+/// purpose, and neither a fresh run nor a cached one says otherwise.
+#[test]
+fn an_older_card_on_the_customer_is_not_a_wrong_card_fresh_or_cached() {
+    let fake = start_fake(FakeConfig::default().account_readable_by_restricted_keys(true));
+    let mut card = ada_new_card(&fake);
+    card["created"] = 1_600_000_000.into();
+    fake.put(card).expect("put");
+    let t = Tieout::against(&fake);
+    t.run(&["dunning", "--format", "csv"]).success();
+    assert_eq!(old_card_rows(&t), 0);
+    t.run(&["sync"]).success();
+    t.run(&["--cached", "dunning", "--format", "csv", "--force"])
+        .success();
+    assert_eq!(old_card_rows(&t), 0);
+}
+
+/// A key that may not read payment methods still gets the worklist: the expansions that
+/// need it are dropped (the customer and subscription are still expanded), the card's
+/// dates are unknown, and the rule falls back to "another card" rather than lose the row.
+#[test]
+fn without_the_payment_method_read_the_wrong_card_is_still_named() {
+    let fake = start_fake(FakeConfig::default().account_readable_by_restricted_keys(true));
+    fake.deny(tieout_testkit::fake_stripe::TEST_KEY, "rak_payment_method_read");
+    let t = Tieout::against(&fake);
+    t.run(&["dunning", "--format", "csv"]).success();
+    assert_eq!(old_card_rows(&t), 1);
+    let expanded: Vec<String> = fake
+        .requests()
+        .iter()
+        .filter(|r| r.path == "/v1/invoices" && r.query.contains("status=open"))
+        .map(|r| r.query.clone())
+        .collect();
+    assert_eq!(expanded.len(), 2, "{expanded:?}");
+    assert!(
+        expanded[1].contains("data.customer") && !expanded[1].contains("default_payment_method"),
+        "{expanded:?}"
+    );
 }
 
 /// Stripe's `attempt_count` counts only the scheduled attempts: an invoice whose first

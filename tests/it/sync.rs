@@ -348,7 +348,8 @@ async fn a_sync_stores_exactly_what_the_account_holds() {
         .iter()
         .find(|r| r.path == "/v1/invoices" && r.param("status").as_deref() == Some("open"))
         .expect("open invoices listed");
-    // With its payments, and its customer and subscription (the wrong card).
+    // With its payments, and its customer (with its invoice default, for the card's date)
+    // and subscription (the wrong card).
     let expands: Vec<String> = open
         .query_pairs()
         .into_iter()
@@ -359,6 +360,7 @@ async fn a_sync_stores_exactly_what_the_account_holds() {
         expands,
         [
             "data.payments",
+            "data.customer.invoice_settings.default_payment_method",
             "data.customer",
             "data.parent.subscription_details.subscription"
         ]

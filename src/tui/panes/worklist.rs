@@ -688,6 +688,7 @@ mod tests {
             currency: Currency::USD,
             unit_amount: Some(129_900),
             default_payment_method: None,
+            default_source: None,
         });
         d
     }

@@ -357,22 +357,23 @@ fn row_for(inv: &InvoiceRow, ix: &Index<'_>, now: i64) -> Option<WorkRow> {
         .as_deref()
         .and_then(|id| ix.subscriptions.get(id).copied());
     if let (Some(a), Some(s), Some(c)) = (latest, subscription, customer) {
-        let failed_on = a
-            .charge
-            .as_deref()
-            .and_then(|id| ix.charges.get(id))
-            .and_then(|ch| ch.payment_method.as_deref());
-        let customer_default = c.invoice_default_payment_method.as_deref();
-        if crate::domain::recovery::wrong_card::is_wrong_card(
-            failed_on,
-            s.default_payment_method.as_deref(),
-            customer_default,
-        ) {
+        use crate::domain::recovery::wrong_card;
+        let failed = wrong_card::FailedOn {
+            method: a
+                .charge
+                .as_deref()
+                .and_then(|id| ix.charges.get(id))
+                .and_then(|ch| ch.payment_method.as_deref()),
+            intent: a
+                .payment_intent
+                .as_deref()
+                .and_then(|id| ix.intents.get(id).copied()),
+        };
+        if let Some(m) = wrong_card::check(failed, s, c) {
             classification.action = Action::SubscriptionOldCard;
             classification.staff = format!(
                 "The subscription charges its own default payment method {}, the card that failed; the customer's invoice default is {}: set the subscription's default payment method to it.",
-                s.default_payment_method.as_deref().unwrap_or_default(),
-                customer_default.unwrap_or_default(),
+                m.failing, m.customer,
             );
         }
     }

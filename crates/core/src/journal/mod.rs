@@ -5,6 +5,7 @@
 
 pub mod accounts;
 mod accrual;
+pub mod balance_tie;
 mod lines;
 pub mod model;
 pub mod render;

@@ -151,6 +151,9 @@ pub struct Journal {
     pub next_day: String,
     /// The month's last day.
     pub last_day: String,
+    /// The clearing balance at the month's end against the Stripe balance, per currency;
+    /// empty until [`super::balance_tie::attach`] is given the data.
+    pub balance_tie: Vec<super::balance_tie::BalanceTie>,
 }
 
 impl Journal {
@@ -270,6 +273,7 @@ pub fn build(
         first_day,
         next_day,
         last_day,
+        balance_tie: Vec::new(),
     })
 }
 

@@ -10,7 +10,8 @@ use std::fmt::Write as _;
 
 use super::accounts::AccountMap;
 use super::model::{Entry, Journal};
-use crate::money::{Currency, format_major};
+use crate::money::{Currency, format_major, format_major_i128};
+use crate::time::Month;
 use crate::report::csv_out::CsvDoc;
 
 /// Xero's limit of lines per manual journal import file.
@@ -234,7 +235,56 @@ pub fn month_end_lines(j: &Journal, comment: &str, asserted: bool) -> String {
     if !j.clearing.is_empty() {
         let _ = writeln!(s, "{comment} {}", not_paid_out_note(j));
     }
+    for t in &j.balance_tie {
+        let _ = writeln!(s, "{comment} {}", balance_tie_note(t, j.month));
+    }
     s
+}
+
+/// The clearing balance against the Stripe balance at the month's end, in words: equal,
+/// or the difference and its parts.
+pub fn balance_tie_note(t: &super::balance_tie::BalanceTie, month: Month) -> String {
+    let c = t.currency;
+    let m = |v: i128| format!("{} {c}", format_major_i128(v, c));
+    if !t.closing_known {
+        return format!(
+            "Stripe balance: the data neither reaches back to the account's first line nor holds Stripe's balance, so the lines it holds add up to {} at the end of {month}, which is not the whole balance: run tieout sync for it.",
+            m(t.stripe_closing)
+        );
+    }
+    if t.difference() == 0 {
+        return format!(
+            "Stripe balance at the end of {month} (the roll-forward of tieout balance): {}, what the clearing account holds.",
+            m(t.stripe_closing)
+        );
+    }
+    let mut parts = vec![
+        format!("{} of lines no payout had paid out yet", m(t.not_in_a_payout)),
+        format!(
+            "{} of payouts made by then that arrive after it",
+            m(t.in_transit)
+        ),
+    ];
+    if t.unitemised != 0 {
+        parts.push(format!(
+            "{} of payouts Stripe could not itemise (their lines are booked by hand)",
+            m(t.unitemised)
+        ));
+    }
+    if t.rest() != 0 {
+        parts.push(format!(
+            "{} else (tie-out differences, lines before the data's first)",
+            m(t.rest())
+        ));
+    }
+    let d = t.difference();
+    format!(
+        "Stripe balance at the end of {month} (the roll-forward of tieout balance): {}, {} {} than the clearing account holds, made of {}.",
+        m(t.stripe_closing),
+        m(d.abs()),
+        if d > 0 { "more" } else { "less" },
+        parts.join(", ")
+    )
 }
 
 fn quote(s: &str) -> String {

@@ -291,6 +291,12 @@ pub struct PaymentIntentRow {
     pub error_message: Option<CompactString>,
     pub error_charge: Option<StripeId>,
     pub error_network_decline_code: Option<Word>,
+    /// `last_payment_error.payment_method`: the payment method the latest failure was on,
+    /// and when it was made (the wrong card compares it with the customer's default).
+    #[serde(default)]
+    pub error_payment_method: Option<StripeId>,
+    #[serde(default)]
+    pub error_payment_method_created: Option<i64>,
 }
 
 /// A charge, succeeded or failed, with its outcome flattened.
@@ -379,6 +385,23 @@ pub struct CustomerRow {
     /// to when the subscription names none.
     #[serde(default)]
     pub invoice_default_payment_method: Option<String>,
+    /// When that payment method was made, when the read expanded it.
+    #[serde(default)]
+    pub invoice_default_created: Option<i64>,
+    /// The legacy `default_source` (`card_…`/`src_…`), charged when no invoice default
+    /// is set.
+    #[serde(default)]
+    pub default_source: Option<String>,
+}
+
+impl CustomerRow {
+    /// The payment method the customer's invoices fall back to: the invoice default, else
+    /// the legacy default source.
+    pub fn invoice_method(&self) -> Option<&str> {
+        self.invoice_default_payment_method
+            .as_deref()
+            .or(self.default_source.as_deref())
+    }
 }
 
 /// A subscription with its current period and interval taken from its first item.
@@ -401,6 +424,20 @@ pub struct SubscriptionRow {
     /// customer's invoice default.
     #[serde(default)]
     pub default_payment_method: Option<String>,
+    /// The legacy `default_source`, charged before the customer's when the subscription
+    /// names no default payment method.
+    #[serde(default)]
+    pub default_source: Option<String>,
+}
+
+impl SubscriptionRow {
+    /// The payment method Stripe charges the subscription's invoices to first: its own
+    /// default payment method, else its own default source.
+    pub fn own_method(&self) -> Option<&str> {
+        self.default_payment_method
+            .as_deref()
+            .or(self.default_source.as_deref())
+    }
 }
 
 /// One active subscription as the card check read it (`GET /v1/subscriptions?status=active`

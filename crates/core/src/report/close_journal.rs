@@ -28,6 +28,7 @@ pub fn packet_journal(
     tieout: &MonthTieOut,
     later: &[PayoutTieOut],
     map: &AccountMap,
+    tie: Option<&crate::journal::balance_tie::BalanceTieInput<'_>>,
     tz: &TimeZone,
 ) -> Result<PacketJournal, PacketError> {
     let refuse = |e: String| {
@@ -50,7 +51,11 @@ pub fn packet_journal(
             summary: "journal: left out ([close] journal = [] in the account map)".to_string(),
         });
     }
-    let journal = build(tieout, later, map, style, tz).map_err(|e| refuse(e.to_string()))?;
+    let mut journal =
+        build(tieout, later, map, style, tz).map_err(|e| refuse(e.to_string()))?;
+    if let Some(tie) = tie {
+        crate::journal::balance_tie::attach(&mut journal, tie, tieout.month, tz);
+    }
     let mut files = Vec::new();
     for f in &formats {
         files.extend(render(&journal, map, *f).map_err(|e| refuse(e.to_string()))?);
@@ -272,7 +277,7 @@ mod tests {
     #[test]
     fn a_month_that_does_not_tie_out_gets_its_journal_and_the_readme_says_so() {
         let map = AccountMap::default_map().expect("map");
-        let j = packet_journal(&sample_month(), &[], &map, &TimeZone::UTC).expect("journal");
+        let j = packet_journal(&sample_month(), &[], &map, None, &TimeZone::UTC).expect("journal");
         let names: Vec<&str> = j.files.iter().map(|(n, _)| n.as_str()).collect();
         assert!(names.contains(&"journal-2026-10.beancount"), "{names:?}");
         assert!(
@@ -302,7 +307,7 @@ mod tests {
             &DEFAULT_MAP.replace("journal = [\"beancount\", \"qbo-journal\"]", "journal = []"),
         )
         .expect("map");
-        let j = packet_journal(&sample_month(), &[], &none, &TimeZone::UTC).expect("journal");
+        let j = packet_journal(&sample_month(), &[], &none, None, &TimeZone::UTC).expect("journal");
         assert!(j.files.is_empty());
         assert!(j.readme.contains("left out of this packet"), "{}", j.readme);
 
@@ -310,7 +315,7 @@ mod tests {
             &DEFAULT_MAP.replace("charge = \"Income:Sales\"", "charge = \"Sales income\""),
         )
         .expect("map");
-        let e = packet_journal(&sample_month(), &[], &bad, &TimeZone::UTC)
+        let e = packet_journal(&sample_month(), &[], &bad, None, &TimeZone::UTC)
             .err()
             .expect("beancount refuses the name")
             .to_string();

@@ -29,8 +29,9 @@ pub const COHORT_FIELDS: &[Field<Cohort>] = &[
     Field::new(
         "decline_code",
         "First decline",
-        Get::Text(|c| Some(decline_label(&c.decline))),
-    ),
+        Get::Str(|c: &Cohort| c.decline.decline_code.as_deref()),
+    )
+    .shown_as(|c| decline_label(&c.decline)),
     Field::new(
         "failed_count",
         "Failed",
@@ -86,6 +87,17 @@ pub const COHORT_FIELDS: &[Field<Cohort>] = &[
         "Median days",
         Get::Text(|c| c.median_days_to_recover.map(|m| m.to_string())),
     ),
+    // After the columns the issue named, so a reader of those keeps its positions.
+    Field::new(
+        "recovered_other",
+        "Other way",
+        Get::Int(|c| Some(count(c.other.count))),
+    ),
+    Field::new(
+        "failure_code",
+        "Failure code",
+        Get::Str(|c| c.decline.failure_code.as_deref()),
+    ),
 ];
 
 /// `recovery-invoices.csv`'s row: one invoice with a failed attempt and how it ended.
@@ -110,8 +122,9 @@ pub const INVOICE_FIELDS: &[Field<InvoiceRecovery>] = &[
     Field::new(
         "first_decline_code",
         "First decline",
-        Get::Text(|r| Some(decline_label(&r.first_failure.decline))),
-    ),
+        Get::Str(|r: &InvoiceRecovery| r.first_failure.decline.decline_code.as_deref()),
+    )
+    .shown_as(|r| decline_label(&r.first_failure.decline)),
     Field::new(
         "attempts",
         "Attempts",
@@ -128,6 +141,11 @@ pub const INVOICE_FIELDS: &[Field<InvoiceRecovery>] = &[
         "recovered_via",
         "Recovered via",
         Get::Str(|r| r.via().map(|v| v.as_str())),
+    ),
+    Field::new(
+        "first_failure_code",
+        "First failure code",
+        Get::Str(|r| r.first_failure.decline.failure_code.as_deref()),
     ),
 ];
 
@@ -223,18 +241,20 @@ pub fn json(r: &Recovery, meta: &SnapshotMeta, now: i64) -> Vec<u8> {
 mod tests {
     use super::*;
 
+    /// The issue's columns first, in its order, then the two each file adds after them
+    /// (the way no charge shows, the failure code beside a decline code left empty).
     #[test]
     fn the_headers_are_the_issues_columns() {
         assert_eq!(
             fields::csv_header(COHORT_FIELDS).join(","),
             "cohort_month,currency,decline_code,failed_count,failed_amount,recovered_count,\
              recovered_amount,recovered_by_retry,recovered_by_new_method,recovered_out_of_band,\
-             written_off,voided,still_open,median_days_to_recover"
+             written_off,voided,still_open,median_days_to_recover,recovered_other,failure_code"
         );
         assert_eq!(
             fields::csv_header(INVOICE_FIELDS).join(","),
             "invoice_id,customer_id,currency,amount_due,first_failed_at_utc,first_decline_code,\
-             attempts,outcome,outcome_at_utc,days_to_outcome,recovered_via"
+             attempts,outcome,outcome_at_utc,days_to_outcome,recovered_via,first_failure_code"
         );
         assert_eq!(
             fields::csv_header(LEAK_FIELDS).join(","),

@@ -126,13 +126,13 @@ fn currencies(r: &Recovery, default: Option<Currency>) -> Vec<Currency> {
 fn cohort_table(o: &mut String, rows: &[&Cohort]) {
     o.push_str(
         "| Month | First decline | Failed | Failed amount | Recovered | Recovered amount | \
-         By retry | By new method | Out of band | Written off | Voided | Still open | \
-         Median days |\n",
+         By retry | By new method | Out of band | Other way | Written off | Voided | \
+         Still open | Median days |\n",
     );
-    o.push_str("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    o.push_str("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for c in rows {
         o.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
             c.month,
             markdown_cell(&decline_label(&c.decline)),
             c.failed.count,
@@ -142,6 +142,7 @@ fn cohort_table(o: &mut String, rows: &[&Cohort]) {
             c.via(Via::Retry).count,
             c.via(Via::NewMethod).count,
             c.via(Via::OutOfBand).count,
+            c.via(Via::Other).count,
             c.written_off.count,
             c.voided.count,
             c.still_open.count,

@@ -94,10 +94,10 @@ fn about(table: &str) -> &'static str {
         "payout_lines" => "view: one line of an itemised payout, with its payout and verdict",
         "worklist" => "view: one invoice of the dunning worklist, with its action",
         "recovery" => {
-            "view: one cohort of failed invoices (month of the first failed attempt, currency, first decline) and how they ended, the last 6 months"
+            "view: one cohort of failed invoices (month of the first failed attempt, currency, first decline) and how they ended, the last 6 months (complete = false: the snapshot lacks settled invoices the window needs; run tieout sync)"
         }
         "recovery_invoices" => {
-            "view: one invoice whose first payment attempt failed in the last 6 months, and how it ended"
+            "view: one invoice whose first payment attempt failed in the last 6 months, and how it ended (complete as in recovery)"
         }
         "balance_rollforward" => {
             "view: one month and currency of the Stripe balance roll-forward (minor units)"
@@ -315,15 +315,17 @@ fn recovery_views(
 ) -> Result<(DataFrame, DataFrame), QueryError> {
     let window = recovery::Window::ending_at(now, RECOVERY_MONTHS, tz);
     let r = recovery::build(data, &window, tz);
+    // Every row says whether the snapshot holds the settled invoices the window needs (as
+    // the exports' "Incomplete" banner): a count over an incomplete picture is not hidden,
+    // and not mistaken for the whole one either.
+    let complete = window.settled_gap(&data.meta).is_none();
+    let mut cohorts = sql_columns(report_recovery::COHORT_FIELDS, &r.cohorts);
+    cohorts.push(("complete", SqlData::Bool(vec![complete; r.cohorts.len()])));
+    let mut invoices = sql_columns(report_recovery::INVOICE_FIELDS, &r.invoices);
+    invoices.push(("complete", SqlData::Bool(vec![complete; r.invoices.len()])));
     Ok((
-        declared_frame(
-            r.cohorts.len(),
-            sql_columns(report_recovery::COHORT_FIELDS, &r.cohorts),
-        )?,
-        declared_frame(
-            r.invoices.len(),
-            sql_columns(report_recovery::INVOICE_FIELDS, &r.invoices),
-        )?,
+        declared_frame(r.cohorts.len(), cohorts)?,
+        declared_frame(r.invoices.len(), invoices)?,
     ))
 }
 

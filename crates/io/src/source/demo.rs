@@ -318,7 +318,11 @@ fn load(src: &Src) -> Result<AccountData, DemoError> {
     let methods = payment_methods(src)?;
     let mut customers = Vec::new();
     let mut wire_customers = HashMap::new();
-    src.each("customers.json", |c: models::Customer| {
+    src.each("customers.json", |mut c: models::Customer| {
+        // As the customer list reads it: the invoice default payment method expanded.
+        if let (Some(pms), Some(settings)) = (&methods, c.invoice_settings.as_mut()) {
+            expand_method(&mut settings.default_payment_method, pms);
+        }
         customers.push(CustomerRow::from(&c));
         if methods.is_some() {
             wire_customers.insert(c.id.clone(), c);
@@ -412,11 +416,7 @@ fn expanded(
     methods: &HashMap<String, models::PaymentMethod>,
 ) -> models::Subscription {
     let expand = |e: &mut Option<models::Expandable<models::PaymentMethod>>| {
-        if let Some(models::Expandable::Id(id)) = e
-            && let Some(m) = methods.get(id.as_str())
-        {
-            *e = Some(models::Expandable::Object(Box::new(m.clone())));
-        }
+        expand_method(e, methods)
     };
     expand(&mut s.default_payment_method);
     if let Some(models::Expandable::Id(id)) = &s.customer
@@ -429,6 +429,18 @@ fn expanded(
         s.customer = Some(models::Expandable::Object(Box::new(c)));
     }
     s
+}
+
+/// A payment method reference replaced by the object `methods` holds for it, if any.
+fn expand_method(
+    e: &mut Option<models::Expandable<models::PaymentMethod>>,
+    methods: &HashMap<String, models::PaymentMethod>,
+) {
+    if let Some(models::Expandable::Id(id)) = e
+        && let Some(m) = methods.get(id.as_str())
+    {
+        *e = Some(models::Expandable::Object(Box::new(m.clone())));
+    }
 }
 
 #[cfg(test)]

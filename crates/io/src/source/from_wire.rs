@@ -147,6 +147,12 @@ impl From<&models::PaymentIntent> for PaymentIntentRow {
             error_message: e.and_then(|e| held(&e.message)),
             error_charge: e.and_then(|e| held(&e.charge)),
             error_network_decline_code: e.and_then(|e| held(&e.network_decline_code)),
+            error_payment_method: e
+                .and_then(|e| e.payment_method.as_ref())
+                .map(|m| m.id.as_str().into()),
+            error_payment_method_created: e
+                .and_then(|e| e.payment_method.as_ref())
+                .and_then(|m| m.created),
         }
     }
 }
@@ -226,17 +232,21 @@ impl From<&models::Dispute> for DisputeRow {
 
 impl From<&models::Customer> for CustomerRow {
     fn from(c: &models::Customer) -> Self {
+        let invoice_default = c
+            .invoice_settings
+            .as_ref()
+            .and_then(|i| i.default_payment_method.as_ref());
         Self {
             id: c.id.clone(),
             email: c.email.clone(),
             name: c.name.clone(),
             created: c.created.unwrap_or(0),
             deleted: c.deleted,
-            invoice_default_payment_method: c
-                .invoice_settings
-                .as_ref()
-                .and_then(|i| i.default_payment_method.as_ref())
-                .map(|m| m.id().to_string()),
+            invoice_default_payment_method: invoice_default.map(|m| m.id().to_string()),
+            invoice_default_created: invoice_default
+                .and_then(Expandable::object)
+                .and_then(|m| m.created),
+            default_source: c.default_source.clone(),
         }
     }
 }
@@ -277,6 +287,7 @@ impl From<&models::Subscription> for SubscriptionRow {
                 .default_payment_method
                 .as_ref()
                 .map(|m| m.id().to_string()),
+            default_source: s.default_source.clone(),
         }
     }
 }

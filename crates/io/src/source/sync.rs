@@ -93,6 +93,7 @@ use tieout_core::model::{AccountData, Mode, Origin, SnapshotMeta};
 
 mod balance;
 mod cards;
+mod expanding;
 mod options;
 pub use options::SyncOptions;
 mod invoices;
@@ -242,10 +243,11 @@ pub async fn fetch_each(
         },
         maybe(
             parts.customers,
-            list_with::<Customer>(
+            expanding::list_expanding::<Customer>(
                 client,
                 Resource::Customers.list_path(),
-                Vec::new(),
+                &[],
+                &[CUSTOMER_DEFAULT_METHOD],
                 Part::Customers,
                 progress
             )

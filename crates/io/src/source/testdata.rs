@@ -225,6 +225,8 @@ pub fn random_data(seed: u64, n: usize) -> AccountData {
             error_message: g.opt_text().map(Into::into),
             error_charge: g.opt_id("ch").map(Into::into),
             error_network_decline_code: g.opt_text().map(Into::into),
+            error_payment_method: g.opt_id("pm").map(Into::into),
+            error_payment_method_created: g.opt_int(),
         });
         d.charges.push(ChargeRow {
             id: g.id("ch").into(),
@@ -280,7 +282,9 @@ pub fn random_data(seed: u64, n: usize) -> AccountData {
             name: g.opt_text(),
             created: g.int(),
             deleted: g.flag(),
-            invoice_default_payment_method: None,
+            invoice_default_payment_method: g.opt_id("pm"),
+            invoice_default_created: g.opt_int(),
+            default_source: g.opt_id("card"),
         });
         d.subscriptions.push(SubscriptionRow {
             id: g.id("sub"),
@@ -295,7 +299,8 @@ pub fn random_data(seed: u64, n: usize) -> AccountData {
             cancel_at_period_end: g.flag(),
             currency: g.currency(),
             unit_amount: g.opt_int(),
-            default_payment_method: None,
+            default_payment_method: g.opt_id("pm"),
+            default_source: g.opt_id("src"),
         });
         d.renewal_methods.push(RenewalMethodRow {
             subscription: g.id("sub"),

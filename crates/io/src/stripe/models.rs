@@ -142,6 +142,10 @@ pub struct ApiError {
     /// The failed charge; an id here (the error body may also carry an object elsewhere).
     #[serde(deserialize_with = "id_or_object")]
     pub charge: Option<String>,
+    /// The payment method the failure was on (a PaymentIntent's `last_payment_error`
+    /// carries the whole object); read leniently, any other shape is dropped.
+    #[serde(deserialize_with = "payment_methods::lenient_value")]
+    pub payment_method: Option<PaymentMethod>,
 }
 
 /// Reads an expandable reference as its id, whichever form it came in.

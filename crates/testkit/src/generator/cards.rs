@@ -199,10 +199,10 @@ fn method_object(
 
 /// The card each customer of the walk pays with, as its charges show it (see
 /// `engine::money::card_details`: the month follows from the last four digits, 2028).
-fn walk_card(c: &Cust) -> o::PaymentMethod {
+pub(super) fn walk_card(c: &Cust) -> o::PaymentMethod {
     let month = 1 + (c.last4.bytes().map(u32::from).sum::<u32>() % 12);
     let m = Method::Card(c.card_brand, month, 2028);
-    method_object(c.pm.clone(), m, c.last4.clone(), c, c.created)
+    method_object(c.pm.clone(), m, c.last4.clone(), c, c.pm_created)
 }
 
 /// Four digits from the id stream `stream` (base 62 folded onto 0-9).
@@ -224,6 +224,7 @@ pub fn add(g: &mut Gen) -> Cards {
         if let Some(pm) = &s.own_pm {
             let mut old = g.customers[s.customer].clone();
             old.pm = pm.clone();
+            old.pm_created = old.created;
             methods.push(walk_card(&old));
         }
     }
@@ -251,6 +252,7 @@ pub fn add(g: &mut Gen) -> Cards {
             card_brand: brand,
             last4: last4.clone(),
             pm: customer_pm.clone(),
+            pm_created: created,
             description: None,
             scenario: true,
         };

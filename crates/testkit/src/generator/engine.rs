@@ -47,6 +47,8 @@ pub struct Cust {
     pub card_brand: &'static str,
     pub last4: String,
     pub pm: String,
+    /// When `pm` was made: with the customer, or later for a card put on it afterwards.
+    pub pm_created: i64,
     pub description: Option<String>,
     /// Scenario customers (refund tickets) get no random traffic.
     pub scenario: bool,
@@ -417,6 +419,7 @@ impl Gen {
             card_brand: brand,
             last4,
             pm,
+            pm_created: created,
             description: None,
             scenario,
         });

@@ -276,6 +276,9 @@ pub struct LastPaymentError {
     pub doc_url: String,
     pub message: &'static str,
     pub network_decline_code: Option<&'static str>,
+    /// The payment method the failure was on, the whole object as Stripe sends it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub payment_method: Option<PaymentMethod>,
     pub payment_method_type: &'static str,
     #[serde(rename = "type")]
     pub kind: &'static str,

@@ -94,6 +94,8 @@ fn account() -> AccountData {
         created: 1_780_000_000,
         deleted: false,
         invoice_default_payment_method: None,
+        invoice_default_created: None,
+        default_source: None,
     }];
     d
 }

@@ -129,6 +129,7 @@ pub(super) const SHOWN: &[(&str, u16)] = &[
     ("recovered_by_retry", 8),
     ("recovered_by_new_method", 13),
     ("recovered_out_of_band", 11),
+    ("recovered_other", 9),
     ("written_off", 11),
     ("voided", 6),
     ("still_open", 10),
@@ -384,7 +385,7 @@ pub(super) fn currency_lines(
         }
         let ways: Vec<String> = Via::ALL
             .iter()
-            .map(|v| {
+            .filter_map(|v| {
                 // From the cohorts (a few hundred rows), not the invoices, on every frame.
                 let n: usize = r
                     .cohorts
@@ -392,7 +393,7 @@ pub(super) fn currency_lines(
                     .filter(|k| k.currency == c.currency)
                     .map(|k| k.via(*v).count)
                     .sum();
-                format!("{} {n}", way_short(*v))
+                shows_way(*v, n).then(|| format!("{} {n}", way_short(*v)))
             })
             .collect();
         lines.push(Line::styled(
@@ -418,13 +419,21 @@ pub(super) fn way_word(v: Via) -> &'static str {
         Via::Retry => "retry",
         Via::NewMethod => "new method",
         Via::OutOfBand => "outside Stripe",
+        Via::Other => "other way",
     }
+}
+
+/// Whether a way's count is shown: the three ways always, the rare other way (no paying
+/// charge in view) only when it happened, so the line keeps its room.
+pub(super) fn shows_way(v: Via, count: usize) -> bool {
+    v != Via::Other || count > 0
 }
 
 /// The shorter word the side panel has room for.
 fn way_short(v: Via) -> &'static str {
     match v {
         Via::OutOfBand => "outside",
+        Via::Other => "other",
         other => way_word(other),
     }
 }

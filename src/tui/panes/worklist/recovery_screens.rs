@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::recovery::way_word;
+use super::recovery::{shows_way, way_word};
 use super::*;
 use crate::domain::recovery::cohorts::{decline_label, percent};
 use crate::domain::recovery::{Cohort, InvoiceRecovery, Outcome, RecoveryAttempt, Via};
@@ -162,6 +162,7 @@ impl CohortScreen {
             .unwrap_or_default();
         let ways: Vec<String> = Via::ALL
             .iter()
+            .filter(|v| shows_way(**v, c.via(**v).count))
             .map(|v| format!("{} {}", way_word(*v), c.via(*v).count))
             .collect();
         vec![

@@ -99,6 +99,8 @@ pub fn intent(
         error_message: Some("Your card was declined.".into()),
         error_charge: Some(charge.into()),
         error_network_decline_code: None,
+        error_payment_method: None,
+        error_payment_method_created: None,
     }
 }
 
@@ -141,6 +143,8 @@ pub fn data(invoices: Vec<InvoiceRow>) -> AccountData {
         created: 0,
         deleted: false,
         invoice_default_payment_method: None,
+        invoice_default_created: None,
+        default_source: None,
     }];
     d
 }

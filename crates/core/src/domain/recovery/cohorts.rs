@@ -73,6 +73,8 @@ pub struct Cohort {
     pub by_retry: Tally,
     pub by_new_method: Tally,
     pub out_of_band: Tally,
+    /// Paid with no paying charge in view ([`Via::Other`]).
+    pub other: Tally,
     pub written_off: Tally,
     pub voided: Tally,
     pub still_open: Tally,
@@ -92,6 +94,7 @@ impl Cohort {
             by_retry: Tally::default(),
             by_new_method: Tally::default(),
             out_of_band: Tally::default(),
+            other: Tally::default(),
             written_off: Tally::default(),
             voided: Tally::default(),
             still_open: Tally::default(),
@@ -105,6 +108,7 @@ impl Cohort {
             Via::Retry => self.by_retry,
             Via::NewMethod => self.by_new_method,
             Via::OutOfBand => self.out_of_band,
+            Via::Other => self.other,
         }
     }
 
@@ -118,6 +122,7 @@ impl Cohort {
                     Via::Retry => self.by_retry.add(a),
                     Via::NewMethod => self.by_new_method.add(a),
                     Via::OutOfBand => self.out_of_band.add(a),
+                    Via::Other => self.other.add(a),
                 }
             }
             Outcome::WrittenOff => self.written_off.add(a),
@@ -237,11 +242,11 @@ pub struct WayShare {
 
 /// For each currency (by code) with a recovered invoice, each way in [`Via::ALL`]'s order.
 pub fn way_shares(cohorts: &[Cohort]) -> Vec<WayShare> {
-    let mut by: BTreeMap<&str, (Currency, [Tally; 3], Tally)> = BTreeMap::new();
+    let mut by: BTreeMap<&str, (Currency, [Tally; Via::ALL.len()], Tally)> = BTreeMap::new();
     for c in cohorts {
         let e = by.entry(c.currency.as_str()).or_insert((
             c.currency,
-            [Tally::default(); 3],
+            [Tally::default(); Via::ALL.len()],
             Tally::default(),
         ));
         for (i, via) in Via::ALL.iter().enumerate() {

@@ -1,7 +1,9 @@
 //! How an invoice with a failed attempt ended (RULES.md, "Recovery"): `paid` is recovered,
 //! `uncollectible` written off, `void` voided, anything else still open; and a recovered
 //! invoice's one way: paid outside Stripe, else on the first failure's payment method
-//! (a retry), else on another one (a new method).
+//! (a retry), else on another one (a new method), else, with no paying charge in view
+//! (a credit note, the customer's credit balance, a charge the read did not reach),
+//! another way.
 
 use crate::model::rows::InvoiceRow;
 use crate::model::status::InvoiceStatus;
@@ -19,10 +21,13 @@ pub enum Via {
     /// Paid outside Stripe: a paid invoice payment of type `payment_record`, or an
     /// `amount_paid_off_stripe` above zero.
     OutOfBand,
+    /// Paid, but no succeeded charge is in view: a credit note or the customer's credit
+    /// balance settled it, or its charge was not read. Never guessed to be a retry.
+    Other,
 }
 
 impl Via {
-    pub const ALL: [Via; 3] = [Via::Retry, Via::NewMethod, Via::OutOfBand];
+    pub const ALL: [Via; 4] = [Via::Retry, Via::NewMethod, Via::OutOfBand, Via::Other];
 
     /// As the exports write it.
     pub fn as_str(&self) -> &'static str {
@@ -30,6 +35,7 @@ impl Via {
             Via::Retry => "retry",
             Via::NewMethod => "new_method",
             Via::OutOfBand => "out_of_band",
+            Via::Other => "other",
         }
     }
 
@@ -39,6 +45,7 @@ impl Via {
             Via::Retry => "retry on the same payment method",
             Via::NewMethod => "a new payment method",
             Via::OutOfBand => "paid outside Stripe",
+            Via::Other => "no paying charge in view (credit note, customer balance)",
         }
     }
 }
@@ -86,8 +93,9 @@ pub fn decide(inv: &InvoiceRow, h: &History, ix: &Index<'_>) -> (Outcome, Option
 ///
 /// Out of band wins when Stripe recorded any payment outside it. Otherwise the paying
 /// charge is the latest succeeded one: on the first failure's payment method it is a
-/// retry, on another a new method. When the paying charge or either payment method is not
-/// in the data, the invoice counts as a retry (nothing shows another method was used).
+/// retry, on another a new method. Without a succeeded charge it is [`Via::Other`]; with
+/// one whose payment method (or the first failure's) is not known, a retry (nothing shows
+/// another method was used).
 fn way(inv: &InvoiceRow, h: &History, ix: &Index<'_>) -> (Via, Option<i64>) {
     let record = ix
         .payments_of(&inv.id)
@@ -98,11 +106,13 @@ fn way(inv: &InvoiceRow, h: &History, ix: &Index<'_>) -> (Via, Option<i64>) {
     if inv.amount_paid_off_stripe > 0 || record.is_some() {
         return (Via::OutOfBand, record);
     }
-    let paying = h.attempts.iter().rev().find(|a| a.status == "succeeded");
+    let Some(paying) = h.attempts.iter().rev().find(|a| a.status == "succeeded") else {
+        return (Via::Other, None);
+    };
     let first = h.first_failure.payment_method.as_deref();
-    let via = match (paying.and_then(|a| a.payment_method.as_deref()), first) {
+    let via = match (paying.payment_method.as_deref(), first) {
         (Some(paid), Some(failed)) if paid != failed => Via::NewMethod,
         _ => Via::Retry,
     };
-    (via, paying.map(|a| a.at))
+    (via, Some(paying.at))
 }

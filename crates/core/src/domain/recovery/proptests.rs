@@ -118,8 +118,8 @@ proptest! {
                 e[slot].0 += t.count;
                 e[slot].1 += t.amount;
             }
-            let ways = c.by_retry.count + c.by_new_method.count + c.out_of_band.count;
-            let way_amounts = c.by_retry.amount + c.by_new_method.amount + c.out_of_band.amount;
+            let ways: usize = Via::ALL.iter().map(|v| c.via(*v).count).sum();
+            let way_amounts: i64 = Via::ALL.iter().map(|v| c.via(*v).amount).sum();
             prop_assert_eq!(ways, c.recovered.count);
             prop_assert_eq!(way_amounts, c.recovered.amount);
             e[5].0 += ways;

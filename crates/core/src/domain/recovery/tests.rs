@@ -114,6 +114,33 @@ fn each_ending_is_told_apart_and_each_recovery_has_one_way() {
     );
 }
 
+/// A paid invoice with no succeeded charge in view (a credit note or the customer's
+/// balance settled it) is recovered another way, not counted as a retry on the card that
+/// failed; its paid time still dates the recovery.
+#[test]
+fn a_paid_invoice_without_a_paying_charge_is_recovered_another_way() {
+    let mut d = data(vec![]);
+    let at = NOW - 20 * DAY;
+    failed_invoice(
+        &mut d,
+        "in_credit",
+        1000,
+        at,
+        "insufficient_funds",
+        InvoiceStatus::Paid,
+    );
+    d.invoices[0].status_transitions.paid_at = Some(at + 6 * DAY);
+    let r = build(&d, &window(), &TimeZone::UTC);
+    assert_eq!(r.invoices[0].outcome, Outcome::Recovered(Via::Other));
+    assert_eq!(r.invoices[0].outcome_at, Some(at + 6 * DAY));
+    let c = &r.cohorts[0];
+    assert_eq!((c.other.count, c.other.amount), (1, 1000));
+    assert_eq!(
+        (c.by_retry.count, c.by_new_method.count, c.out_of_band.count),
+        (0, 0, 0)
+    );
+}
+
 #[test]
 fn a_failure_before_the_window_is_not_in_it() {
     let mut d = data(vec![]);
@@ -156,6 +183,7 @@ fn sub(id: &str, status: SubscriptionStatus, method: Option<&str>) -> Subscripti
         currency: crate::money::Currency::USD,
         unit_amount: Some(1000),
         default_payment_method: method.map(str::to_owned),
+        default_source: None,
     }
 }
 
@@ -182,6 +210,49 @@ fn the_wrong_card_is_the_subscriptions_own_failing_default() {
     // The customer's default is the failing card: not a wrong card.
     d.customers[0].invoice_default_payment_method = Some("pm_old".into());
     assert!(wrong_cards(&d).is_empty());
+}
+
+/// With both cards' dates known (the intent's last error names the failing card, the
+/// customer's default was expanded), only a newer customer card makes a wrong card; a
+/// legacy default source on the customer (no date) counts as another card.
+#[test]
+fn the_wrong_card_needs_the_customers_card_to_be_newer() {
+    let mut d = data(vec![]);
+    failed_invoice(
+        &mut d,
+        "in_w",
+        1000,
+        NOW - 3 * DAY,
+        "expired_card",
+        InvoiceStatus::Open,
+    );
+    d.invoices[0].subscription = Some("sub_w".into());
+    d.subscriptions
+        .push(sub("sub_w", SubscriptionStatus::PastDue, Some("pm_old")));
+    d.payment_intents[0].error_payment_method = Some("pm_old".into());
+    d.payment_intents[0].error_payment_method_created = Some(NOW - 400 * DAY);
+    d.customers[0].invoice_default_payment_method = Some("pm_other".into());
+    // An older card on the customer: the subscription's card was chosen after it.
+    d.customers[0].invoice_default_created = Some(NOW - 500 * DAY);
+    assert!(wrong_cards(&d).is_empty());
+    // A newer one: the customer updated the card, the subscription did not follow.
+    d.customers[0].invoice_default_created = Some(NOW - 2 * DAY);
+    assert_eq!(wrong_cards(&d).len(), 1);
+    // The intent's last error on another card says nothing of the failing card's date.
+    d.customers[0].invoice_default_created = Some(NOW - 500 * DAY);
+    d.payment_intents[0].error_payment_method = Some("pm_elsewhere".into());
+    assert_eq!(wrong_cards(&d).len(), 1);
+    // A legacy source on the customer and no invoice default: another card, no date.
+    d.payment_intents[0].error_payment_method = Some("pm_old".into());
+    d.customers[0].invoice_default_payment_method = None;
+    d.customers[0].default_source = Some("card_legacy".into());
+    let w = wrong_cards(&d);
+    assert_eq!(w.len(), 1);
+    assert_eq!(w[0].customer_default, "card_legacy");
+    // The subscription's own legacy source failing, the customer on a newer method.
+    d.subscriptions[0].default_payment_method = None;
+    d.subscriptions[0].default_source = Some("pm_old".into());
+    assert_eq!(wrong_cards(&d).len(), 1);
 }
 
 #[test]

@@ -170,6 +170,8 @@ fn a_customer() -> impl Strategy<Value = CustomerRow> {
             created: TIMES[t],
             deleted,
             invoice_default_payment_method: None,
+            invoice_default_created: None,
+            default_source: None,
         }
     })
 }

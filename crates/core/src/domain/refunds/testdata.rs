@@ -32,6 +32,8 @@ pub fn customer(id: &str, email: &str, created: i64) -> CustomerRow {
         created,
         deleted: false,
         invoice_default_payment_method: None,
+        invoice_default_created: None,
+        default_source: None,
     }
 }
 
@@ -114,6 +116,7 @@ pub fn subscription(
         currency: cur("usd"),
         unit_amount: None,
         default_payment_method: None,
+        default_source: None,
     }
 }
 

@@ -52,36 +52,39 @@ pub fn failing_payment_intent(inv: &InvoiceRow, payments: &[&InvoicePaymentRow])
         .map(str::to_string)
 }
 
+/// The customer list's expansion of the invoice default payment method: when it was made
+/// tells the wrong card's newer card from an older one.
+pub(super) const CUSTOMER_DEFAULT_METHOD: super::expanding::Expansion = (
+    "data.invoice_settings.default_payment_method",
+    &["rak_payment_method_read"],
+);
+
 pub(super) async fn fetch_invoices(
     client: &Client,
     settled_since: Option<i64>,
     progress: &dyn Progress,
 ) -> Result<InvoicePart, StripeError> {
-    // The customer and subscription expanded for the wrong card; a key that may not read
-    // them gets the list without them (one request more) and no wrong card, rather than
-    // no worklist.
-    let open = async {
-        let expanded = params([
-            ("status", "open"),
-            ("expand[]", "data.payments"),
-            ("expand[]", "data.customer"),
-            ("expand[]", "data.parent.subscription_details.subscription"),
-        ]);
-        let path = Resource::Invoices.list_path();
-        match list_with::<Invoice>(client, path, expanded, Part::OpenInvoices, progress).await {
-            Err(e)
-                if matches!(
-                    e.missing_permission(),
-                    Some("rak_customer_read" | "rak_subscription_read")
-                ) =>
-            {
-                tracing::warn!(error = %e, "open invoices read without their customers and subscriptions; the wrong card is not checked");
-                let plain = params([("status", "open"), ("expand[]", "data.payments")]);
-                list_with::<Invoice>(client, path, plain, Part::OpenInvoices, progress).await
-            }
-            other => other,
-        }
-    };
+    // The customer (with its invoice default, for the card's date) and the subscription
+    // expanded for the wrong card; a key that may not read them gets the list without
+    // them (one request more) and no wrong card, rather than no worklist.
+    let open = super::expanding::list_expanding::<Invoice>(
+        client,
+        Resource::Invoices.list_path(),
+        &[("status", "open"), ("expand[]", "data.payments")],
+        &[
+            (
+                "data.customer.invoice_settings.default_payment_method",
+                &["rak_customer_read", "rak_payment_method_read"],
+            ),
+            ("data.customer", &["rak_customer_read"]),
+            (
+                "data.parent.subscription_details.subscription",
+                &["rak_subscription_read"],
+            ),
+        ],
+        Part::OpenInvoices,
+        progress,
+    );
     // With their payments: the recovery picture reads how a written-off invoice failed.
     let uncollectible_q = params([("status", "uncollectible"), ("expand[]", "data.payments")]);
     let settled = async {

@@ -273,6 +273,8 @@ fn payment_intents_rows(df: &DataFrame) -> Result<Vec<PaymentIntentRow>, TableEr
     let error_message = c.opt_str("error_message")?;
     let error_charge = c.opt_str("error_charge")?;
     let error_network = c.opt_str("error_network_decline_code")?;
+    let error_method = c.added_opt_str("error_payment_method")?;
+    let error_method_created = c.added_opt_i64("error_payment_method_created")?;
     Ok((0..c.height())
         .into_par_iter()
         .map(|i| PaymentIntentRow {
@@ -289,6 +291,8 @@ fn payment_intents_rows(df: &DataFrame) -> Result<Vec<PaymentIntentRow>, TableEr
             error_message: owned(error_message[i]),
             error_charge: owned(error_charge[i]),
             error_network_decline_code: owned(error_network[i]),
+            error_payment_method: added_at(&error_method, i).map(Into::into),
+            error_payment_method_created: added_at(&error_method_created, i),
         })
         .collect())
 }
@@ -424,6 +428,8 @@ fn customers_rows(df: &DataFrame) -> Result<Vec<CustomerRow>, TableError> {
     let created = c.i64("created")?;
     let deleted = c.bool("deleted")?;
     let invoice_default = c.added_opt_str("invoice_default_payment_method")?;
+    let invoice_default_created = c.added_opt_i64("invoice_default_created")?;
+    let default_source = c.added_opt_str("default_source")?;
     Ok((0..c.height())
         .into_par_iter()
         .map(|i| CustomerRow {
@@ -433,6 +439,8 @@ fn customers_rows(df: &DataFrame) -> Result<Vec<CustomerRow>, TableError> {
             created: created[i],
             deleted: deleted[i],
             invoice_default_payment_method: added_at(&invoice_default, i).map(Into::into),
+            invoice_default_created: added_at(&invoice_default_created, i),
+            default_source: added_at(&default_source, i).map(Into::into),
         })
         .collect())
 }
@@ -452,6 +460,7 @@ fn subscriptions_rows(df: &DataFrame) -> Result<Vec<SubscriptionRow>, TableError
     let currency = c.currency()?;
     let unit_amount = c.opt_i64("unit_amount")?;
     let default_method = c.added_opt_str("default_payment_method")?;
+    let default_source = c.added_opt_str("default_source")?;
     Ok((0..c.height())
         .into_par_iter()
         .map(|i| SubscriptionRow {
@@ -468,6 +477,7 @@ fn subscriptions_rows(df: &DataFrame) -> Result<Vec<SubscriptionRow>, TableError
             currency: currency[i],
             unit_amount: unit_amount[i],
             default_payment_method: added_at(&default_method, i).map(Into::into),
+            default_source: added_at(&default_source, i).map(Into::into),
         })
         .collect())
 }

@@ -159,6 +159,10 @@ fn payment_intents_frame(rows: &[PaymentIntentRow]) -> Result<DataFrame, TableEr
         .opt_str("error_network_decline_code", |r| {
             r.error_network_decline_code.as_deref()
         })
+        .opt_str("error_payment_method", |r| r.error_payment_method.as_deref())
+        .opt_i64("error_payment_method_created", |r| {
+            r.error_payment_method_created
+        })
         .finish()
 }
 
@@ -241,6 +245,8 @@ fn customers_frame(rows: &[CustomerRow]) -> Result<DataFrame, TableError> {
         .opt_str("invoice_default_payment_method", |r| {
             r.invoice_default_payment_method.as_deref()
         })
+        .opt_i64("invoice_default_created", |r| r.invoice_default_created)
+        .opt_str("default_source", |r| r.default_source.as_deref())
         .finish()
 }
 
@@ -261,6 +267,7 @@ fn subscriptions_frame(rows: &[SubscriptionRow]) -> Result<DataFrame, TableError
         .opt_str("default_payment_method", |r| {
             r.default_payment_method.as_deref()
         })
+        .opt_str("default_source", |r| r.default_source.as_deref())
         .finish()
 }
 

@@ -19,6 +19,9 @@ pub struct Customer {
     /// Its default payment method for invoices (expandable).
     #[serde(default)]
     pub invoice_settings: Option<InvoiceSettings>,
+    /// The legacy default source (`card_…`/`src_…`), an id or the expanded object.
+    #[serde(default, deserialize_with = "id_or_object")]
+    pub default_source: Option<String>,
 }
 
 /// A subscription (`sub_...`). Periods live on its items since basil.
@@ -31,6 +34,9 @@ pub struct Subscription {
     /// Its own default payment method (expandable), which wins over the customer's.
     #[serde(default, deserialize_with = "lenient_expandable")]
     pub default_payment_method: Option<Expandable<PaymentMethod>>,
+    /// Its own legacy default source, an id or the expanded object.
+    #[serde(default, deserialize_with = "id_or_object")]
+    pub default_source: Option<String>,
     pub status: Option<SubscriptionStatus>,
     pub items: Option<List<SubscriptionItem>>,
     pub created: Option<i64>,

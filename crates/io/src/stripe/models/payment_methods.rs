@@ -63,7 +63,7 @@ where
 }
 
 /// A nested object read leniently: `None` when it is absent or not readable as `T`.
-fn lenient_value<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+pub(super) fn lenient_value<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
 where
     D: Deserializer<'de>,
     T: serde::de::DeserializeOwned,

@@ -387,6 +387,7 @@ impl Gen {
                 doc_url: d.doc_url(),
                 message: d.message(),
                 network_decline_code: d.network_code(),
+                payment_method: Some(crate::generator::cards::walk_card(&c)),
                 payment_method_type: "card",
                 kind: "card_error",
             }),

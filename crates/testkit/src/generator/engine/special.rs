@@ -39,7 +39,10 @@ impl Gen {
         {
             // The customer puts a new card on the customer; the subscription keeps its own.
             self.subs[s].own_pm = Some(c.pm.clone());
+            // The new card is made after the last failure: the newer card.
             self.customers[spec.customer].pm = self.ids.next("pm_", 24);
+            self.customers[spec.customer].pm_created =
+                last.as_ref().map_or(finalized_at, |(ch, _)| ch.created) + 3_600;
         }
         let status = match spec.kind {
             InvKind::Void | InvKind::Paid(_) => "canceled",
@@ -65,6 +68,7 @@ impl Gen {
                 doc_url: d.doc_url(),
                 message: d.message(),
                 network_decline_code: d.network_code(),
+                payment_method: Some(crate::generator::cards::walk_card(&c)),
                 payment_method_type: "card",
                 kind: "card_error",
             }),
