@@ -6,31 +6,38 @@ use ratatui::text::{Line, Span};
 use super::{TieOutPane, bank, gaps};
 use crate::domain::tieout::Verdict;
 use crate::money::format_major_grouped;
-use crate::time::zone_name;
+use crate::time::{Month, zone_name};
 use crate::tui::action::Action;
 use crate::tui::pane::ViewCx;
 use crate::tui::theme::Role;
+
+/// The month selector, `[ ◀ October 2026 ▶ ]  UTC`, with the keys as bound (the payouts
+/// and the Balance view share it).
+pub(super) fn selector(month: Month, cx: &ViewCx<'_>) -> Vec<Span<'static>> {
+    let theme = cx.theme;
+    let key = |a: Action| cx.keymap.key_for(a).unwrap_or_else(|| a.name().to_string());
+    vec![
+        Span::styled(
+            format!("{} ", key(Action::PrevMonth)),
+            theme.style(Role::Muted),
+        ),
+        Span::styled(format!("◀ {} ▶", month.title()), theme.style(Role::Title)),
+        Span::styled(
+            format!(" {}", key(Action::NextMonth)),
+            theme.style(Role::Muted),
+        ),
+        Span::styled(format!("  {}", zone_name(cx.tz)), theme.style(Role::Muted)),
+    ]
+}
 
 impl TieOutPane {
     /// The month selector, the counts and one line per currency, fitted to `width`.
     pub(super) fn header_lines(&self, cx: &ViewCx<'_>, width: u16) -> Vec<Line<'static>> {
         let theme = cx.theme;
-        let key = |a: Action| cx.keymap.key_for(a).unwrap_or_else(|| a.name().to_string());
         let Some(month) = self.month else {
             return vec![];
         };
-        let selector = vec![
-            Span::styled(
-                format!("{} ", key(Action::PrevMonth)),
-                theme.style(Role::Muted),
-            ),
-            Span::styled(format!("◀ {} ▶", month.title()), theme.style(Role::Title)),
-            Span::styled(
-                format!(" {}", key(Action::NextMonth)),
-                theme.style(Role::Muted),
-            ),
-            Span::styled(format!("  {}", zone_name(cx.tz)), theme.style(Role::Muted)),
-        ];
+        let selector = selector(month, cx);
         let mut counts: Vec<Span<'static>> = Vec::new();
         let mut lines = Vec::new();
         match &self.result {
