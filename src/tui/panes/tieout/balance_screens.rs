@@ -141,8 +141,8 @@ impl ActivityScreen {
         let n = self.rows.last().map_or(0, |r| r.count);
         lines.push(Line::styled(
             format!(
-                "{n} lines created in the month, by reporting category; the net of all lines \
-is the month's change in the balance ({} {c})",
+                "{n} lines created in the month, by reporting category: their net, {} {c}, is \
+the month's change in the balance",
                 g(f.activity + f.payouts)
             ),
             theme.style(Role::Muted),
