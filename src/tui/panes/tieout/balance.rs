@@ -241,11 +241,12 @@ impl BalanceView {
     }
 
     /// The view in `area`: the header lines, the currency table and the selected
-    /// currency's statement under it.
+    /// currency's statement under it. `lines` says whether the snapshot holds every line
+    /// (`meta.lines_complete`) and what the view says when the lines could not be read.
     pub(super) fn render(
         &mut self,
         header: Vec<Line<'static>>,
-        lines_complete: bool,
+        lines: (bool, Option<String>),
         area: Rect,
         buf: &mut Buffer,
         cx: &ViewCx<'_>,
@@ -256,7 +257,7 @@ impl BalanceView {
             ..area
         };
         let mut head = header;
-        head.extend(self.status_lines(lines_complete, inset.width, cx));
+        head.extend(self.status_lines(lines, inset.width, cx));
         let h = u16::try_from(head.len())
             .unwrap_or(0)
             .min(area.height.saturating_sub(4));
@@ -319,7 +320,12 @@ impl BalanceView {
 
     /// The lines under the selector: whether it ties, whether the lines are complete and
     /// when Stripe's balance was read.
-    fn status_lines(&self, complete: bool, width: u16, cx: &ViewCx<'_>) -> Vec<Line<'static>> {
+    fn status_lines(
+        &self,
+        (complete, gap): (bool, Option<String>),
+        width: u16,
+        cx: &ViewCx<'_>,
+    ) -> Vec<Line<'static>> {
         let theme = cx.theme;
         let key = |a: Action| cx.keymap.key_for(a).unwrap_or_else(|| a.name().to_string());
         let Some(r) = &self.report else {
@@ -352,10 +358,12 @@ impl BalanceView {
                 theme.style(Role::Muted),
             ),
         ])];
-        if !complete {
-            let text = "Lines incomplete: this snapshot holds only the lines of its payouts \
-(an older sync), so an opening is derived back from Stripe's balance where it was read and \
-otherwise counts only what was read; `tieout sync` reads every line.";
+        let incomplete = (!complete).then_some(
+            "Lines incomplete: this snapshot holds only the lines of its payouts (an older \
+sync), so an opening is derived back from Stripe's balance where it was read and otherwise \
+counts only what was read; `tieout sync` reads every line.",
+        );
+        for text in gap.as_deref().into_iter().chain(incomplete) {
             for l in textwrap::wrap(text, usize::from(width.max(1))) {
                 lines.push(Line::styled(l.into_owned(), theme.style(Role::Warning)));
             }

@@ -300,3 +300,38 @@ fn every_column_of_the_tables_is_a_declared_field_or_the_views_own() {
         );
     }
 }
+
+#[test]
+fn lines_that_could_not_be_read_are_said_above_the_figures() {
+    use crate::app::pane_reads::{Gap, Problem};
+    let gap = Gap {
+        resource: crate::model::Resource::Payouts,
+        problem: Problem::Lacks {
+            permission: "rak_balance_transaction_source_read".into(),
+            row: "Balance".into(),
+        },
+        stale: true,
+    };
+    let ws = Workspace::new(demo(), Vec::new()).with_gaps(vec![gap]);
+    let mut h = Harness::with_tabs(
+        test_settings(Startup::Demo),
+        vec![pane()],
+        Box::new(move |_| Ok(ws.clone())),
+        120,
+        40,
+    );
+    h.start();
+    h.keys("b");
+    let frame = h.frame();
+    assert!(
+        frame.contains("The balance transactions could not be read now (this key lacks"),
+        "{frame}"
+    );
+    assert!(frame.contains("last sync's figures"), "{frame}");
+    // And its files are not written.
+    h.keys("e");
+    assert!(
+        !h.log.iter().any(|e| matches!(e, Effect::Write { .. })),
+        "nothing exported"
+    );
+}

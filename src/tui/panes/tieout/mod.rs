@@ -440,8 +440,9 @@ impl Pane for TieOutPane {
         if self.balance.on {
             let selector = self.month.map(|m| Line::from(header::selector(m, cx)));
             let complete = self.data.as_ref().is_none_or(|d| d.meta.lines_complete);
+            let gap = gaps::balance_note(gaps::payouts(&self.gaps), &self.refresh_key);
             let header = selector.into_iter().collect();
-            return self.balance.render(header, complete, area, buf, cx);
+            return self.balance.render(header, (complete, gap), area, buf, cx);
         }
         let inset = Rect {
             x: area.x + 1,
