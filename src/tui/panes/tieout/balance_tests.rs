@@ -335,3 +335,32 @@ fn lines_that_could_not_be_read_are_said_above_the_figures() {
         "nothing exported"
     );
 }
+
+/// `P` works in the Balance view too, and its outcome shows above the figures.
+#[test]
+fn the_close_packet_from_the_balance_view_says_how_it_went() {
+    use crate::tui::msg::{Msg, PacketResult};
+    let mut h = harness(demo(), (120, 40));
+    h.keys("b P enter");
+    let req = h
+        .log
+        .iter()
+        .find_map(|e| match e {
+            Effect::ExportPacket { req, month, .. } => {
+                assert_eq!(month.to_string(), "2026-11");
+                Some(*req)
+            }
+            _ => None,
+        })
+        .expect("the packet asked for");
+    h.step(Msg::PacketExported {
+        req,
+        result: PacketResult::Exists(PathBuf::from("/books/close-2026-11")),
+    });
+    let frame = h.frame();
+    assert!(
+        frame.contains("A close packet for 2026-11 already exists at /books/close-2026-11"),
+        "{frame}"
+    );
+    assert!(frame.contains("Stripe balance, November 2026"), "{frame}");
+}

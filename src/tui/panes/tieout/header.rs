@@ -31,6 +31,23 @@ pub(super) fn selector(month: Month, cx: &ViewCx<'_>) -> Vec<Span<'static>> {
 }
 
 impl TieOutPane {
+    /// The last close packet's and journal's outcome (both views show them: `P` and `J`
+    /// work in either).
+    pub(super) fn export_lines(&self, cx: &ViewCx<'_>, width: u16) -> Vec<Line<'static>> {
+        let theme = cx.theme;
+        let mut lines = Vec::new();
+        if let Some((text, role)) = &self.packet_line {
+            // Wrapped between words: a refusal says what is missing and what to do.
+            for l in textwrap::wrap(text, usize::from(width.max(1))) {
+                lines.push(Line::styled(l.into_owned(), theme.style(*role)));
+            }
+        }
+        if let Some((text, role)) = &self.journal.line {
+            lines.push(Line::styled(text.clone(), theme.style(*role)));
+        }
+        lines
+    }
+
     /// The month selector, the counts and one line per currency, fitted to `width`.
     pub(super) fn header_lines(&self, cx: &ViewCx<'_>, width: u16) -> Vec<Line<'static>> {
         let theme = cx.theme;
@@ -139,15 +156,7 @@ impl TieOutPane {
         } else if self.bank_pending.is_some() {
             lines.push(Line::styled("Bank: matching…", theme.style(Role::Pending)));
         }
-        if let Some((text, role)) = &self.packet_line {
-            // Wrapped between words: a refusal says what is missing and what to do.
-            for l in textwrap::wrap(text, usize::from(width.max(1))) {
-                lines.push(Line::styled(l.into_owned(), theme.style(*role)));
-            }
-        }
-        if let Some((text, role)) = &self.journal.line {
-            lines.push(Line::styled(text.clone(), theme.style(*role)));
-        }
+        lines.extend(self.export_lines(cx, width));
         let one = Line::from(selector.clone());
         let both = one.width() + 3 + Line::from(counts.clone()).width();
         if both <= usize::from(width) {

@@ -441,7 +441,8 @@ impl Pane for TieOutPane {
             let selector = self.month.map(|m| Line::from(header::selector(m, cx)));
             let complete = self.data.as_ref().is_none_or(|d| d.meta.lines_complete);
             let gap = gaps::balance_note(gaps::payouts(&self.gaps), &self.refresh_key);
-            let header = selector.into_iter().collect();
+            let mut header: Vec<Line<'static>> = selector.into_iter().collect();
+            header.extend(self.export_lines(cx, area.width.saturating_sub(2)));
             return self.balance.render(header, (complete, gap), area, buf, cx);
         }
         let inset = Rect {
