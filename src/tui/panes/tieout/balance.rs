@@ -267,7 +267,8 @@ impl BalanceView {
             height: area.height - h,
             ..area
         };
-        let statement = self.statement(usize::from(body.width.saturating_sub(2)), cx);
+        // Inside the panel: its two borders and a column of margin.
+        let statement = self.statement(usize::from(body.width.saturating_sub(3)), cx);
         let rows = u16::try_from(self.table.visible()).unwrap_or(u16::MAX);
         let want_side = u16::try_from(statement.len()).unwrap_or(u16::MAX) + 2;
         // The table is as tall as its rows (one at least) while the statement fits under

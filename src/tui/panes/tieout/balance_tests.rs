@@ -249,6 +249,7 @@ fn lines_incomplete_are_said_and_the_opening_is_derived() {
         frame.contains("derived back from Stripe's balance"),
         "{frame}"
     );
+    insta::assert_snapshot!("tieout_balance_incomplete_80x24", frame);
 }
 
 #[test]
