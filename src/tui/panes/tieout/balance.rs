@@ -173,8 +173,6 @@ impl BalanceView {
         let (true, Some(data), Some(month)) = (self.on, data, month) else {
             return;
         };
-        self.table
-            .set_title(format!("Stripe balance, {}", month.title()));
         let tz = cx.tz().clone();
         if data.balance_transactions.len() <= sync_limit {
             let r = export::build(data, month, &tz);
@@ -206,6 +204,10 @@ impl BalanceView {
     }
 
     fn show(&mut self, r: BalanceReport, cx: &mut Cx<'_>) {
+        // Titled when the rows arrive: while a job runs, the rows on screen keep the
+        // month they are of, and the line above says the new one is being built.
+        self.table
+            .set_title(format!("Stripe balance, {}", r.month.title()));
         // The same table keeps its selection, so the currency stays chosen across months.
         self.table.set_source(Arc::new(source(&r)), cx);
         self.report = Some(Arc::new(r));

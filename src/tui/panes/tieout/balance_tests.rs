@@ -365,3 +365,37 @@ fn the_close_packet_from_the_balance_view_says_how_it_went() {
     );
     assert!(frame.contains("Stripe balance, November 2026"), "{frame}");
 }
+
+/// On a large account the figures are a job: two quick month moves, and the first job's
+/// late result must not win.
+#[test]
+fn the_latest_month_asked_for_wins() {
+    use crate::tui::msg::{CancelFlag, Msg};
+    let mut h = harness_with(TieOutPane::new().with_sync_limit(0), demo(), (120, 40));
+    h.keys("b");
+    assert_eq!(table(&h).0, "Stripe balance, November 2026");
+    h.auto = false;
+    h.keys("[");
+    let frame = h.frame();
+    assert!(
+        frame.contains("October 2026 ▶") && frame.contains("rolling the balance forward…"),
+        "{frame}"
+    );
+    // The rows on screen still say which month they are of.
+    assert_eq!(table(&h).0, "Stripe balance, November 2026");
+    h.keys("[");
+    let mut outputs = Vec::new();
+    for e in std::mem::take(&mut h.queued) {
+        if let Effect::Compute { req, job } = e {
+            outputs.push((req, job.run(&CancelFlag::new())));
+        }
+    }
+    // Two tie-outs and two roll-forwards; deliver the newer first, then the stale ones.
+    assert_eq!(outputs.len(), 4);
+    outputs.reverse();
+    for (req, output) in outputs {
+        h.step(Msg::Computed { req, output });
+    }
+    assert_eq!(table(&h).0, "Stripe balance, September 2026");
+    assert!(h.frame().contains("September 2026 ▶"), "{}", h.frame());
+}
