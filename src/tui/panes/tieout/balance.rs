@@ -152,9 +152,9 @@ impl Default for BalanceView {
 }
 
 impl BalanceView {
-    /// The figures on screen (once built).
-    pub(super) fn report(&self) -> Option<&BalanceReport> {
-        self.report.as_deref()
+    /// Neither built nor being built (the view was off when the month or data changed).
+    pub(super) fn needs_build(&self) -> bool {
+        self.report.is_none() && self.req.is_none()
     }
 
     /// Drops the figures (new data or another month) and, while the view is shown,

@@ -370,7 +370,7 @@ impl Pane for TieOutPane {
         match action {
             Action::BalanceView => {
                 self.balance.on = !self.balance.on;
-                if self.balance.on && self.balance.report().is_none() {
+                if self.balance.on && self.balance.needs_build() {
                     let data = self.data.clone();
                     self.balance
                         .refresh(data.as_ref(), self.month, self.sync_limit, cx);
