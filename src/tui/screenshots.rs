@@ -78,6 +78,11 @@ pub const SHOTS: &[Shot] = &[
         "dark",
         &[Do(Action::Tab(0)), Do(Action::RecoveryView)],
     ),
+    shot(
+        "tieout-balance",
+        "dark",
+        &[Do(Action::Tab(1)), Do(Action::BalanceView)],
+    ),
     shot("worklist-light", "light", &[Do(Action::Tab(0))]),
     shot(
         "tieout-high-contrast",

@@ -35,6 +35,26 @@ pub(super) fn empty_month(gap: Option<&Gap>, refresh: &str) -> String {
     }
 }
 
+/// What the Balance view says above its figures when the lines (read with the payouts)
+/// could not be read: its figures then count only the last sync's lines, or none.
+pub(super) fn balance_note(gap: Option<&Gap>, refresh: &str) -> Option<String> {
+    let g = gap?;
+    let why = if g.retryable() {
+        format!("the error is above; {refresh} reads them again")
+    } else {
+        g.reason()
+    };
+    Some(if g.stale {
+        format!(
+            "The balance transactions could not be read now ({why}): these are the last sync's figures."
+        )
+    } else {
+        format!(
+            "The balance transactions could not be read ({why}): these figures do not hold them."
+        )
+    })
+}
+
 /// What to do about `gaps`: press `refresh` to read again those that failed.
 fn what_to_do(gaps: &[&Gap], refresh: &str) -> String {
     let failed: Vec<&str> = gaps

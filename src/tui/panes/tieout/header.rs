@@ -6,31 +6,55 @@ use ratatui::text::{Line, Span};
 use super::{TieOutPane, bank, gaps};
 use crate::domain::tieout::Verdict;
 use crate::money::format_major_grouped;
-use crate::time::zone_name;
+use crate::time::{Month, zone_name};
 use crate::tui::action::Action;
 use crate::tui::pane::ViewCx;
 use crate::tui::theme::Role;
 
+/// The month selector, `[ ◀ October 2026 ▶ ]  UTC`, with the keys as bound (the payouts
+/// and the Balance view share it).
+pub(super) fn selector(month: Month, cx: &ViewCx<'_>) -> Vec<Span<'static>> {
+    let theme = cx.theme;
+    let key = |a: Action| cx.keymap.key_for(a).unwrap_or_else(|| a.name().to_string());
+    vec![
+        Span::styled(
+            format!("{} ", key(Action::PrevMonth)),
+            theme.style(Role::Muted),
+        ),
+        Span::styled(format!("◀ {} ▶", month.title()), theme.style(Role::Title)),
+        Span::styled(
+            format!(" {}", key(Action::NextMonth)),
+            theme.style(Role::Muted),
+        ),
+        Span::styled(format!("  {}", zone_name(cx.tz)), theme.style(Role::Muted)),
+    ]
+}
+
 impl TieOutPane {
+    /// The last close packet's and journal's outcome (both views show them: `P` and `J`
+    /// work in either).
+    pub(super) fn export_lines(&self, cx: &ViewCx<'_>, width: u16) -> Vec<Line<'static>> {
+        let theme = cx.theme;
+        let mut lines = Vec::new();
+        if let Some((text, role)) = &self.packet_line {
+            // Wrapped between words: a refusal says what is missing and what to do.
+            for l in textwrap::wrap(text, usize::from(width.max(1))) {
+                lines.push(Line::styled(l.into_owned(), theme.style(*role)));
+            }
+        }
+        if let Some((text, role)) = &self.journal.line {
+            lines.push(Line::styled(text.clone(), theme.style(*role)));
+        }
+        lines
+    }
+
     /// The month selector, the counts and one line per currency, fitted to `width`.
     pub(super) fn header_lines(&self, cx: &ViewCx<'_>, width: u16) -> Vec<Line<'static>> {
         let theme = cx.theme;
-        let key = |a: Action| cx.keymap.key_for(a).unwrap_or_else(|| a.name().to_string());
         let Some(month) = self.month else {
             return vec![];
         };
-        let selector = vec![
-            Span::styled(
-                format!("{} ", key(Action::PrevMonth)),
-                theme.style(Role::Muted),
-            ),
-            Span::styled(format!("◀ {} ▶", month.title()), theme.style(Role::Title)),
-            Span::styled(
-                format!(" {}", key(Action::NextMonth)),
-                theme.style(Role::Muted),
-            ),
-            Span::styled(format!("  {}", zone_name(cx.tz)), theme.style(Role::Muted)),
-        ];
+        let selector = selector(month, cx);
         let mut counts: Vec<Span<'static>> = Vec::new();
         let mut lines = Vec::new();
         match &self.result {
@@ -132,15 +156,7 @@ impl TieOutPane {
         } else if self.bank_pending.is_some() {
             lines.push(Line::styled("Bank: matching…", theme.style(Role::Pending)));
         }
-        if let Some((text, role)) = &self.packet_line {
-            // Wrapped between words: a refusal says what is missing and what to do.
-            for l in textwrap::wrap(text, usize::from(width.max(1))) {
-                lines.push(Line::styled(l.into_owned(), theme.style(*role)));
-            }
-        }
-        if let Some((text, role)) = &self.journal.line {
-            lines.push(Line::styled(text.clone(), theme.style(*role)));
-        }
+        lines.extend(self.export_lines(cx, width));
         let one = Line::from(selector.clone());
         let both = one.width() + 3 + Line::from(counts.clone()).width();
         if both <= usize::from(width) {

@@ -10,11 +10,17 @@
 //! in the status line. A packet already there is kept: the result says so, and only then
 //! does `overwrite_packet` replace it (the second, explicit confirmation).
 //! `export_journal` writes the month's journal for the books ([`journal`]).
+//! `balance_view` switches to the Balance view ([`balance`]): the month's Stripe balance
+//! roll-forward per currency, with its drill-down ([`balance_screens`]).
 //!
 //! The tie-out is computed off the UI task ([`crate::app::reconcile::tie_out`] in a
 //! job); the latest request wins. With a bank statement in the workspace (`TIEOUT_BANK`,
 //! or the demo's own) a Bank column and summary line appear ([`bank`]).
 
+mod balance;
+mod balance_screens;
+#[cfg(test)]
+mod balance_tests;
 mod bank;
 #[cfg(test)]
 mod bank_tests;
@@ -33,6 +39,7 @@ use std::sync::Arc;
 use jiff::tz::TimeZone;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Widget};
 
 use crate::app::reconcile as uc;
@@ -118,6 +125,8 @@ pub struct TieOutPane {
     refresh_key: String,
     /// `packet_line` says the packet was refused for a gap.
     packet_refused_line: bool,
+    /// The Balance view (`balance_view`) and its figures for the month on screen.
+    balance: balance::BalanceView,
 }
 
 impl Default for TieOutPane {
@@ -148,6 +157,7 @@ impl TieOutPane {
             gaps: Arc::new(Vec::new()),
             refresh_key: "r".to_string(),
             packet_refused_line: false,
+            balance: balance::BalanceView::default(),
         }
     }
 
@@ -179,6 +189,8 @@ impl TieOutPane {
         let (Some(data), Some(month)) = (self.data.clone(), self.month) else {
             return;
         };
+        self.balance
+            .refresh(Some(&data), Some(month), self.sync_limit, cx);
         if let Some(old) = self.pending.take() {
             cx.cancel(old);
         }
@@ -322,6 +334,9 @@ impl Pane for TieOutPane {
     }
 
     fn on_computed(&mut self, req: RequestId, output: JobOutput, cx: &mut Cx<'_>) {
+        let Some(output) = self.balance.on_computed(req, output, cx) else {
+            return;
+        };
         let output = match output.downcast::<PacketResult>() {
             Ok(result) => return self.packet_done(req, *result, cx),
             Err(other) => other,
@@ -353,6 +368,21 @@ impl Pane for TieOutPane {
 
     fn handle(&mut self, action: Action, cx: &mut Cx<'_>) -> Handled {
         match action {
+            Action::BalanceView => {
+                self.balance.on = !self.balance.on;
+                if self.balance.on && self.balance.needs_build() {
+                    let data = self.data.clone();
+                    self.balance
+                        .refresh(data.as_ref(), self.month, self.sync_limit, cx);
+                }
+            }
+            Action::Open if self.balance.on => self.balance.open(self.data.as_ref(), cx),
+            Action::Export if self.balance.on => {
+                match gaps::refuse_reports(&self.gaps, &self.refresh_key) {
+                    Some(why) => cx.toast_error(why),
+                    None => self.balance.export(cx),
+                }
+            }
             Action::PrevMonth => self.shift_month(false, cx),
             Action::NextMonth => self.shift_month(true, cx),
             Action::Export => self.export(cx),
@@ -382,11 +412,19 @@ impl Pane for TieOutPane {
     }
 
     fn table(&self) -> Option<&DataTable> {
-        Some(&self.table)
+        Some(if self.balance.on {
+            &self.balance.table
+        } else {
+            &self.table
+        })
     }
 
     fn table_mut(&mut self) -> Option<&mut DataTable> {
-        Some(&mut self.table)
+        Some(if self.balance.on {
+            &mut self.balance.table
+        } else {
+            &mut self.table
+        })
     }
 
     fn render(&mut self, area: Rect, buf: &mut Buffer, cx: &ViewCx<'_>) {
@@ -398,6 +436,14 @@ impl Pane for TieOutPane {
         }
         if let Some(k) = cx.keymap.key_for(Action::Refresh) {
             self.refresh_key = k;
+        }
+        if self.balance.on {
+            let selector = self.month.map(|m| Line::from(header::selector(m, cx)));
+            let complete = self.data.as_ref().is_none_or(|d| d.meta.lines_complete);
+            let gap = gaps::balance_note(gaps::payouts(&self.gaps), &self.refresh_key);
+            let mut header: Vec<Line<'static>> = selector.into_iter().collect();
+            header.extend(self.export_lines(cx, area.width.saturating_sub(2)));
+            return self.balance.render(header, (complete, gap), area, buf, cx);
         }
         let inset = Rect {
             x: area.x + 1,
@@ -421,6 +467,15 @@ impl Pane for TieOutPane {
     }
 
     fn hints(&self) -> Vec<Action> {
+        if self.balance.on {
+            return vec![
+                Action::Open,
+                Action::PrevMonth,
+                Action::NextMonth,
+                Action::BalanceView,
+                Action::Export,
+            ];
+        }
         vec![
             Action::Open,
             Action::PrevMonth,

@@ -24,8 +24,8 @@ use crate::tui::widgets::facts::{facts_width, render_facts_over_table, wrapped_h
 use crate::tui::widgets::table::{Cell, DataTable, RowsSource, col};
 use crate::tui::workspace::Workspace;
 
-/// What shows "all lines" in the category table.
-const ALL_LINES: &str = "all lines";
+/// What shows "all lines" in the category tables (a payout's, a currency's month).
+pub(super) const ALL_LINES: &str = "all lines";
 
 fn money(minor: i64, c: Currency) -> String {
     format!("{} {c}", format_major_grouped(minor, c))
