@@ -28,12 +28,7 @@ pub fn month_files(
     let mut journal =
         build(&tieout, &later, map, style, tz).map_err(|e| Failure::usage(e.to_string()))?;
     let balance = tieout_core::report::balance::build(data, month, tz);
-    let tie = tieout_core::journal::balance_tie::BalanceTieInput {
-        lines: &data.balance_transactions,
-        payouts: &data.payouts,
-        rollforward: &balance.rollforward,
-        lines_complete: data.meta.lines_complete,
-    };
+    let tie = tieout_core::journal::balance_tie::BalanceTieInput::of(data, &balance.rollforward);
     tieout_core::journal::balance_tie::attach(&mut journal, &tie, month, tz);
     let mut files = Vec::new();
     for f in formats {

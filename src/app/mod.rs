@@ -12,6 +12,7 @@ pub mod balance;
 pub mod bank;
 pub mod close;
 pub mod connect;
+pub mod drift;
 pub mod exports;
 pub mod journal;
 pub mod load;

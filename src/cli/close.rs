@@ -52,6 +52,53 @@ pub fn run(
     Ok(())
 }
 
+/// `--verify DIR --against-stripe`: the packet must be intact, then its month is read
+/// again and every late change listed; exit 5 when anything changed, 0 when nothing did.
+pub fn against_stripe(ctx: &Ctx, dir: &Path) -> CmdResult {
+    verify_packet(dir)?;
+    let accounts = super::journal::read_map(None)?;
+    let d = crate::app::drift::against_stripe(&ctx.request(), dir, &accounts)?;
+    if d.rows.is_empty() {
+        println!(
+            "no change since the packet was sealed: {} reads the same now",
+            d.sealed.month
+        );
+        return Ok(());
+    }
+    for r in &d.rows {
+        let amount = r
+            .amount
+            .map(|a| {
+                format!(
+                    " ({} {})",
+                    tieout_core::money::format_major_i128(a, r.currency),
+                    r.currency.upper()
+                )
+            })
+            .unwrap_or_default();
+        let was = if r.sealed_value.is_empty() {
+            "none"
+        } else {
+            r.sealed_value.as_str()
+        };
+        println!(
+            "{:<11} {} {}: {was} -> {}{amount}",
+            r.kind, r.object_id, r.what_changed, r.now_value
+        );
+    }
+    for path in &d.written {
+        println!("wrote {}", path.display());
+    }
+    let entries = d.rows.iter().filter(|r| r.entry.is_some()).count();
+    Err(Failure::data(format!(
+        "{} changed since its close packet was sealed: {} change{}, {entries} adjusting entr{} proposed for the open month (review them before booking)",
+        d.sealed.month,
+        d.rows.len(),
+        if d.rows.len() == 1 { "" } else { "s" },
+        if entries == 1 { "y" } else { "ies" },
+    )))
+}
+
 fn verify_packet(dir: &Path) -> CmdResult {
     let v = close::verify(dir)?;
     let manifest = &v.manifest;

@@ -202,6 +202,11 @@ pub enum Command {
         /// Recompute a packet's manifest and name any file that changed.
         #[arg(long, value_name = "DIR", conflicts_with_all = ["month", "out"])]
         verify: Option<PathBuf>,
+        /// With --verify: read the packet's month again and list what changed since it
+        /// was sealed (DIR-drift.csv and proposed adjusting entries beside the packet;
+        /// exit 5 when anything changed).
+        #[arg(long, requires = "verify")]
+        against_stripe: bool,
         /// Replace an existing packet for the month.
         #[arg(long)]
         force: bool,
@@ -414,9 +419,13 @@ pub fn run(cli: Cli) -> CmdResult {
             month,
             out,
             verify,
+            against_stripe,
             force,
             bank,
-        }) => close::run(&ctx, month, out.as_deref(), verify.as_deref(), force, &bank),
+        }) => match verify.as_deref() {
+            Some(dir) if against_stripe => close::against_stripe(&ctx, dir),
+            _ => close::run(&ctx, month, out.as_deref(), verify.as_deref(), force, &bank),
+        },
         Some(Command::Journal(args)) => journal::run(&ctx, &args),
         Some(Command::InitAccounts { path, force }) => {
             journal::init_accounts(path.as_deref(), force)

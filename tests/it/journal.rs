@@ -51,7 +51,7 @@ fn demo_months_match_the_goldens_in_every_format_and_style() {
 
 /// Runs an external checker when it is installed. A missing tool is said on stderr and
 /// fails the test under `CI=true` (CI installs both), so it never passes silently there.
-fn external_check(tool: &str, args: &[&str], file: &Path) {
+pub(crate) fn external_check(tool: &str, args: &[&str], file: &Path) {
     let found = Command::new(tool).arg("--version").output().is_ok();
     if !found {
         let msg = format!(

@@ -10,6 +10,7 @@ mod client_fake;
 mod close;
 mod congestion;
 mod docs;
+mod drift;
 mod dunning;
 mod dunning_since;
 mod expiring_cards;

@@ -210,7 +210,10 @@ fn an_older_card_on_the_customer_is_not_a_wrong_card_fresh_or_cached() {
 #[test]
 fn without_the_payment_method_read_the_wrong_card_is_still_named() {
     let fake = start_fake(FakeConfig::default().account_readable_by_restricted_keys(true));
-    fake.deny(tieout_testkit::fake_stripe::TEST_KEY, "rak_payment_method_read");
+    fake.deny(
+        tieout_testkit::fake_stripe::TEST_KEY,
+        "rak_payment_method_read",
+    );
     let t = Tieout::against(&fake);
     t.run(&["dunning", "--format", "csv"]).success();
     assert_eq!(old_card_rows(&t), 1);

@@ -26,6 +26,18 @@ pub struct BalanceTieInput<'a> {
     pub lines_complete: bool,
 }
 
+impl<'a> BalanceTieInput<'a> {
+    /// The account's lines and payouts with the month's roll-forward.
+    pub fn of(data: &'a crate::model::AccountData, rollforward: &'a [Rollforward]) -> Self {
+        BalanceTieInput {
+            lines: &data.balance_transactions,
+            payouts: &data.payouts,
+            rollforward,
+            lines_complete: data.meta.lines_complete,
+        }
+    }
+}
+
 /// One currency's clearing balance at the month's end against Stripe's.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BalanceTie {
@@ -87,12 +99,10 @@ pub fn attach(j: &mut Journal, input: &BalanceTieInput<'_>, month: Month, tz: &T
         .rollforward
         .iter()
         .filter_map(|rf| {
-            let clearing = j.clearing.contains_key(&rf.currency).then(|| {
-                j.clearing_at_end
-                    .get(&rf.currency)
-                    .copied()
-                    .unwrap_or(0)
-            })?;
+            let clearing = j
+                .clearing
+                .contains_key(&rf.currency)
+                .then(|| j.clearing_at_end.get(&rf.currency).copied().unwrap_or(0))?;
             let (not_in_a_payout, in_transit, own_unitemised) =
                 parts.get(&rf.currency).copied().unwrap_or_default();
             let credited = j.unitemised_out.get(&rf.currency).copied().unwrap_or(0);
@@ -140,8 +150,8 @@ mod tests {
     fn the_difference_is_split_into_its_parts_and_the_rest() {
         let map = AccountMap::default_map().expect("map");
         let m = month("2026-10");
-        let mut j = build(&sample_month(), &[], &map, Style::Daily, &TimeZone::UTC)
-            .expect("journal");
+        let mut j =
+            build(&sample_month(), &[], &map, Style::Daily, &TimeZone::UTC).expect("journal");
         let clearing = j.clearing_at_end[&Currency::USD];
         let late = payout("po_late", 700, "2026-11-03T00:00:00Z");
         let mut unpaid = line("txn_unpaid", "-", "charge", "charge", 1_000, 0);
@@ -169,8 +179,14 @@ mod tests {
         assert_eq!(t.rest(), 25 - credited);
         assert_eq!(t.difference(), 25);
         let note = crate::journal::render::balance_tie_note(t, m);
-        assert!(note.contains("0.25 USD more than the clearing account holds"), "{note}");
-        assert!(note.contains("10.00 USD of lines no payout had paid out yet"), "{note}");
+        assert!(
+            note.contains("0.25 USD more than the clearing account holds"),
+            "{note}"
+        );
+        assert!(
+            note.contains("10.00 USD of lines no payout had paid out yet"),
+            "{note}"
+        );
         assert!(note.contains("-7.00 USD of payouts made by then"), "{note}");
     }
 

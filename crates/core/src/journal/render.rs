@@ -11,8 +11,8 @@ use std::fmt::Write as _;
 use super::accounts::AccountMap;
 use super::model::{Entry, Journal};
 use crate::money::{Currency, format_major, format_major_i128};
-use crate::time::Month;
 use crate::report::csv_out::CsvDoc;
+use crate::time::Month;
 
 /// Xero's limit of lines per manual journal import file.
 pub const XERO_MAX_LINES: usize = 300;
@@ -259,7 +259,10 @@ pub fn balance_tie_note(t: &super::balance_tie::BalanceTie, month: Month) -> Str
         );
     }
     let mut parts = vec![
-        format!("{} of lines no payout had paid out yet", m(t.not_in_a_payout)),
+        format!(
+            "{} of lines no payout had paid out yet",
+            m(t.not_in_a_payout)
+        ),
         format!(
             "{} of payouts made by then that arrive after it",
             m(t.in_transit)

@@ -51,8 +51,7 @@ pub fn packet_journal(
             summary: "journal: left out ([close] journal = [] in the account map)".to_string(),
         });
     }
-    let mut journal =
-        build(tieout, later, map, style, tz).map_err(|e| refuse(e.to_string()))?;
+    let mut journal = build(tieout, later, map, style, tz).map_err(|e| refuse(e.to_string()))?;
     if let Some(tie) = tie {
         crate::journal::balance_tie::attach(&mut journal, tie, tieout.month, tz);
     }

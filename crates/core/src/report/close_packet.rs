@@ -155,12 +155,7 @@ pub fn build_with(
     };
     progress(Step::Building(format!("the journal of {month}")));
     let later = tie_out_after(&data.payouts, &data.balance_transactions, month, tz);
-    let tie = crate::journal::balance_tie::BalanceTieInput {
-        lines: &data.balance_transactions,
-        payouts: &data.payouts,
-        rollforward: &balance.rollforward,
-        lines_complete: data.meta.lines_complete,
-    };
+    let tie = crate::journal::balance_tie::BalanceTieInput::of(data, &balance.rollforward);
     let journal = packet_journal(&tieout, &later, accounts, Some(&tie), tz)?;
     for (name, bytes) in journal.files {
         files.insert(name, bytes);

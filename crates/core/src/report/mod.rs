@@ -8,6 +8,7 @@ pub mod close_packet;
 pub mod close_readme;
 pub mod columns;
 pub mod csv_out;
+pub mod drift;
 pub mod dunning;
 pub mod dunning_since;
 pub mod expiring_cards;

@@ -404,15 +404,37 @@ fn the_recovery_views_have_the_columns_of_their_csv_files_typed() {
             .map(|(_, t)| t.clone())
             .unwrap_or_else(|| panic!("{name}"))
     };
+    // The CSV's columns, then `complete` (the picture holds every settled invoice the
+    // window needs: the demo holds the whole account).
+    let with_complete = |fields: Vec<&'static str>| [fields, vec!["complete"]].concat();
     let cohorts = view("recovery");
     let names: Vec<&str> = cohorts.iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(names, fields::csv_header(recovery::COHORT_FIELDS));
+    assert_eq!(
+        names,
+        with_complete(fields::csv_header(recovery::COHORT_FIELDS))
+    );
+    assert_eq!(type_of(&cohorts, "complete"), "boolean");
+    let incomplete = demo()
+        .run("SELECT COUNT(*) AS n FROM recovery_invoices WHERE NOT complete")
+        .expect("complete");
+    assert_eq!(
+        incomplete
+            .column("n")
+            .expect("n")
+            .get(0)
+            .expect("row")
+            .to_string(),
+        "0"
+    );
     assert_eq!(type_of(&cohorts, "failed_amount"), "integer");
     assert_eq!(type_of(&cohorts, "recovered_count"), "integer");
     assert_eq!(type_of(&cohorts, "cohort_month"), "text");
     let invoices = view("recovery_invoices");
     let names: Vec<&str> = invoices.iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(names, fields::csv_header(recovery::INVOICE_FIELDS));
+    assert_eq!(
+        names,
+        with_complete(fields::csv_header(recovery::INVOICE_FIELDS))
+    );
     assert_eq!(type_of(&invoices, "amount_due"), "integer");
     assert_eq!(type_of(&invoices, "first_failed_at_utc"), "timestamp (UTC)");
     assert_eq!(type_of(&invoices, "days_to_outcome"), "integer");

@@ -415,9 +415,8 @@ fn expanded(
     customers: &HashMap<String, models::Customer>,
     methods: &HashMap<String, models::PaymentMethod>,
 ) -> models::Subscription {
-    let expand = |e: &mut Option<models::Expandable<models::PaymentMethod>>| {
-        expand_method(e, methods)
-    };
+    let expand =
+        |e: &mut Option<models::Expandable<models::PaymentMethod>>| expand_method(e, methods);
     expand(&mut s.default_payment_method);
     if let Some(models::Expandable::Id(id)) = &s.customer
         && let Some(c) = customers.get(id.as_str())

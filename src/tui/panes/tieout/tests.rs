@@ -549,7 +549,7 @@ fn the_journal_key_writes_the_months_journal_and_keeps_a_changed_file() {
         "2026-10".parse().expect("month"),
         &TimeZone::UTC,
     );
-    let j = build(
+    let mut j = build(
         &t,
         &later,
         &map,
@@ -557,6 +557,10 @@ fn the_journal_key_writes_the_months_journal_and_keeps_a_changed_file() {
         &TimeZone::UTC,
     )
     .expect("journal");
+    // With its month-end line against the Stripe balance, as `tieout journal` writes it.
+    let balance = tieout_core::report::balance::build(&data, t.month, &TimeZone::UTC);
+    let tie = tieout_core::journal::balance_tie::BalanceTieInput::of(&data, &balance.rollforward);
+    tieout_core::journal::balance_tie::attach(&mut j, &tie, t.month, &TimeZone::UTC);
     let mut expected = Vec::new();
     for f in map.close_formats().expect("formats") {
         expected.extend(render(&j, &map, f).expect("render"));

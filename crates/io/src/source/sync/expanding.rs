@@ -33,7 +33,10 @@ where
         let query = base
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
-            .chain(kept.iter().map(|(p, _)| ("expand[]".to_string(), p.to_string())))
+            .chain(
+                kept.iter()
+                    .map(|(p, _)| ("expand[]".to_string(), p.to_string())),
+            )
             .collect();
         match list_with::<T>(client, path, query, part, progress).await {
             Err(e) => {

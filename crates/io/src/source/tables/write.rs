@@ -159,7 +159,9 @@ fn payment_intents_frame(rows: &[PaymentIntentRow]) -> Result<DataFrame, TableEr
         .opt_str("error_network_decline_code", |r| {
             r.error_network_decline_code.as_deref()
         })
-        .opt_str("error_payment_method", |r| r.error_payment_method.as_deref())
+        .opt_str("error_payment_method", |r| {
+            r.error_payment_method.as_deref()
+        })
         .opt_i64("error_payment_method_created", |r| {
             r.error_payment_method_created
         })
