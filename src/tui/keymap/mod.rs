@@ -450,6 +450,22 @@ impl Keymap {
     }
 }
 
+/// The tab an action belongs to: the tab layer that binds it in the default keys when
+/// their global layer does not (`facets` is the Worklist's, `export_packet` the
+/// Tie-out's); `None` for an action of every tab. The command palette offers a tab's own
+/// actions only on that tab, whatever a user's keymap moved.
+pub fn home_tab(action: Action) -> Option<&'static str> {
+    static DEFAULT: std::sync::OnceLock<Keymap> = std::sync::OnceLock::new();
+    let keys = DEFAULT.get_or_init(Keymap::default_keys);
+    if !keys.keys_in(None, action).is_empty() {
+        return None;
+    }
+    super::tabs::ALL
+        .iter()
+        .map(|t| t.key)
+        .find(|tab| !keys.keys_in(Some(tab), action).is_empty())
+}
+
 /// The chords bound to `action`, shortest first, each once.
 fn sorted_keys<'a>(
     bindings: impl Iterator<Item = (&'a Chord, &'a Action)>,

@@ -1,0 +1,130 @@
+//! Where a copy goes (`Effect::Copy`, `Effect::CopyDoc`): the system clipboard tool when
+//! there is one, else OSC 52 through the terminal; and a file when neither can take it:
+//! the tool failed, the terminal could not be written, or the text is larger than a
+//! terminal takes in one OSC 52 sequence ([`OSC52_MAX_BYTES`]). The file is new, readable
+//! by its owner only, in the data folder (else the system's temporary folder), and the
+//! status line names it. Also keeps the command palette's recent actions
+//! (`Effect::SaveRecent`) in the data folder.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use tokio::sync::mpsc::Sender;
+
+use super::clipboard::{self, Tool};
+use super::effects::spawn;
+use crate::tui::msg::Msg;
+
+/// The most text sent as one OSC 52 sequence: 74 KiB of text is about 100 kB of base64,
+/// the smallest limit among common terminals (hterm's; xterm's default is smaller still,
+/// and tmux passes it through only when `set-clipboard` is on). More goes to a file.
+pub const OSC52_MAX_BYTES: usize = 74 * 1024;
+
+/// The palette's recent actions, in the data folder.
+pub const RECENT_FILE: &str = "palette-recent.txt";
+
+/// Puts `text` on the clipboard, or in a `*.ext` file when the clipboard cannot take it;
+/// answers with `Msg::Copied` naming the place.
+pub fn copy(tool: Option<&Tool>, text: String, ext: &'static str, tx: &Sender<Msg>) {
+    match tool {
+        Some(tool) => {
+            let tool = tool.clone();
+            let tx = tx.clone();
+            spawn("copy".into(), move || {
+                let r = match clipboard::copy_with(&tool, &text) {
+                    Ok(()) => Ok(format!("the clipboard ({})", tool.program)),
+                    Err(e) => to_file(&text, ext, &e),
+                };
+                let _ = tx.blocking_send(Msg::Copied(r));
+            });
+        }
+        None if text.len() > OSC52_MAX_BYTES => {
+            let why = format!(
+                "{} KiB is more than a terminal takes through OSC 52",
+                text.len().div_ceil(1024)
+            );
+            let _ = tx.try_send(Msg::Copied(to_file(&text, ext, &why)));
+        }
+        None => {
+            // Written between frames on the UI task, so it cannot interleave a draw.
+            let mut out = std::io::stdout();
+            let r = match out
+                .write_all(clipboard::osc52(&text).as_bytes())
+                .and_then(|()| out.flush())
+            {
+                Ok(()) => Ok("the terminal clipboard (OSC 52)".to_string()),
+                Err(e) => to_file(&text, ext, &format!("the terminal refused it: {e}")),
+            };
+            let _ = tx.try_send(Msg::Copied(r));
+        }
+    }
+}
+
+/// Writes the copy to a file, saying where and why it is not on the clipboard.
+fn to_file(text: &str, ext: &str, why: &str) -> Result<String, String> {
+    let dir = crate::app::data_dir()
+        .filter(|d| std::fs::create_dir_all(d).is_ok())
+        .unwrap_or_else(std::env::temp_dir);
+    match write_new_file(&dir, text, ext) {
+        Ok(path) => Ok(format!("the file {} ({why})", path.display())),
+        Err(e) => Err(format!("{why}, and no file could be written: {e}")),
+    }
+}
+
+/// Writes `text` to a new file `tieout-copy-*.ext` in `dir`, readable by its owner only.
+pub fn write_new_file(dir: &Path, text: &str, ext: &str) -> Result<PathBuf, String> {
+    let mut file = tempfile::Builder::new()
+        .prefix("tieout-copy-")
+        .suffix(&format!(".{ext}"))
+        .tempfile_in(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?;
+    file.write_all(text.as_bytes())
+        .map_err(|e| format!("{}: {e}", file.path().display()))?;
+    let (_, path) = file.keep().map_err(|e| format!("{}: {e}", dir.display()))?;
+    Ok(path)
+}
+
+/// The recent actions saved by the last session (empty without a data folder or file).
+pub fn load_recent(data_dir: Option<&Path>) -> String {
+    data_dir
+        .and_then(|d| std::fs::read_to_string(d.join(RECENT_FILE)).ok())
+        .unwrap_or_default()
+}
+
+/// Saves the recent actions in the data folder; a failure is only logged.
+pub fn save_recent(text: String) {
+    let Some(dir) = crate::app::data_dir() else {
+        return;
+    };
+    spawn("palette-recent".into(), move || {
+        let path = dir.join(RECENT_FILE);
+        let r = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, text.as_bytes()));
+        if let Err(e) = r {
+            tracing::warn!(
+                "could not keep the palette's recent actions in {}: {e}",
+                path.display()
+            );
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_copy_file_is_new_each_time_and_holds_the_text() {
+        let dir = tempfile::tempdir().expect("dir");
+        let a = write_new_file(dir.path(), "a\tb\n", "tsv").expect("first");
+        let b = write_new_file(dir.path(), "c\n", "tsv").expect("second");
+        assert_ne!(a, b);
+        assert!(a.to_string_lossy().ends_with(".tsv"));
+        assert_eq!(std::fs::read_to_string(&a).expect("read"), "a\tb\n");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&a).expect("meta").permissions().mode();
+            assert_eq!(mode & 0o077, 0, "owner only");
+        }
+    }
+}
