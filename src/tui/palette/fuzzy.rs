@@ -5,7 +5,7 @@
 //! "exp pa" finds "export packet" first, and "nm" finds "next month".
 
 /// Points for each matched character.
-const MATCH: i32 = 16;
+const MATCH: i32 = 4;
 /// A match right after the previous one.
 const CONSECUTIVE: i32 = 12;
 /// A match at the start of the text.

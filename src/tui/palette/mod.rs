@@ -91,6 +91,9 @@ impl Recent {
     }
 }
 
+/// A match scoring less than the best one divided by this is not listed.
+const WEAK: i32 = 2;
+
 /// Whether the palette offers `action` on the tab whose keymap layer is `context`: every
 /// action but the typing ones and the palette itself, a tab's own actions only there.
 pub fn offered(action: Action, context: Option<&str>) -> bool {
@@ -130,6 +133,10 @@ pub fn entries(keymap: &Keymap, context: Option<&str>, recent: &Recent, query: &
         let shared = keymap::home_tab(action).is_none();
         scored.push((score, rank, shared, order, Entry { action, key, hits }));
     }
+    // A strong match hides the far weaker ones (letters scattered over a long
+    // description): "prev mon" lists prev_month, not every line holding p, r, e, v ...
+    let best = scored.iter().map(|s| s.0).max().unwrap_or(0);
+    scored.retain(|s| s.0.saturating_mul(WEAK) >= best);
     scored.sort_by(|a, b| {
         (b.0.cmp(&a.0))
             .then(a.1.cmp(&b.1))

@@ -128,6 +128,13 @@ fn typing_narrows_the_list_and_enter_runs_the_first_match() {
     assert_eq!(h.state.mode, Mode::Normal);
     assert_eq!(h.state.active, 1, "the palette switched to the Tie-out tab");
 
+    // A strong match hides letters scattered over a long description.
+    h.keys(":");
+    h.type_text("prev mon");
+    let list = listed(&h);
+    assert_eq!(list.first(), Some(&Action::PrevMonth));
+    assert!(!list.contains(&Action::CopyTable), "{list:?}");
+    h.keys("esc");
     // Next month, by a few letters of its name.
     let before = month_on_screen(&h).expect("a month");
     h.keys(":");

@@ -39,10 +39,7 @@ pub fn copy(tool: Option<&Tool>, text: String, ext: &'static str, tx: &Sender<Ms
             });
         }
         None if text.len() > OSC52_MAX_BYTES => {
-            let why = format!(
-                "{} KiB is more than a terminal takes through OSC 52",
-                text.len().div_ceil(1024)
-            );
+            let why = format!("{} KiB, too big for OSC 52", text.len().div_ceil(1024));
             let _ = tx.try_send(Msg::Copied(to_file(&text, ext, &why)));
         }
         None => {
@@ -66,7 +63,8 @@ fn to_file(text: &str, ext: &str, why: &str) -> Result<String, String> {
         .filter(|d| std::fs::create_dir_all(d).is_ok())
         .unwrap_or_else(std::env::temp_dir);
     match write_new_file(&dir, text, ext) {
-        Ok(path) => Ok(format!("the file {} ({why})", path.display())),
+        // The path first: the status line may cut the end of a long message.
+        Ok(path) => Ok(format!("{} ({why})", path.display())),
         Err(e) => Err(format!("{why}, and no file could be written: {e}")),
     }
 }
