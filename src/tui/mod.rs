@@ -17,7 +17,8 @@
 //! - [`pane::Pane`]: one tab or one drill-down screen. Panes own no channels, do no IO.
 //! - [`widgets::table::DataTable`]: the table every pane uses.
 //! - [`keymap`], [`theme`], [`config`]: keys, colours, and startup settings.
-//! - [`palette`]: the command palette, over the same action registry as the help.
+//! - [`palette`], [`palette_view`]: the command palette, over the same action registry as
+//!   the help.
 //! - [`runtime`]: the loop, the terminal, effects, clipboard, logging.
 //! - [`harness`]: drive the TUI without a terminal (tests, screenshots).
 //!
@@ -91,6 +92,7 @@ pub mod harness;
 pub mod keymap;
 pub mod msg;
 pub mod palette;
+pub mod palette_view;
 pub mod pane;
 pub mod panes;
 pub mod prompt;

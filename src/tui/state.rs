@@ -7,7 +7,7 @@ use ratatui::layout::Rect;
 
 use super::keymap::{self, Key, Keymap};
 use super::msg::{Effect, Owner, RequestId, RestHold};
-use super::palette::{Palette, Recent};
+use super::palette::{Entry, Palette, Recent};
 use super::pane::{Core, Cx, Pane};
 use super::panes;
 use super::theme::Theme;
@@ -213,6 +213,11 @@ impl State {
             return Some(super::keymap::HELP);
         }
         self.tab_contexts.get(self.active).copied().flatten()
+    }
+
+    /// The command palette's list for `query` on the tab on screen (see `tui::palette`).
+    pub fn palette_entries(&self, query: &str) -> Vec<Entry> {
+        super::palette::entries(&self.keymap, self.key_context(), &self.recent, query)
     }
 
     /// The mode layer in force while text is typed: the prompt's ([`keymap::INPUT`]), or

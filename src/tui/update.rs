@@ -22,7 +22,6 @@ mod loads;
 mod palette;
 mod typing;
 use loads::{on_loaded, on_loaded_first, on_loaded_rest};
-pub use palette::entries as palette_entries;
 use typing::on_input;
 
 /// Shows tab `target` (closing the screens above the current one), if there is one.

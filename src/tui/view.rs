@@ -1,6 +1,7 @@
 //! Drawing the frame from the state: tab line, the focused pane (or the loading / error
 //! body), the status bar, the key-hint line (generated from the keymap), the prompt, the
-//! help overlay and the command palette (`palette::view`). Below the minimum size, one "terminal too small" line.
+//! help overlay and the command palette (`palette_view`). Below the minimum size, one
+//! "terminal too small" line.
 
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
@@ -67,7 +68,7 @@ pub fn draw(state: &mut State, area: Rect, buf: &mut Buffer) {
         draw_help(state, body, buf);
     }
     if let Mode::Palette(p) = &state.mode {
-        super::palette::view::draw(state, p, body, buf);
+        super::palette_view::draw(state, p, body, buf);
     }
 }
 

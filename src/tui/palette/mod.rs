@@ -11,13 +11,13 @@
 //! for `export_packet`) then opens its prompt. The keys are the `[keys.input]` layer's:
 //! `prev_history` / `next_history` (up, down) move in the list, `cancel` closes it.
 //!
-//! State lives in [`Palette`] (in `state::Mode::Palette`); keys are handled in
-//! `update::palette`, drawing in [`view`].
+//! This module is vocabulary (it knows the registry and the keymap, not the shell): the
+//! open palette is a [`Palette`] in `state::Mode::Palette`, its keys are handled in
+//! `update::palette`, and `palette_view` draws it.
 
 pub mod fuzzy;
 #[cfg(test)]
 mod tests;
-pub mod view;
 
 use super::action::Action;
 use super::keymap::{self, Keymap};

@@ -52,7 +52,8 @@ fn palette(h: &Harness) -> &Palette {
 /// The actions the open palette lists, in order.
 fn listed(h: &Harness) -> Vec<Action> {
     let query = palette(h).query.clone();
-    crate::tui::update::palette_entries(&h.state, &query)
+    h.state
+        .palette_entries(&query)
         .into_iter()
         .map(|e| e.action)
         .collect()
@@ -98,7 +99,7 @@ fn it_lists_the_tab_s_actions_and_the_global_ones_with_their_keys_and_help_text(
         [Action::PrevMonth, Action::NextMonth, Action::ChooseMonth]
     );
     // The key and the description are the keymap's and the registry's (the help's).
-    let entries = crate::tui::update::palette_entries(&h.state, "");
+    let entries = h.state.palette_entries("");
     let prev = entries
         .iter()
         .find(|e| e.action == Action::PrevMonth)
@@ -239,7 +240,7 @@ fn the_vim_keys_open_it_with_colon_and_go_to_with_g_o() {
     assert!(matches!(&h.state.mode, Mode::Prompt(p) if p.kind == PromptKind::Goto));
     h.keys("esc g g");
     assert_eq!(h.state.mode, Mode::Normal);
-    let entries = crate::tui::update::palette_entries(&h.state, "goto");
+    let entries = h.state.palette_entries("goto");
     assert_eq!(entries.first().and_then(|e| e.key.as_deref()), Some("g o"));
 }
 

@@ -6,7 +6,7 @@
 use super::super::action::Action;
 use super::super::keymap::Input;
 use super::super::msg::Effect;
-use super::super::palette::{self, Entry, Palette};
+use super::super::palette::Palette;
 use super::super::state::{Mode, State};
 use super::on_action;
 
@@ -14,11 +14,6 @@ use super::on_action;
 pub(super) fn open(state: &mut State) {
     state.pending_keys.clear();
     state.mode = Mode::Palette(Palette::default());
-}
-
-/// The list for what is typed, on the tab on screen.
-pub fn entries(state: &State, query: &str) -> Vec<Entry> {
-    palette::entries(&state.keymap, state.key_context(), &state.recent, query)
 }
 
 /// A typing action or a character while the palette is open.
@@ -61,7 +56,7 @@ fn clamp(state: &mut State) {
     let Mode::Palette(p) = &state.mode else {
         return;
     };
-    let n = entries(state, &p.query).len();
+    let n = state.palette_entries(&p.query).len();
     if let Mode::Palette(p) = &mut state.mode {
         p.selected = p.selected.min(n.saturating_sub(1));
     }
@@ -72,7 +67,10 @@ fn submit(state: &mut State) {
     let Mode::Palette(p) = &state.mode else {
         return;
     };
-    let chosen = entries(state, &p.query).get(p.selected).map(|e| e.action);
+    let chosen = state
+        .palette_entries(&p.query)
+        .get(p.selected)
+        .map(|e| e.action);
     let Some(action) = chosen else {
         state.core.toast = Some(super::Toast {
             text: "no action matches what was typed".into(),

@@ -1,4 +1,4 @@
-//! Drawing the command palette: a box at the top of the body with the query on its first
+//! Drawing the command palette (`tui::palette`): a box at the top of the body with the query on its first
 //! line and the list under it, one action a line: its key in the tab on screen, its
 //! description (the help's) and its name, the letters the query matched picked out. The
 //! box title names the tab whose actions are listed and counts the matches.
@@ -9,10 +9,10 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Widget};
 
-use super::{Entry, Hits, Palette, spoken_name};
-use crate::tui::state::State;
-use crate::tui::theme::{Role, Theme};
-use crate::tui::widgets::text::{fit, truncate, width};
+use super::palette::{Entry, Hits, Palette, spoken_name};
+use super::state::State;
+use super::theme::{Role, Theme};
+use super::widgets::text::{fit, truncate, width};
 
 /// The widest the box grows.
 const MAX_WIDTH: u16 = 100;
@@ -23,7 +23,7 @@ const NAME_FROM: usize = 64;
 
 /// Draws the open palette over `area` (the body).
 pub fn draw(state: &State, palette: &Palette, area: Rect, buf: &mut Buffer) {
-    let entries = crate::tui::update::palette_entries(state, &palette.query);
+    let entries = state.palette_entries(&palette.query);
     let theme = &state.theme;
     let w = area.width.saturating_sub(4).min(MAX_WIDTH);
     let list_room = usize::from(area.height.saturating_sub(4)).max(1);
@@ -99,7 +99,7 @@ pub fn draw(state: &State, palette: &Palette, area: Rect, buf: &mut Buffer) {
 
 /// How many actions the tab offers (the count's denominator).
 fn all_count(state: &State) -> usize {
-    crate::tui::update::palette_entries(state, "").len()
+    state.palette_entries("").len()
 }
 
 /// One line: ` key  description ... name `.
