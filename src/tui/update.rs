@@ -469,7 +469,8 @@ fn on_packet_exported(
 }
 
 fn on_mouse(state: &mut State, m: MouseInput) -> bool {
-    if !state.mouse {
+    // The palette takes keys only: a click cannot switch the tab under it.
+    if !state.mouse || matches!(state.mode, Mode::Palette(_)) {
         return false;
     }
     match m {

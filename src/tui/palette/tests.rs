@@ -184,6 +184,16 @@ fn up_and_down_move_backspace_widens_and_nothing_matching_runs_nothing() {
     h.keys("enter");
     assert!(matches!(h.state.mode, Mode::Palette(_)), "still open");
     assert!(h.frame().contains("no action matches"));
+    // A click on another tab does not switch the tab under the palette.
+    h.frame();
+    let (hit, _) = h.state.tab_hits[0];
+    h.step(crate::tui::msg::Msg::Mouse(
+        crate::tui::msg::MouseInput::Click {
+            col: hit.x,
+            row: hit.y,
+        },
+    ));
+    assert_eq!(h.state.active, 1);
     h.keys("esc");
     assert_eq!(h.state.mode, Mode::Normal);
     assert_eq!(h.state.active, 1);

@@ -82,11 +82,21 @@ pub fn write_new_file(dir: &Path, text: &str, ext: &str) -> Result<PathBuf, Stri
     Ok(path)
 }
 
-/// The recent actions saved by the last session (empty without a data folder or file).
+/// The most of the recent actions' file read (a few hundred bytes when tieout wrote it).
+const RECENT_MAX_BYTES: u64 = 16 * 1024;
+
+/// The recent actions saved by the last session (empty without a data folder or file, or
+/// when it is not text).
 pub fn load_recent(data_dir: Option<&Path>) -> String {
-    data_dir
-        .and_then(|d| std::fs::read_to_string(d.join(RECENT_FILE)).ok())
-        .unwrap_or_default()
+    use std::io::Read;
+    let Some(file) = data_dir.and_then(|d| std::fs::File::open(d.join(RECENT_FILE)).ok()) else {
+        return String::new();
+    };
+    let mut text = String::new();
+    match file.take(RECENT_MAX_BYTES).read_to_string(&mut text) {
+        Ok(_) => text,
+        Err(_) => String::new(),
+    }
 }
 
 /// Saves the recent actions in the data folder; a failure is only logged.
@@ -109,6 +119,17 @@ pub fn save_recent(text: String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_recent_actions_file_is_read_when_there_is_one() {
+        let dir = tempfile::tempdir().expect("dir");
+        assert_eq!(load_recent(None), "");
+        assert_eq!(load_recent(Some(dir.path())), "");
+        std::fs::write(dir.path().join(RECENT_FILE), "next_month\n").expect("write");
+        assert_eq!(load_recent(Some(dir.path())), "next_month\n");
+        std::fs::write(dir.path().join(RECENT_FILE), b"\xff\xfe").expect("write");
+        assert_eq!(load_recent(Some(dir.path())), "", "not text: forgotten");
+    }
 
     #[test]
     fn a_copy_file_is_new_each_time_and_holds_the_text() {
