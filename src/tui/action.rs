@@ -129,7 +129,7 @@ actions! {
     CopyRow => "copy_row", "copy the selected row (TSV, or copy_format in settings.toml)", Table;
     CopyTable => "copy_table", "copy every row the table shows, filtered and sorted (TSV, Markdown or JSON)", Table;
     Export => "export", "write the rows on screen to a CSV file", Table;
-    Facets => "facets", "worklist: filter by retries left, decline, currency or action", Table;
+    Facets => "facets", "Worklist: filter by retries left, decline, currency or action", Table;
     RecoveryView => "recovery_view", "Worklist: switch between the failed invoices and the recovery picture (what came back, how, how fast)", Table;
     PrevMonth => "prev_month", "Tie-out: show the month before", Table;
     NextMonth => "next_month", "Tie-out: show the month after", Table;
