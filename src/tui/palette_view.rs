@@ -1,7 +1,7 @@
-//! Drawing the command palette (`tui::palette`): a box at the top of the body with the query on its first
-//! line and the list under it, one action a line: its key in the tab on screen, its
-//! description (the help's) and its name, the letters the query matched picked out. The
-//! box title names the tab whose actions are listed and counts the matches.
+//! Drawing the command palette (`tui::palette`): a box at the top of the body with the
+//! query on its first line and the list under it, one action a line: its key in the tab on
+//! screen, its description (the help's) and its name, the letters the query matched picked
+//! out. The box title names the tab whose actions are listed and counts the matches.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;

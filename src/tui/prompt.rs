@@ -1,7 +1,7 @@
-//! The one-line prompts at the bottom of the screen (filter, go to, a month or a folder
-//! for the Tie-out): which is open and what was typed. An action that needs an argument
-//! opens one, from its key or from the command palette alike. Vocabulary shared by the shell's state and
-//! the panes that open a prompt.
+//! The one-line prompts at the bottom of the screen (filter, go to, a month or a folder for
+//! the Tie-out): which is open and what was typed. An action that needs an argument opens
+//! one, from its key or from the command palette alike. Vocabulary shared by the shell's
+//! state and the panes that open a prompt.
 
 /// Which line prompt is open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,6 +1,6 @@
 //! The whole UI state: the tabs, the stack of drill-down screens, the input mode (a
-//! prompt, the help, the command palette), the account's load state, keymap and theme. Changed only by `update::update`; read by
-//! `view::render`.
+//! prompt, the help, the command palette), the account's load state, keymap and theme.
+//! Changed only by `update::update`; read by `view::render`.
 
 use jiff::tz::TimeZone;
 use ratatui::layout::Rect;

@@ -13,14 +13,14 @@
 //!   context layers: while their tab or the help overlay is shown, their bindings win
 //!   over the global ones;
 //! - `[keys.input]` and `[keys.confirm]` are mode layers ([`modes`]), in force while text
-//!   is typed: `input` in the command palette, the filter, go to, month and folder
-//!   prompts and the Query tab's SQL editor, `confirm` in the Refunds tab's typed refund confirmation. A mode layer
-//!   stands alone: the global keys do not apply, the keys it binds are typing actions
-//!   (`submit`, `cancel`, `delete_back`, `delete_forward`, `cursor_left`, `cursor_right`,
-//!   `line_start`, `line_end`, `prev_history`, `next_history`, `clear_line`, and the SQL
-//!   editor's `newline` and `toggle_multiline`), and every
-//!   other printable key is typed. It binds single keys, and only the actions its modes
-//!   act on; the typing actions go nowhere else.
+//!   is typed: `input` in the command palette, the filter, go to, month and folder prompts
+//!   and the Query tab's SQL editor, `confirm` in the Refunds tab's typed refund
+//!   confirmation. A mode layer stands alone: the global keys do not apply, the keys it
+//!   binds are typing actions (`submit`, `cancel`, `delete_back`, `delete_forward`,
+//!   `cursor_left`, `cursor_right`, `line_start`, `line_end`, `prev_history`,
+//!   `next_history`, `clear_line`, and the SQL editor's `newline` and `toggle_multiline`),
+//!   and every other printable key is typed. It binds single keys, and only the actions its
+//!   modes act on; the typing actions go nowhere else.
 //!
 //! ```toml
 //! [keys.input]

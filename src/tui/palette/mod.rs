@@ -6,10 +6,11 @@
 //!
 //! The query matches the description and the action's name ([`fuzzy`]); the best match
 //! comes first; among equals (and with nothing typed) the actions run lately, the latest
-//! first ([`Recent`]), then the tab's own actions, then the others in help order. `submit` runs the selected action as its key would: one
-//! that needs an argument (a row or id for `goto`, a month for `choose_month`, a folder
-//! for `export_packet`) then opens its prompt. The keys are the `[keys.input]` layer's:
-//! `prev_history` / `next_history` (up, down) move in the list, `cancel` closes it.
+//! first ([`Recent`]), then the tab's own actions, then the others in help order. `submit`
+//! runs the selected action as its key would: one that needs an argument (a row or id for
+//! `goto`, a month for `choose_month`, a folder for `export_packet`) then opens its prompt.
+//! The keys are the `[keys.input]` layer's: `prev_history` / `next_history` (up, down) move
+//! in the list, `cancel` closes it.
 //!
 //! This module is vocabulary (it knows the registry and the keymap, not the shell): the
 //! open palette is a [`Palette`] in `state::Mode::Palette`, its keys are handled in

@@ -1,6 +1,7 @@
 //! The Tie-out tab: the payouts arriving in a month (chosen with `prev_month` /
-//! `next_month`, or typed after `choose_month`), each with its amount, its lines' net, the difference and a mark (tied,
-//! difference, not itemisable, in progress), and the month's totals per currency.
+//! `next_month`, or typed after `choose_month`), each with its amount, its lines' net, the
+//! difference and a mark (tied, difference, not itemisable, in progress), and the month's
+//! totals per currency.
 //!
 //! `open` drills in: payout -> its lines by category -> the lines -> one balance
 //! transaction with its source object ([`screens`]). `export` writes the same three files
