@@ -57,13 +57,19 @@ pub fn copy(tool: Option<&Tool>, text: String, ext: &'static str, tx: &Sender<Ms
     }
 }
 
-/// Writes the copy to a file, saying where and why it is not on the clipboard.
+/// Writes the copy to a file in the data folder (else the temporary folder), saying where
+/// and why it is not on the clipboard.
 fn to_file(text: &str, ext: &str, why: &str) -> Result<String, String> {
     let dir = crate::app::data_dir()
         .filter(|d| std::fs::create_dir_all(d).is_ok())
         .unwrap_or_else(std::env::temp_dir);
-    match write_new_file(&dir, text, ext) {
-        // The path first: the status line may cut the end of a long message.
+    to_file_in(&dir, text, ext, why)
+}
+
+/// The copy as a new file in `dir`: where it is (first: a long status line is cut at its
+/// end) and why, or why not even that.
+fn to_file_in(dir: &Path, text: &str, ext: &str, why: &str) -> Result<String, String> {
+    match write_new_file(dir, text, ext) {
         Ok(path) => Ok(format!("{} ({why})", path.display())),
         Err(e) => Err(format!("{why}, and no file could be written: {e}")),
     }
@@ -129,6 +135,23 @@ mod tests {
         assert_eq!(load_recent(Some(dir.path())), "next_month\n");
         std::fs::write(dir.path().join(RECENT_FILE), b"\xff\xfe").expect("write");
         assert_eq!(load_recent(Some(dir.path())), "", "not text: forgotten");
+    }
+
+    #[test]
+    fn a_copy_that_cannot_go_to_the_clipboard_is_a_file_named_first_in_the_message() {
+        let dir = tempfile::tempdir().expect("dir");
+        let said =
+            to_file_in(dir.path(), "[]\n", "json", "700 KiB, too big for OSC 52").expect("written");
+        let (path, why) = said.split_once(" (").expect("path (why)");
+        assert!(path.starts_with(&*dir.path().to_string_lossy()) && path.ends_with(".json"));
+        assert_eq!(why, "700 KiB, too big for OSC 52)");
+        assert_eq!(std::fs::read_to_string(path).expect("read"), "[]\n");
+        let gone = dir.path().join("no such folder");
+        let err = to_file_in(&gone, "x", "txt", "the terminal refused it").expect_err("no dir");
+        assert!(
+            err.starts_with("the terminal refused it, and no file"),
+            "{err}"
+        );
     }
 
     #[test]
