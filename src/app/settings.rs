@@ -1,10 +1,14 @@
 //! The settings file, `settings.toml` in the config folder: how tieout paces its reads
-//! of Stripe. Every key is optional; a missing file means the defaults.
+//! of Stripe, and how the workbench copies. Every key is optional; a missing file means
+//! the defaults.
 //!
 //! ```toml
 //! [stripe]
 //! rate = 20            # the budget, requests per second (at most 25 test / 100 live)
 //! give_up_after = 180  # seconds without one successful request before a read gives up
+//!
+//! [workbench]
+//! copy_format = "tsv"  # what y / Y copy: "tsv", "markdown" or "json"
 //! ```
 //!
 //! `--rate` overrides `rate`; the environment variable `TIEOUT_GIVE_UP_AFTER` (seconds)
@@ -30,6 +34,39 @@ pub const GIVE_UP_ENV: &str = "TIEOUT_GIVE_UP_AFTER";
 pub struct Settings {
     #[serde(default)]
     pub stripe: StripeSettings,
+    #[serde(default)]
+    pub workbench: WorkbenchSettings,
+}
+
+/// `[workbench]`: the TUI's settings.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WorkbenchSettings {
+    /// What `copy_row` and `copy_table` put on the clipboard.
+    #[serde(default)]
+    pub copy_format: CopyFormat,
+}
+
+/// The text a copy of table rows is: TSV (pastes into a spreadsheet), a Markdown table,
+/// or JSON.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CopyFormat {
+    #[default]
+    Tsv,
+    Markdown,
+    Json,
+}
+
+impl CopyFormat {
+    /// The file extension of a copy written to a file instead.
+    pub fn extension(self) -> &'static str {
+        match self {
+            CopyFormat::Tsv => "tsv",
+            CopyFormat::Markdown => "md",
+            CopyFormat::Json => "json",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
@@ -125,6 +162,21 @@ mod tests {
             .apply(base.clone(), None, Mode::Live)
             .expect("defaults");
         assert_eq!(none.per_second, base.per_second);
+    }
+
+    #[test]
+    fn the_copy_format_is_tsv_unless_the_workbench_table_says_otherwise() {
+        assert_eq!(Settings::default().workbench.copy_format, CopyFormat::Tsv);
+        let s = Settings::parse("[workbench]\ncopy_format = \"markdown\"\n", "settings.toml")
+            .expect("valid");
+        assert_eq!(s.workbench.copy_format, CopyFormat::Markdown);
+        let err = Settings::parse("[workbench]\ncopy_format = \"csv\"\n", "s.toml")
+            .expect_err("not a format");
+        assert!(
+            err.message.contains("line 2") && err.message.contains("tsv"),
+            "{}",
+            err.message
+        );
     }
 
     #[test]

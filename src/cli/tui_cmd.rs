@@ -1,8 +1,8 @@
 //! Opening the TUI: on the demo account (`tieout demo`, `tieout --demo`), or on the
 //! profile's account (`tieout`): the cache at once when there is one, then a fresh read in
 //! the background. The account is read by the application's workbench
-//! (`app::workbench`); keymap and theme problems are reported here, before the terminal
-//! is taken over (exit 2).
+//! (`app::workbench`); keymap, theme and settings file problems are reported here,
+//! before the terminal is taken over (exit 2).
 
 use std::io::IsTerminal;
 
@@ -24,6 +24,8 @@ pub fn settings(ctx: &Ctx, demo: bool) -> Result<Settings, Failure> {
         dir.as_deref(),
     )
     .map_err(|e| Failure::usage(e.to_string()))?;
+    let file = crate::app::settings::Settings::load()?;
+    let recent = runtime::copies::load_recent(config::data_dir().as_deref());
     Ok(Settings {
         keymap,
         theme,
@@ -36,6 +38,8 @@ pub fn settings(ctx: &Ctx, demo: bool) -> Result<Settings, Failure> {
         mouse: !ctx.global.no_mouse,
         now: ctx.now,
         tz: ctx.tz.clone(),
+        copy_format: file.workbench.copy_format,
+        recent: crate::tui::palette::Recent::parse(&recent),
     })
 }
 

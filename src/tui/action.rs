@@ -103,6 +103,7 @@ impl Group {
 actions! {
     Quit => "quit", "quit tieout", General;
     Help => "help", "show or hide this help", General;
+    Palette => "palette", "open the command palette (run an action by name)", General;
     NextTab => "next_tab", "next tab", General;
     PrevTab => "prev_tab", "previous tab", General;
     @tabs;
@@ -120,22 +121,24 @@ actions! {
     HalfPageDown => "half_page_down", "half a page down", Move;
     Top => "top", "first row", Move;
     Bottom => "bottom", "last row", Move;
-    Goto => "goto", "jump to a row number or an id", Move;
+    Goto => "goto", "jump to a row number or an id (asks for it)", Move;
     Filter => "filter", "filter rows as you type (all columns)", Table;
     ClearFilter => "clear_filter", "remove the filter", Table;
     Sort => "sort", "sort by this column: ascending, descending, off", Table;
     CopyCell => "copy_cell", "copy the selected cell", Table;
-    CopyRow => "copy_row", "copy the selected row (tab-separated)", Table;
+    CopyRow => "copy_row", "copy the selected row (TSV, or copy_format in settings.toml)", Table;
+    CopyTable => "copy_table", "copy every row the table shows, filtered and sorted (TSV, Markdown or JSON)", Table;
     Export => "export", "write the rows on screen to a CSV file", Table;
-    Facets => "facets", "worklist: filter by retries left, decline, currency or action", Table;
+    Facets => "facets", "Worklist: filter by retries left, decline, currency or action", Table;
     RecoveryView => "recovery_view", "Worklist: switch between the failed invoices and the recovery picture (what came back, how, how fast)", Table;
     PrevMonth => "prev_month", "Tie-out: show the month before", Table;
     NextMonth => "next_month", "Tie-out: show the month after", Table;
     BalanceView => "balance_view", "Tie-out: switch between the payouts and the Stripe balance roll-forward per currency (opening, activity, payouts, closing against Stripe's balance)", Table;
+    ChooseMonth => "choose_month", "Tie-out: show the month typed (YYYY-MM)", Table;
     ApproveRefund => "approve_refund", "Refunds: preview the suggested refund to approve and send it (test mode)", Table;
     CopyUrl => "copy_url", "Refunds evidence: copy the selected id's Stripe Dashboard address", Table;
     OpenUrl => "open_url", "Refunds evidence: open the selected id in the Stripe Dashboard (system browser)", Table;
-    ExportPacket => "export_packet", "Tie-out: write the month's close packet", Table;
+    ExportPacket => "export_packet", "Tie-out: write the month's close packet (asks for the folder)", Table;
     OverwritePacket => "overwrite_packet", "Tie-out: overwrite the packet export found", Table;
     ExportJournal => "export_journal", "Tie-out: write the month's journal for the books into journal-YYYY-MM (formats: [close] in accounts.toml)", Table;
     OverwriteJournal => "overwrite_journal", "Tie-out: overwrite the journal files the export found", Table;
@@ -184,14 +187,16 @@ impl Action {
         match self {
             Action::Quit => "quit",
             Action::Help => "help",
+            Action::Palette => "commands",
             Action::NextTab => "next tab",
             Action::Open => "open",
             Action::Back => "back",
             Action::Filter => "filter",
             Action::Sort => "sort",
             Action::Goto => "goto",
-            Action::CopyCell => "copy",
-            Action::CopyRow => "copy row",
+            Action::CopyCell => "copy cell",
+            Action::CopyRow => "copy",
+            Action::CopyTable => "copy table",
             Action::Refresh => "refresh",
             Action::CycleTheme => "theme",
             Action::Export => "export",
@@ -199,6 +204,7 @@ impl Action {
             Action::PrevMonth => "month -",
             Action::NextMonth => "month +",
             Action::BalanceView => "balance",
+            Action::ChooseMonth => "month",
             Action::ApproveRefund => "approve",
             Action::CopyUrl => "url",
             Action::OpenUrl => "stripe",

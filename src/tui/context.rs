@@ -10,6 +10,7 @@ use super::keymap::Keymap;
 use super::msg::Job;
 use super::request::RequestId;
 use super::theme::Theme;
+use crate::app::settings::CopyFormat;
 
 /// Whether a pane used an action; if not, the shell applies its own meaning (table moves,
 /// filter, sort, copy, open a row detail, ...).
@@ -36,6 +37,15 @@ pub trait Work {
     fn toast_error(&mut self, text: String);
     /// Puts text on the clipboard.
     fn copy(&mut self, text: String);
+    /// The format rows are copied in (`copy_format` in settings.toml).
+    fn copy_format(&self) -> CopyFormat {
+        CopyFormat::Tsv
+    }
+    /// Puts a copy of rows on the clipboard; when it cannot go there it is written to a
+    /// file with extension `ext` instead (the status line says where).
+    fn copy_doc(&mut self, text: String, _ext: &'static str) {
+        self.copy(text);
+    }
 }
 
 /// What a pane gets while drawing.

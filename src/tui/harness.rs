@@ -38,6 +38,8 @@ pub fn test_settings(startup: Startup) -> Settings {
         mouse: true,
         now: super::sample::NOW,
         tz: jiff::tz::TimeZone::UTC,
+        copy_format: Default::default(),
+        recent: Default::default(),
     }
 }
 

@@ -17,6 +17,8 @@
 //! - [`pane::Pane`]: one tab or one drill-down screen. Panes own no channels, do no IO.
 //! - [`widgets::table::DataTable`]: the table every pane uses.
 //! - [`keymap`], [`theme`], [`config`]: keys, colours, and startup settings.
+//! - [`palette`], [`palette_view`]: the command palette, over the same action registry as
+//!   the help.
 //! - [`runtime`]: the loop, the terminal, effects, clipboard, logging.
 //! - [`harness`]: drive the TUI without a terminal (tests, screenshots).
 //!
@@ -89,6 +91,8 @@ pub mod context;
 pub mod harness;
 pub mod keymap;
 pub mod msg;
+pub mod palette;
+pub mod palette_view;
 pub mod pane;
 pub mod panes;
 pub mod prompt;
@@ -108,6 +112,8 @@ pub mod view;
 pub mod widgets;
 pub mod workspace;
 
+#[cfg(test)]
+mod copy_tests;
 #[cfg(test)]
 mod tests;
 

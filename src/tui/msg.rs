@@ -260,8 +260,15 @@ pub enum Effect {
     Compute { req: RequestId, job: Job },
     /// The result of this request is no longer wanted: stop it if possible.
     Cancel(RequestId),
-    /// Put text on the clipboard (system clipboard, else OSC 52).
+    /// Put text on the clipboard (system clipboard, else OSC 52; a file when it is too
+    /// big for OSC 52 or cannot be put there); answered by `Msg::Copied`.
     Copy(String),
+    /// Put a copy of table rows (TSV, Markdown or JSON) on the clipboard as `Copy` does;
+    /// the fallback file gets the extension `ext`.
+    CopyDoc { text: String, ext: &'static str },
+    /// Keep the command palette's recent actions (one name a line) for the next session:
+    /// `palette-recent.txt` in the data folder, silently (a failure is only logged).
+    SaveRecent(String),
     /// Open a Stripe Dashboard address with the system's opener (none over SSH or without
     /// a desktop: the status line says so); answered by `Msg::Opened`.
     OpenUrl(String),

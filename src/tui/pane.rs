@@ -16,6 +16,7 @@ use super::msg::{Effect, Job, JobOutput, Owner, RequestId};
 use super::prompt::{Prompt, PromptKind};
 use super::widgets::table::DataTable;
 use super::workspace::Workspace;
+use crate::app::settings::CopyFormat;
 
 /// One tab or drill-down screen.
 pub trait Pane {
@@ -67,7 +68,7 @@ pub trait Pane {
     /// Actions worth advertising on the hint line while this pane has focus (the keys are
     /// looked up in the keymap).
     fn hints(&self) -> Vec<Action> {
-        vec![Action::Open, Action::Filter, Action::Sort, Action::CopyCell]
+        vec![Action::Open, Action::Filter, Action::Sort, Action::CopyRow]
     }
 
     /// The keymap mode layer ([`INPUT`](super::keymap::INPUT),
@@ -162,6 +163,8 @@ pub struct Core {
     pub(crate) close_self: bool,
     /// A prompt a pane asked to open (the shell opens it after the action).
     pub(crate) prompt: Option<Prompt>,
+    /// The format table rows are copied in (`copy_format` in settings.toml).
+    pub copy_format: CopyFormat,
 }
 
 impl Core {
@@ -177,6 +180,7 @@ impl Core {
             toast: None,
             close_self: false,
             prompt: None,
+            copy_format: CopyFormat::default(),
         }
     }
 
@@ -286,6 +290,12 @@ impl<'a> Cx<'a> {
         self.core.effects.push(Effect::Copy(text));
     }
 
+    /// Puts a copy of table rows on the clipboard, or in a file named `*.ext` when the
+    /// clipboard cannot take it.
+    pub fn copy_doc(&mut self, text: String, ext: &'static str) {
+        self.core.effects.push(Effect::CopyDoc { text, ext });
+    }
+
     /// Sends an approved refund through the gate (see `Effect::ExecuteRefund`); the
     /// outcome comes back to this pane's `on_computed` as a `msg::RefundDone`.
     pub fn execute_refund(&mut self, proposal: crate::domain::refund_gate::Proposal) -> RequestId {
@@ -341,5 +351,11 @@ impl Work for Cx<'_> {
     }
     fn copy(&mut self, text: String) {
         Cx::copy(self, text);
+    }
+    fn copy_format(&self) -> CopyFormat {
+        self.core.copy_format
+    }
+    fn copy_doc(&mut self, text: String, ext: &'static str) {
+        Cx::copy_doc(self, text, ext);
     }
 }

@@ -1,6 +1,7 @@
-//! The one-line prompts at the bottom of the screen (filter, go to, a folder for the close
-//! packet): which is open and what was typed. Vocabulary shared by the shell's state and
-//! the panes that open a prompt.
+//! The one-line prompts at the bottom of the screen (filter, go to, a month or a folder for
+//! the Tie-out): which is open and what was typed. An action that needs an argument opens
+//! one, from its key or from the command palette alike. Vocabulary shared by the shell's
+//! state and the panes that open a prompt.
 
 /// Which line prompt is open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -11,6 +12,8 @@ pub enum PromptKind {
     Goto,
     /// The folder to write the month's close packet into (the Tie-out pane answers).
     PacketDir,
+    /// The month to show, `YYYY-MM` (the Tie-out pane answers).
+    Month,
 }
 
 /// A one-line text prompt at the bottom of the screen.

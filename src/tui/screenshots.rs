@@ -65,6 +65,11 @@ pub const SHOTS: &[Shot] = &[
     ),
     shot("help", "dark", &[Do(Action::Help)]),
     shot(
+        "palette",
+        "dark",
+        &[Do(Action::Tab(1)), Do(Action::Palette), Keys("e x p")],
+    ),
+    shot(
         "tieout-close-packet",
         "dark",
         &[

@@ -1,16 +1,18 @@
-//! The whole UI state: the tabs, the stack of drill-down screens, the input mode, the
-//! account's load state, keymap and theme. Changed only by `update::update`; read by
-//! `view::render`.
+//! The whole UI state: the tabs, the stack of drill-down screens, the input mode (a
+//! prompt, the help, the command palette), the account's load state, keymap and theme.
+//! Changed only by `update::update`; read by `view::render`.
 
 use jiff::tz::TimeZone;
 use ratatui::layout::Rect;
 
 use super::keymap::{self, Key, Keymap};
 use super::msg::{Effect, Owner, RequestId, RestHold};
+use super::palette::{Entry, Palette, Recent};
 use super::pane::{Core, Cx, Pane};
 use super::panes;
 use super::theme::Theme;
 use super::workspace::{LoadKind, LoadState};
+use crate::app::settings::CopyFormat;
 
 /// A started key sequence is dropped after this many spinner ticks (about a second).
 pub const CHORD_TIMEOUT_TICKS: u32 = 12;
@@ -41,6 +43,8 @@ pub enum Mode {
     /// The help overlay is open.
     Help,
     Prompt(Prompt),
+    /// The command palette is open.
+    Palette(Palette),
 }
 
 /// Settings the shell starts with.
@@ -54,6 +58,11 @@ pub struct Settings {
     pub mouse: bool,
     pub now: i64,
     pub tz: TimeZone,
+    /// What `copy_row` and `copy_table` copy (`copy_format` in settings.toml).
+    pub copy_format: CopyFormat,
+    /// The palette's recent actions from the last session (the data folder's
+    /// `palette-recent.txt`).
+    pub recent: Recent,
 }
 
 /// The UI state.
@@ -95,6 +104,8 @@ pub struct State {
     pub tab_hits: Vec<(Rect, usize)>,
     /// First line of the help overlay shown (it scrolls).
     pub help_scroll: u16,
+    /// The actions run from the command palette lately, the latest first.
+    pub recent: Recent,
 }
 
 impl State {
@@ -118,8 +129,10 @@ impl State {
     /// A state with the given tabs (tests).
     pub fn with_tabs(settings: Settings, tabs: Vec<Box<dyn Pane>>) -> Self {
         let tab_contexts = tabs.iter().map(|p| panes::context_of(p.as_ref())).collect();
+        let mut core = Core::new(settings.now, settings.tz);
+        core.copy_format = settings.copy_format;
         State {
-            core: Core::new(settings.now, settings.tz),
+            core,
             tabs,
             tab_contexts,
             active: 0,
@@ -143,6 +156,7 @@ impl State {
             quit: false,
             tab_hits: Vec::new(),
             help_scroll: 0,
+            recent: settings.recent,
         }
     }
 
@@ -201,12 +215,17 @@ impl State {
         self.tab_contexts.get(self.active).copied().flatten()
     }
 
+    /// The command palette's list for `query` on the tab on screen (see `tui::palette`).
+    pub fn palette_entries(&self, query: &str) -> Vec<Entry> {
+        super::palette::entries(&self.keymap, self.key_context(), &self.recent, query)
+    }
+
     /// The mode layer in force while text is typed: the prompt's ([`keymap::INPUT`]), or
     /// the focused pane's while it reads typed text ([`Pane::key_mode`]). `None`: keys
     /// are actions of the layers of [`State::key_context`].
     pub fn typing_mode(&self) -> Option<&'static str> {
         match self.mode {
-            Mode::Prompt(_) => Some(keymap::INPUT),
+            Mode::Prompt(_) | Mode::Palette(_) => Some(keymap::INPUT),
             Mode::Normal => self.focused().and_then(|p| p.key_mode()),
             Mode::Help => None,
         }

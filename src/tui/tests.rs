@@ -374,7 +374,7 @@ fn filter_as_you_type_then_undo_or_keep() {
 #[test]
 fn goto_row_number_and_id() {
     let mut h = loaded(demo(), 80, 24);
-    h.keys(":");
+    h.keys("g");
     h.type_text("4");
     h.keys("enter");
     let sel = |h: &Harness| {
@@ -384,11 +384,11 @@ fn goto_row_number_and_id() {
             .and_then(|t| t.selected_row())
     };
     assert_eq!(sel(&h), Some(3));
-    h.keys(":");
+    h.keys("g");
     h.type_text("in_1Sample0002");
     h.keys("enter");
     assert_eq!(sel(&h), Some(1));
-    h.keys(":");
+    h.keys("g");
     h.type_text("999");
     h.keys("enter");
     assert!(h.state.core.toast.as_ref().is_some_and(|t| t.error));
@@ -457,7 +457,7 @@ fn sort_copy_and_export_go_through_effects() {
     assert_eq!(t.sort(), Some((4, super::widgets::table::SortDir::Desc)));
     h.keys("home y");
     h.keys("e");
-    assert!(matches!(&h.log[0], Effect::Copy(_)));
+    assert!(matches!(&h.log[0], Effect::CopyDoc { ext: "tsv", .. }));
     assert!(
         matches!(&h.log[1], Effect::Write { path, .. } if path.to_string_lossy() == "tieout-invoices.csv"),
         "{:?}",

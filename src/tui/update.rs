@@ -1,7 +1,8 @@
 //! The reducer: `update(&mut State, Msg) -> Vec<Effect>`. Pure: no IO, no clock, no
 //! terminal; everything slow or outside comes back as an [`Effect`] for the runtime.
 //!
-//! Order of handling an action: global actions (quit, help, tabs, theme, refresh) first;
+//! Order of handling an action: global actions (quit, help, palette, tabs, theme,
+//! refresh) first;
 //! then the focused pane's `handle`; then the shell's defaults (back, prompts, open a row's
 //! detail, export, and the table's own moves, sort and copy). While text is typed (a
 //! prompt, a pane's editor or typed confirmation) keys resolve in the mode layer alone and
@@ -18,6 +19,7 @@ use super::state::{CHORD_TIMEOUT_TICKS, Mode, Prompt, PromptKind, Rest, Startup,
 use super::workspace::{LoadKind, LoadState};
 
 mod loads;
+mod palette;
 mod typing;
 use loads::{on_loaded, on_loaded_first, on_loaded_rest};
 use typing::on_input;
@@ -190,6 +192,10 @@ fn set_focused_filter(state: &mut State, text: &str) {
 }
 
 fn on_paste(state: &mut State, text: &str) -> bool {
+    if let Mode::Palette(_) = state.mode {
+        palette::on_paste(state, text);
+        return true;
+    }
     let Mode::Prompt(prompt) = &mut state.mode else {
         return false;
     };
@@ -207,6 +213,13 @@ pub fn on_action(state: &mut State, action: Action) {
         // Typing actions mean something only while text is typed (a script's, here).
         if state.typing_mode().is_some() {
             on_input(state, Input::Action(action));
+        }
+        return;
+    }
+    if let Mode::Palette(_) = state.mode {
+        // An action from a script or the mouse while the palette is open: it closes.
+        if matches!(action, Action::Palette | Action::Back) {
+            state.mode = Mode::Normal;
         }
         return;
     }
@@ -236,6 +249,10 @@ pub fn on_action(state: &mut State, action: Action) {
         Action::Help => {
             state.mode = Mode::Help;
             state.help_scroll = 0;
+            return;
+        }
+        Action::Palette => {
+            palette::open(state);
             return;
         }
         Action::NextTab => {
@@ -452,7 +469,8 @@ fn on_packet_exported(
 }
 
 fn on_mouse(state: &mut State, m: MouseInput) -> bool {
-    if !state.mouse {
+    // The palette takes keys only: a click cannot switch the tab under it.
+    if !state.mouse || matches!(state.mode, Mode::Palette(_)) {
         return false;
     }
     match m {

@@ -1,6 +1,7 @@
 //! Drawing the frame from the state: tab line, the focused pane (or the loading / error
-//! body), the status bar, the key-hint line (generated from the keymap), the prompt and
-//! the help overlay. Below the minimum size, one "terminal too small" line.
+//! body), the status bar, the key-hint line (generated from the keymap), the prompt, the
+//! help overlay and the command palette (`palette_view`). Below the minimum size, one
+//! "terminal too small" line.
 
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
@@ -65,6 +66,9 @@ pub fn draw(state: &mut State, area: Rect, buf: &mut Buffer) {
     draw_hints(state, hints, buf);
     if state.mode == Mode::Help {
         draw_help(state, body, buf);
+    }
+    if let Mode::Palette(p) = &state.mode {
+        super::palette_view::draw(state, p, body, buf);
     }
 }
 
@@ -340,26 +344,48 @@ fn draw_status(state: &State, area: Rect, buf: &mut Buffer) {
     }
 }
 
+/// The keys of the input layer for `what` each does, as `enter run · esc close`.
+fn typing_keys(state: &State, what: &[(Action, &str)]) -> String {
+    let keys: Vec<String> = what
+        .iter()
+        .filter_map(|(a, what)| {
+            let key = state.keymap.key_in(Some(keymap::INPUT), *a)?;
+            Some(format!("{key} {what}"))
+        })
+        .collect();
+    keys.join(" · ")
+}
+
 fn draw_hints(state: &State, area: Rect, buf: &mut Buffer) {
     let theme = &state.theme;
+    if let Mode::Palette(_) = &state.mode {
+        let mut keys = typing_keys(state, &[(Action::Submit, "run"), (Action::Cancel, "close")]);
+        let moves = [Action::PrevHistory, Action::NextHistory]
+            .map(|a| state.keymap.key_in(Some(keymap::INPUT), a));
+        if let [Some(up), Some(down)] = moves {
+            keys.push_str(&format!(" · {up}/{down} move"));
+        }
+        let line = Line::from(vec![
+            Span::styled(" command palette: ", theme.style(Role::Prompt)),
+            Span::styled("type to narrow  ", theme.style(Role::Text)),
+            Span::styled(keys, theme.style(Role::Muted)),
+        ]);
+        buf.set_line(area.x, area.y, &line, area.width);
+        return;
+    }
     if let Mode::Prompt(p) = &state.mode {
         let (label, submit, cancel) = match p.kind {
             PromptKind::Filter => ("filter: ", "keep", "undo"),
             PromptKind::Goto => ("go to row or id: ", "jump", "cancel"),
             PromptKind::PacketDir => ("close packet folder: ", "write", "cancel"),
+            PromptKind::Month => ("month (YYYY-MM): ", "show", "cancel"),
         };
         // The prompt's keys, from its mode layer.
-        let help: Vec<String> = [(Action::Submit, submit), (Action::Cancel, cancel)]
-            .into_iter()
-            .filter_map(|(a, what)| {
-                let key = state.keymap.key_in(Some(keymap::INPUT), a)?;
-                Some(format!("{key} {what}"))
-            })
-            .collect();
+        let help = typing_keys(state, &[(Action::Submit, submit), (Action::Cancel, cancel)]);
         let help = if help.is_empty() {
             String::new()
         } else {
-            format!("  {}", help.join(" · "))
+            format!("  {help}")
         };
         let line = Line::from(vec![
             Span::styled(label, theme.style(Role::Prompt)),

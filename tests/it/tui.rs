@@ -1,6 +1,7 @@
-//! The TUI's command-line edges: problems with the keymap or theme are reported before
-//! the terminal is taken over (exit 2, naming the valid names), and the workbench refuses
-//! to start without a terminal instead of drawing into a pipe.
+//! The TUI's command-line edges: problems with the keymap, theme or settings file
+//! (`copy_format`) are reported before the terminal is taken over (exit 2, naming the
+//! valid names), and the workbench refuses to start without a terminal instead of
+//! drawing into a pipe.
 
 use assert_cmd::Command;
 
@@ -27,6 +28,24 @@ fn an_unknown_action_in_the_keymap_file_is_exit_2_with_the_valid_names() {
     assert!(err.contains("'launch'"), "{err}");
     assert!(
         err.contains("copy_row") && err.contains("cycle_theme"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty(), "nothing drawn");
+}
+
+#[test]
+fn a_copy_format_tieout_does_not_know_is_exit_2_before_the_screen_opens() {
+    let dir = tempfile::tempdir().expect("tmp");
+    std::fs::write(
+        dir.path().join("settings.toml"),
+        "[workbench]\ncopy_format = \"csv\"\n",
+    )
+    .expect("write");
+    let out = tieout(dir.path()).arg("demo").output().expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("settings.toml") && err.contains("line 2") && err.contains("markdown"),
         "{err}"
     );
     assert!(out.stdout.is_empty(), "nothing drawn");

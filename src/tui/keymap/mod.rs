@@ -13,14 +13,14 @@
 //!   context layers: while their tab or the help overlay is shown, their bindings win
 //!   over the global ones;
 //! - `[keys.input]` and `[keys.confirm]` are mode layers ([`modes`]), in force while text
-//!   is typed: `input` in the filter, go to and folder prompts and the Query tab's SQL
-//!   editor, `confirm` in the Refunds tab's typed refund confirmation. A mode layer
-//!   stands alone: the global keys do not apply, the keys it binds are typing actions
-//!   (`submit`, `cancel`, `delete_back`, `delete_forward`, `cursor_left`, `cursor_right`,
-//!   `line_start`, `line_end`, `prev_history`, `next_history`, `clear_line`, and the SQL
-//!   editor's `newline` and `toggle_multiline`), and every
-//!   other printable key is typed. It binds single keys, and only the actions its modes
-//!   act on; the typing actions go nowhere else.
+//!   is typed: `input` in the command palette, the filter, go to, month and folder prompts
+//!   and the Query tab's SQL editor, `confirm` in the Refunds tab's typed refund
+//!   confirmation. A mode layer stands alone: the global keys do not apply, the keys it
+//!   binds are typing actions (`submit`, `cancel`, `delete_back`, `delete_forward`,
+//!   `cursor_left`, `cursor_right`, `line_start`, `line_end`, `prev_history`,
+//!   `next_history`, `clear_line`, and the SQL editor's `newline` and `toggle_multiline`),
+//!   and every other printable key is typed. It binds single keys, and only the actions its
+//!   modes act on; the typing actions go nowhere else.
 //!
 //! ```toml
 //! [keys.input]
@@ -448,6 +448,22 @@ impl Keymap {
     pub fn bindings(&self) -> impl Iterator<Item = (String, Action)> + '_ {
         self.bindings.iter().map(|(k, a)| (chord_text(k), *a))
     }
+}
+
+/// The tab an action belongs to: the tab layer that binds it in the default keys when
+/// their global layer does not (`facets` is the Worklist's, `export_packet` the
+/// Tie-out's); `None` for an action of every tab. The command palette offers a tab's own
+/// actions only on that tab, whatever a user's keymap moved.
+pub fn home_tab(action: Action) -> Option<&'static str> {
+    static DEFAULT: std::sync::OnceLock<Keymap> = std::sync::OnceLock::new();
+    let keys = DEFAULT.get_or_init(Keymap::default_keys);
+    if !keys.keys_in(None, action).is_empty() {
+        return None;
+    }
+    super::tabs::ALL
+        .iter()
+        .map(|t| t.key)
+        .find(|tab| !keys.keys_in(Some(tab), action).is_empty())
 }
 
 /// The chords bound to `action`, shortest first, each once.

@@ -4,9 +4,11 @@
 //! and any other printable key is text. Each layer takes only the actions its modes
 //! act on, and binds single keys only (typed text cannot wait for a sequence).
 //!
-//! - `[keys.input]`: the one-line inputs, the filter / go to / folder prompts and the
-//!   Query tab's SQL editor (the prompts have no cursor, history or lines and ignore
-//!   those; `newline` and `toggle_multiline` are the SQL editor's alone).
+//! - `[keys.input]`: the one-line inputs, the command palette, the filter / go to /
+//!   month / folder prompts and the Query tab's SQL editor (the prompts have no cursor,
+//!   history or lines and ignore those; the palette moves in its list with
+//!   `prev_history` / `next_history`; `newline` and `toggle_multiline` are the SQL
+//!   editor's alone).
 //! - `[keys.confirm]`: the Refunds tab's typed confirmation, which sends only once
 //!   `yes` is typed before `submit` (a single key, a wrong word or `submit` alone sends
 //!   nothing, whatever the keys).
@@ -32,7 +34,7 @@ pub struct ModeLayer {
 pub const MODES: &[ModeLayer] = &[
     ModeLayer {
         name: INPUT,
-        title: "Typing in a prompt or the SQL editor [keys.input]",
+        title: "Typing in the palette, a prompt or the SQL editor [keys.input]",
         actions: &[
             Action::Submit,
             Action::Cancel,

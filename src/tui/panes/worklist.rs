@@ -1027,7 +1027,7 @@ mod tests {
             "{frame}"
         );
         // Go to the URL line and copy it.
-        h.keys(":");
+        h.keys("g");
         h.type_text("Hosted invoice URL");
         h.keys("enter enter");
         assert!(

@@ -4,7 +4,6 @@
 //! that still arrives is dropped by `update` because its request is no longer pending.
 
 use std::collections::HashMap;
-use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -256,27 +255,13 @@ impl EffectRunner {
                     flag.cancel();
                 }
             }
-            Effect::Copy(text) => match &self.clipboard {
-                Some(tool) => {
-                    let tool = tool.clone();
-                    let tx = self.tx.clone();
-                    spawn("copy".into(), move || {
-                        let r = clipboard::copy_with(&tool, &text)
-                            .map(|()| format!("the clipboard ({})", tool.program));
-                        let _ = tx.blocking_send(Msg::Copied(r));
-                    });
-                }
-                None => {
-                    // Written between frames on the UI task, so it cannot interleave a draw.
-                    let mut out = std::io::stdout();
-                    let r = out
-                        .write_all(clipboard::osc52(&text).as_bytes())
-                        .and_then(|()| out.flush())
-                        .map(|()| "the terminal clipboard (OSC 52)".to_string())
-                        .map_err(|e| e.to_string());
-                    let _ = self.tx.try_send(Msg::Copied(r));
-                }
-            },
+            Effect::Copy(text) => {
+                super::copies::copy(self.clipboard.as_ref(), text, "txt", &self.tx)
+            }
+            Effect::CopyDoc { text, ext } => {
+                super::copies::copy(self.clipboard.as_ref(), text, ext, &self.tx)
+            }
+            Effect::SaveRecent(text) => super::copies::save_recent(text),
             Effect::OpenUrl(url) => match opener::system_opener() {
                 Some(program) => {
                     let tx = self.tx.clone();

@@ -5,6 +5,7 @@
 //! per [`FRAME`].
 
 pub mod clipboard;
+pub mod copies;
 pub mod effects;
 pub mod logging;
 pub mod opener;

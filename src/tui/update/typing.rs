@@ -1,6 +1,7 @@
 //! Typed text: while a mode layer is in force (`State::typing_mode`), a key is a typing
-//! action of that layer or a character ([`Input`]). The line prompt (filter, go to, close
-//! packet folder) is the shell's own and is handled here; a pane reading typed text (the
+//! action of that layer or a character ([`Input`]). The line prompt (filter, go to, a
+//! pane's month or folder) is the shell's own and is handled here, the command palette
+//! in `update::palette`; a pane reading typed text (the
 //! SQL editor, the refund confirmation) gets the input through `Pane::input`.
 
 use super::super::action::Action;
@@ -12,6 +13,10 @@ use super::set_focused_filter;
 /// A typing action or a character: to the prompt if one is open, else to the focused pane
 /// reading typed text.
 pub(super) fn on_input(state: &mut State, input: Input) {
+    if let Mode::Palette(_) = state.mode {
+        super::palette::on_input(state, input);
+        return;
+    }
     if let Mode::Prompt(_) = state.mode {
         on_prompt_input(state, input);
         return;
@@ -43,7 +48,8 @@ fn on_prompt_input(state: &mut State, input: Input) {
                     });
                 }
             }
-            if prompt.kind == PromptKind::PacketDir {
+            if !matches!(prompt.kind, PromptKind::Filter | PromptKind::Goto) {
+                // A pane's own prompt (a folder, a month): the pane answers it.
                 let owner = state.focus_owner();
                 state.with_focus(|pane, cx| pane.on_prompt(prompt.kind, &prompt.text, cx));
                 state.apply_navigation(owner);

@@ -9,7 +9,8 @@
 //! job (with the spinner) above [`SYNC_LIMIT`] rows.
 //!
 //! The rooms: `source` (cells, columns, row sources), `view` (the filter and sort that make
-//! the view index) and `render` (drawing); this file holds the table's state and its keys.
+//! the view index), `render` (drawing) and `copy` (the CSV export and the copies as TSV,
+//! Markdown or JSON); this file holds the table's state and its keys.
 
 use std::borrow::Cow;
 use std::cmp::Ordering;
@@ -32,6 +33,7 @@ use crate::tui::theme::Role;
 
 use super::text::{contains_ci, fit, width};
 
+mod copy;
 mod render;
 mod source;
 mod view;
@@ -302,13 +304,18 @@ impl DataTable {
                 }
                 None => cx.toast_error("nothing to copy".into()),
             },
-            Action::CopyRow => match self.selected_row() {
-                Some(r) => {
-                    let text = self.row_export(r).join("\t");
-                    cx.copy(text);
+            Action::CopyRow | Action::CopyTable => {
+                let format = cx.copy_format();
+                let text = if action == Action::CopyRow {
+                    self.copy_row(format)
+                } else {
+                    self.copy_table(format)
+                };
+                match text {
+                    Some(text) => cx.copy_doc(text, format.extension()),
+                    None => cx.toast_error("nothing to copy".into()),
                 }
-                None => cx.toast_error("nothing to copy".into()),
-            },
+            }
             _ => return Handled::No,
         }
         Handled::Yes
@@ -320,12 +327,6 @@ impl DataTable {
             .get(c)
             .map(|c| c.title.clone())
             .unwrap_or_default()
-    }
-
-    fn row_export(&self, r: usize) -> Vec<String> {
-        (0..self.source.columns().len())
-            .map(|c| self.source.cell(r, c).export(&self.tz).into_owned())
-            .collect()
     }
 
     /// Column titles with the selected row's values, for a detail screen.
@@ -406,41 +407,6 @@ impl DataTable {
     pub fn scroll(&mut self, delta: isize) {
         let last = self.view.len().saturating_sub(1);
         self.selected = self.selected.saturating_add_signed(delta).min(last);
-    }
-
-    /// The rows in view (filter and sort applied) as CSV: header plus one line per row;
-    /// money columns carry major units with a `<title> currency` column after them.
-    pub fn to_csv(&self) -> Vec<u8> {
-        let cols = self.source.columns();
-        let first = self.view.first().map(|r| *r as usize);
-        let is_money: Vec<bool> = (0..cols.len())
-            .map(|c| first.is_some_and(|r| matches!(self.source.cell(r, c), Cell::Money(_))))
-            .collect();
-        let mut header: Vec<String> = Vec::new();
-        for (c, col) in cols.iter().enumerate() {
-            header.push(col.title.clone());
-            if is_money[c] {
-                header.push(format!("{} currency", col.title));
-            }
-        }
-        let header_refs: Vec<&str> = header.iter().map(String::as_str).collect();
-        let mut doc = CsvDoc::new(&header_refs);
-        for r in &self.view {
-            let r = *r as usize;
-            let mut cells: Vec<String> = Vec::new();
-            for (c, money) in is_money.iter().enumerate() {
-                let cell = self.source.cell(r, c);
-                cells.push(cell.export(&self.tz).into_owned());
-                if *money {
-                    cells.push(match cell {
-                        Cell::Money(m) => m.currency.upper(),
-                        _ => String::new(),
-                    });
-                }
-            }
-            doc.row(cells);
-        }
-        doc.into_bytes()
     }
 }
 
@@ -647,8 +613,116 @@ mod tests {
             core.effects,
             vec![
                 Effect::Copy("-0.30".into()),
-                Effect::Copy("row_0000003\t-0.30\t".into())
+                Effect::CopyDoc {
+                    text: "row_0000003\t-0.30\tUSD\t".into(),
+                    ext: "tsv"
+                }
             ]
+        );
+    }
+
+    /// A table filtered to the Acme rows, by amount, largest first.
+    fn acme_by_amount(core: &mut Core) -> DataTable {
+        let mut cx = Cx::new(core, Owner::Tab(0));
+        let mut t = DataTable::new("t", "none", source(5));
+        t.set_filter("acme", &mut cx);
+        t.set_sort(Some((1, SortDir::Desc)), &mut cx);
+        t
+    }
+
+    #[test]
+    fn copy_table_takes_every_row_shown_in_each_format() {
+        use crate::app::settings::CopyFormat;
+        let mut core = core();
+        let t = acme_by_amount(&mut core);
+        assert_eq!(
+            t.copy_table(CopyFormat::Tsv).as_deref(),
+            Some(
+                "Id\tAmount\tAmount currency\tNote\n\
+                 row_0000004\t0.28\tUSD\teven Acme\n\
+                 row_0000002\t0.14\tUSD\teven Acme\n\
+                 row_0000000\t0.00\tUSD\teven Acme\n"
+            )
+        );
+        assert_eq!(
+            t.copy_table(CopyFormat::Markdown).as_deref(),
+            Some(
+                "| Id | Amount | Amount currency | Note |\n\
+                 | --- | ---: | --- | --- |\n\
+                 | row_0000004 | 0.28 | USD | even Acme |\n\
+                 | row_0000002 | 0.14 | USD | even Acme |\n\
+                 | row_0000000 | 0.00 | USD | even Acme |\n"
+            )
+        );
+        assert_eq!(
+            t.copy_table(CopyFormat::Json).as_deref(),
+            Some(
+                "[\n  {\"Id\": \"row_0000004\", \"Amount\": \"0.28\", \"Amount currency\": \"USD\", \"Note\": \"even Acme\"},\n  \
+                 {\"Id\": \"row_0000002\", \"Amount\": \"0.14\", \"Amount currency\": \"USD\", \"Note\": \"even Acme\"},\n  \
+                 {\"Id\": \"row_0000000\", \"Amount\": \"0.00\", \"Amount currency\": \"USD\", \"Note\": \"even Acme\"}\n]\n"
+            )
+        );
+        // The CSV export has the same columns.
+        let csv = String::from_utf8(t.to_csv()).expect("utf8");
+        assert!(csv.starts_with("Id,Amount,Amount currency,Note\r\nrow_0000004,0.28,USD,"));
+    }
+
+    #[test]
+    fn copy_row_is_one_line_of_tsv_a_table_of_one_row_or_one_object() {
+        use crate::app::settings::CopyFormat;
+        let mut core = core();
+        let mut t = DataTable::new("t", "none", source(5));
+        t.select(3);
+        assert_eq!(
+            t.copy_row(CopyFormat::Tsv).as_deref(),
+            Some("row_0000003\t-0.30\tUSD\t")
+        );
+        assert_eq!(
+            t.copy_row(CopyFormat::Markdown).as_deref(),
+            Some(
+                "| Id | Amount | Amount currency | Note |\n| --- | ---: | --- | --- |\n\
+                 | row_0000003 | -0.30 | USD |  |\n"
+            )
+        );
+        assert_eq!(
+            t.copy_row(CopyFormat::Json).as_deref(),
+            Some(
+                r#"{"Id": "row_0000003", "Amount": "-0.30", "Amount currency": "USD", "Note": null}"#
+            )
+        );
+        // Nothing shown, nothing to copy.
+        let mut cx = Cx::new(&mut core, Owner::Tab(0));
+        t.set_filter("no such row", &mut cx);
+        assert_eq!(t.copy_row(CopyFormat::Tsv), None);
+        assert_eq!(t.copy_table(CopyFormat::Json), None);
+    }
+
+    #[test]
+    fn tabs_newlines_and_pipes_inside_cells_are_escaped() {
+        use crate::app::settings::CopyFormat;
+        struct Note(&'static str, i64);
+        let rows = vec![Note("a\tb", 1), Note("one\ntwo | x\\y\r", 22)];
+        let src: Arc<dyn TableSource> = Arc::new(RowsSource::new(
+            rows,
+            vec![
+                col("Note", 20, |r: &Note| Cell::text(r.0)),
+                col("Count", 6, |r: &Note| Cell::Int(r.1)),
+            ],
+        ));
+        let t = DataTable::new("t", "none", src);
+        assert_eq!(
+            t.copy_table(CopyFormat::Tsv).as_deref(),
+            Some("Note\tCount\na\\tb\t1\none\\ntwo | x\\\\y\\r\t22\n")
+        );
+        assert_eq!(
+            t.copy_table(CopyFormat::Markdown).as_deref(),
+            Some("| Note | Count |\n| --- | ---: |\n| a\tb | 1 |\n| one two \\| x\\y  | 22 |\n")
+        );
+        assert_eq!(
+            t.copy_table(CopyFormat::Json).as_deref(),
+            Some(
+                "[\n  {\"Note\": \"a\\tb\", \"Count\": 1},\n  {\"Note\": \"one\\ntwo | x\\\\y\\r\", \"Count\": 22}\n]\n"
+            )
         );
     }
 }

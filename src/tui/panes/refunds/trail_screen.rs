@@ -161,6 +161,6 @@ impl Pane for TrailScreen {
     }
 
     fn hints(&self) -> Vec<Action> {
-        vec![Action::Open, Action::Back, Action::CopyCell]
+        vec![Action::Open, Action::Back, Action::CopyRow]
     }
 }

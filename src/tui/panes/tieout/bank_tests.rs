@@ -111,7 +111,7 @@ fn a_review_shows_its_ranked_candidates() {
     assert!(!review.candidates.is_empty(), "{review:?}");
     let mut h = harness((120, 40));
     h.keys(keys);
-    h.keys(":");
+    h.keys("g");
     h.type_text(&review.payout.id);
     h.keys("enter right right right enter");
     let frame = h.frame();

@@ -1,6 +1,7 @@
 //! The Tie-out tab: the payouts arriving in a month (chosen with `prev_month` /
-//! `next_month`), each with its amount, its lines' net, the difference and a mark (tied,
-//! difference, not itemisable, in progress), and the month's totals per currency.
+//! `next_month`, or typed after `choose_month`), each with its amount, its lines' net, the
+//! difference and a mark (tied, difference, not itemisable, in progress), and the month's
+//! totals per currency.
 //!
 //! `open` drills in: payout -> its lines by category -> the lines -> one balance
 //! transaction with its source object ([`screens`]). `export` writes the same three files
@@ -258,6 +259,21 @@ impl TieOutPane {
         }
     }
 
+    /// `choose_month`'s answer: the month typed as `YYYY-MM`, or why not.
+    fn choose_month(&mut self, text: &str, cx: &mut Cx<'_>) {
+        match text.trim().parse::<Month>() {
+            Ok(m) if self.data.is_some() => {
+                self.month = Some(m);
+                self.recompute(cx);
+            }
+            Ok(_) => cx.toast_error("no month yet: the account is still loading"),
+            Err(_) => cx.toast_error(format!(
+                "not a month: {} (type it as YYYY-MM, e.g. 2026-10)",
+                text.trim()
+            )),
+        }
+    }
+
     fn export(&self, cx: &mut Cx<'_>) {
         let (Some(t), Some(data)) = (&self.result, &self.data) else {
             cx.toast_error("nothing to export yet");
@@ -385,6 +401,10 @@ impl Pane for TieOutPane {
             }
             Action::PrevMonth => self.shift_month(false, cx),
             Action::NextMonth => self.shift_month(true, cx),
+            Action::ChooseMonth => match self.month {
+                Some(m) => cx.prompt(PromptKind::Month, m.to_string()),
+                None => cx.toast_error("no month yet: the account is still loading"),
+            },
             Action::Export => self.export(cx),
             Action::ExportPacket => self.ask_packet_dir(cx),
             Action::OverwritePacket => self.overwrite_packet(cx),
@@ -400,6 +420,9 @@ impl Pane for TieOutPane {
     }
 
     fn on_prompt(&mut self, kind: PromptKind, text: &str, cx: &mut Cx<'_>) {
+        if kind == PromptKind::Month {
+            return self.choose_month(text, cx);
+        }
         if kind != PromptKind::PacketDir {
             return;
         }

@@ -222,7 +222,7 @@ fn a_refund_line_shows_its_refund_and_all_lines_are_reachable() {
 #[test]
 fn a_not_itemisable_payout_says_why_and_has_no_lines() {
     let mut h = harness(account(), (120, 40));
-    h.keys(":");
+    h.keys("g");
     h.type_text("po_manual");
     h.keys("enter enter");
     let frame = h.frame();

@@ -270,7 +270,7 @@ fn enter_drills_into_a_cohort_its_invoices_and_an_invoices_attempts() {
     assert_eq!(total(&h), 3);
     insta::assert_snapshot!("worklist_recovery_cohort_120x40", frame);
     // The new card's invoice: failed on the old card, paid on the new one.
-    h.keys(":");
+    h.keys("g");
     h.type_text("in_r2NewCard");
     h.keys("enter enter");
     assert_eq!(h.state.screens.len(), 2);
