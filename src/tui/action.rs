@@ -133,8 +133,8 @@ actions! {
     RecoveryView => "recovery_view", "Worklist: switch between the failed invoices and the recovery picture (what came back, how, how fast)", Table;
     PrevMonth => "prev_month", "Tie-out: show the month before", Table;
     NextMonth => "next_month", "Tie-out: show the month after", Table;
-    BalanceView => "balance_view", "Tie-out: switch between the payouts and the Stripe balance roll-forward per currency (opening, activity, payouts, closing against Stripe's balance)", Table;
     ChooseMonth => "choose_month", "Tie-out: show the month typed (YYYY-MM)", Table;
+    BalanceView => "balance_view", "Tie-out: switch between the payouts and the Stripe balance roll-forward per currency (opening, activity, payouts, closing against Stripe's balance)", Table;
     ApproveRefund => "approve_refund", "Refunds: preview the suggested refund to approve and send it (test mode)", Table;
     CopyUrl => "copy_url", "Refunds evidence: copy the selected id's Stripe Dashboard address", Table;
     OpenUrl => "open_url", "Refunds evidence: open the selected id in the Stripe Dashboard (system browser)", Table;
@@ -203,8 +203,8 @@ impl Action {
             Action::RecoveryView => "recovery",
             Action::PrevMonth => "month -",
             Action::NextMonth => "month +",
-            Action::BalanceView => "balance",
             Action::ChooseMonth => "month",
+            Action::BalanceView => "balance",
             Action::ApproveRefund => "approve",
             Action::CopyUrl => "url",
             Action::OpenUrl => "stripe",
