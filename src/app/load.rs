@@ -131,6 +131,8 @@ impl Need {
                 // And the next month's payouts: the journal accrues the lines they pay out.
                 o.window = (m.range(tz).0, m.next().range(tz).1);
                 o.charges_since = o.charges_since.min(o.window.0);
+                // Every line since the month's start, paid out or not: its roll-forward.
+                o.lines_since = Some(o.window.0);
                 o.settled_invoices_since = None;
                 o
             }

@@ -178,6 +178,7 @@ pub fn account_for(req: &ReadRequest, tickets: &[Ticket]) -> Result<TicketsAccou
         settled_invoices_since: None,
         balance: None,
         lines_complete: false,
+        lines_since: None,
     };
     crate::stripe::blocking::block_on(async {
         let (data, reads) = fetch_tickets(client.clone(), tickets, meta)

@@ -688,6 +688,7 @@ mod tests {
             settled_invoices_since: None,
             balance: None,
             lines_complete: false,
+            lines_since: None,
         }
     }
 

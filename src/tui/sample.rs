@@ -28,6 +28,7 @@ pub fn meta(origin: Origin) -> SnapshotMeta {
         settled_invoices_since: Some(i64::MIN),
         balance: None,
         lines_complete: false,
+        lines_since: None,
     }
 }
 

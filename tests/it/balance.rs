@@ -234,9 +234,10 @@ fn manifests(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     out
 }
 
-/// A sync keeps Stripe's balance with the instant it was read, and `--cached` compares the
-/// current month with it (the opening derived from it: the cache holds only the window's
-/// payouts' lines); a cache saved before tieout read the balance still loads, without it.
+/// A sync keeps Stripe's balance with the instant it was read and every line since the
+/// window's start (the payouts' lines and those not paid out yet), and `--cached` compares
+/// the current month with it (the opening derived from it, as the demo sums it); a cache
+/// saved before tieout listed the lines, or read the balance, still loads and says so.
 #[test]
 fn the_cache_keeps_the_balance_and_an_older_cache_loads_without_it() {
     use crate::support::{FakeConfig, start_fake};
@@ -249,13 +250,39 @@ fn the_cache_keeps_the_balance_and_an_older_cache_loads_without_it() {
         serde_json::from_str(&std::fs::read_to_string(&found[0]).expect("manifest")).expect("json");
     assert_eq!(manifest["balance"]["read_at"], 1_796_040_000, "{manifest}");
 
+    // Every line since the window's start is in the cache, paid out or not.
+    assert_eq!(manifest["lines_since"], 1_793_491_200, "{manifest}");
     t.run(&[
-        "--cached", "balance", "--month", "2026-11", "--format", "csv",
+        "--cached", "balance", "--month", "2026-11", "--format", "csv,md",
     ])
     .success();
     let rows = rollforward_rows(&t);
     assert_eq!(rows["usd"][9], "derived_from_stripe_balance", "{rows:?}");
     assert_eq!(rows["usd"][4], rows["usd"][7], "{rows:?}");
+    assert!(!read(&t, "balance.md").contains("Lines incomplete"));
+    // With the lines not yet paid out, the derived opening, activity, payouts and closing
+    // are the demo's, which sums them from the account's first line.
+    let demo = Tieout::demo();
+    demo.run(&["balance", "--month", "2026-11", "--format", "csv"])
+        .success();
+    let whole = rollforward_rows(&demo);
+    for cur in ["eur", "jpy", "usd"] {
+        assert_eq!(rows[cur][..7], whole[cur][..7], "{cur}: {rows:?} {whole:?}");
+    }
+
+    // A cache from before tieout listed the window's lines: the payouts' lines only, so
+    // the opening is not derived from the balance (it would miss the unpaid lines), and
+    // the report says the lines are incomplete until the next sync.
+    let mut older = manifest.clone();
+    older.as_object_mut().expect("object").remove("lines_since");
+    std::fs::write(&found[0], serde_json::to_vec_pretty(&older).expect("json")).expect("write");
+    t.run(&[
+        "--cached", "balance", "--month", "2026-11", "--format", "csv,md", "--force",
+    ])
+    .success();
+    let rows = rollforward_rows(&t);
+    assert_eq!(rows["usd"][9], "summed", "{rows:?}");
+    assert!(read(&t, "balance.md").contains("Lines incomplete"));
 
     // The same cache as an older tieout wrote it: no balance in the manifest.
     let mut old = manifest.clone();

@@ -290,6 +290,7 @@ fn meta(fetched_at: i64) -> SnapshotMeta {
         settled_invoices_since: None,
         balance: None,
         lines_complete: false,
+        lines_since: None,
     }
 }
 

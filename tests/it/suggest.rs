@@ -53,6 +53,7 @@ fn fixture_account() -> AccountData {
         settled_invoices_since: None,
         balance: None,
         lines_complete: false,
+        lines_since: None,
     });
     data.customers = read_models::<models::Customer>("customers")
         .iter()

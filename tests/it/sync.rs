@@ -67,6 +67,7 @@ fn fixture_rows(dir: &Path) -> AccountData {
         settled_invoices_since: None,
         balance: None,
         lines_complete: false,
+        lines_since: None,
     });
     d.payouts = read::<models::Payout>(dir, "payouts")
         .iter()
@@ -133,11 +134,26 @@ fn expected(all: &AccountData, opts: &SyncOptions) -> AccountData {
         .filter(|p| itemisable(p))
         .map(|p| p.id.as_str())
         .collect();
+    // The itemised payouts' lines with their payout, and every other line created since
+    // `lines_since` (not yet paid out, or paid by a payout Stripe cannot itemise) without.
+    let paid = |t: &&tieout::model::rows::BalanceTxnRow| {
+        t.payout.as_deref().is_some_and(|p| itemised.contains(p))
+    };
     d.balance_transactions = all
         .balance_transactions
         .iter()
-        .filter(|t| t.payout.as_deref().is_some_and(|p| itemised.contains(p)))
+        .filter(paid)
         .cloned()
+        .chain(
+            all.balance_transactions
+                .iter()
+                .filter(|t| !paid(t) && opts.lines_since.is_some_and(|s| t.created >= s))
+                .map(|t| {
+                    let mut t = t.clone();
+                    t.payout = None;
+                    t
+                }),
+        )
         .collect();
     // Open and uncollectible invoices, and every paid and void one since
     // `settled_invoices_since` (whether it failed first is for its charges to tell), all
@@ -499,7 +515,7 @@ fn tieout_sync_prints_what_it_stored_and_a_failed_sync_keeps_the_cache() {
             .contains("payouts arriving 2026-09-01 to 2026-11-30 (UTC)")
     );
     assert!(
-        out.stdout.contains("  balance transactions           7\n"),
+        out.stdout.contains("  balance transactions          10\n"),
         "{}",
         out.stdout
     );
@@ -778,10 +794,18 @@ async fn the_demo_account_syncs_completely_through_faults() {
     let pages = |n: usize| n.div_ceil(100).max(1);
     let mut lines_per_payout: BTreeMap<&str, usize> = BTreeMap::new();
     for t in &want.balance_transactions {
-        *lines_per_payout
-            .entry(t.payout.as_deref().unwrap_or(""))
-            .or_default() += 1;
+        if let Some(p) = t.payout.as_deref() {
+            *lines_per_payout.entry(p).or_default() += 1;
+        }
     }
+    // And the window's lines listed by `created`, paid out or not.
+    let created_since = |lines: &[tieout::model::rows::BalanceTxnRow]| {
+        lines
+            .iter()
+            .filter(|t| opts.lines_since.is_some_and(|s| t.created >= s))
+            .count()
+    };
+    lines_per_payout.insert("", created_since(&demo.balance_transactions));
     let count = |status: &str| {
         want.invoices
             .iter()
@@ -1020,10 +1044,18 @@ async fn a_paced_sync_under_a_rate_limit_stores_the_same_cache_with_no_needless_
     assert_eq!(lists("/v1/charges", None), pages(charges_listed));
     let mut lines_per_payout: BTreeMap<&str, usize> = BTreeMap::new();
     for t in &d.balance_transactions {
-        *lines_per_payout
-            .entry(t.payout.as_deref().unwrap_or(""))
-            .or_default() += 1;
+        if let Some(p) = t.payout.as_deref() {
+            *lines_per_payout.entry(p).or_default() += 1;
+        }
     }
+    // And the window's lines listed by `created`, paid out or not.
+    lines_per_payout.insert(
+        "",
+        all.balance_transactions
+            .iter()
+            .filter(|t| opts.lines_since.is_some_and(|s| t.created >= s))
+            .count(),
+    );
     assert_eq!(
         lists("/v1/balance_transactions", None),
         lines_per_payout.values().map(|n| pages(*n)).sum::<usize>()

@@ -96,6 +96,25 @@ pub struct SnapshotMeta {
     /// read that listed them all); false in an older cache.
     #[serde(default)]
     pub lines_complete: bool,
+    /// Every balance transaction created at or after this instant is in the snapshot,
+    /// paid out or not (a sync lists the window's lines by `created` beside its payouts'
+    /// lines); `None` in a read that did not, or a cache written before tieout did.
+    #[serde(default)]
+    pub lines_since: Option<i64>,
+}
+
+impl SnapshotMeta {
+    /// Whether every line created at or after `from` is in the snapshot.
+    pub fn lines_cover(&self, from: i64) -> bool {
+        self.lines_complete || self.lines_since.is_some_and(|s| s <= from)
+    }
+
+    /// Stripe's balance, for a roll-forward of lines from `from`: only when the snapshot
+    /// holds every line since then, since the opening derived back from the balance
+    /// subtracts them (a snapshot of the payouts' lines alone lacks the unpaid ones).
+    pub fn balance_for(&self, from: i64) -> Option<&StripeBalance> {
+        self.balance.as_ref().filter(|_| self.lines_cover(from))
+    }
 }
 
 /// Whether a read looked at the payment methods subscriptions renew with.

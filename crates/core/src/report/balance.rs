@@ -222,7 +222,8 @@ pub struct BalanceReport {
     pub conversions: Vec<ConversionRow>,
     /// The conversions summed per currency pair.
     pub conversion_pairs: Vec<ConversionPair>,
-    /// Whether the lines read reach back to the account's first line.
+    /// Whether the snapshot holds every line the month's figures need: from the account's
+    /// first line, or every line since the month's start (`meta.lines_cover`).
     pub complete: bool,
     /// When Stripe's balance (`GET /v1/balance`) was read, if it was (unix seconds).
     pub balance_read_at: Option<i64>,
@@ -249,16 +250,22 @@ pub fn build(
         activity, conversion_pairs, conversions, fee_statement, roll_forward,
     };
     let lines = &data.balance_transactions;
-    let complete = data.meta.lines_complete;
+    let from = month.range(tz).0;
     let conversions = conversions(lines, &data.charges, &data.refunds, month, tz);
     BalanceReport {
         month,
-        rollforward: roll_forward(lines, month, tz, complete, data.meta.balance.as_ref()),
+        rollforward: roll_forward(
+            lines,
+            month,
+            tz,
+            data.meta.lines_complete,
+            data.meta.balance_for(from),
+        ),
         activity: activity(lines, month, tz),
         fees: fee_statement(lines, month, tz),
         conversion_pairs: conversion_pairs(&conversions),
         conversions,
-        complete,
+        complete: data.meta.lines_cover(from),
         balance_read_at: data.meta.balance.as_ref().map(|b| b.read_at),
     }
 }
@@ -398,8 +405,10 @@ pub fn markdown(r: &BalanceReport) -> String {
     let mut md = format!("# Stripe balance roll-forward, {}\n\n", r.month);
     if !r.complete {
         md.push_str(
-            "The lines read do not reach back to the account's first line: openings are \
-derived from Stripe's balance where it was read, and otherwise count only what was read.\n\n",
+            "Lines incomplete: the snapshot holds the payouts' lines, not every line since the \
+month's start (lines not yet paid out are missing; a cache written before tieout listed \
+them). The opening counts only what was read and is not derived from Stripe's balance: run \
+tieout sync, or tieout balance, which lists every line.\n\n",
         );
     }
     md.push_str(&match r.balance_read_at {

@@ -250,6 +250,7 @@ mod tests {
             settled_invoices_since: None,
             balance: None,
             lines_complete: false,
+            lines_since: None,
         });
         let (s, _) = "2026-09"
             .parse::<Month>()

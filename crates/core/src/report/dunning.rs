@@ -531,6 +531,7 @@ mod tests {
             settled_invoices_since: None,
             balance: None,
             lines_complete: false,
+            lines_since: None,
         }
     }
 

@@ -65,7 +65,7 @@ pub fn balance_views(
             m,
             tz,
             data.meta.lines_complete,
-            data.meta.balance.as_ref(),
+            data.meta.balance_for(m.range(tz).0),
         ) {
             rm.push(m.to_string());
             rc.push(r.currency.as_str().to_string());

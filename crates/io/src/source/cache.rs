@@ -132,6 +132,10 @@ pub struct Manifest {
     /// payouts' lines).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub lines_complete: bool,
+    /// Every balance transaction created since this instant was read (absent: only the
+    /// payouts' lines, or every line when `lines_complete`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines_since: Option<i64>,
     /// Rows per table (a table added later is absent from an older cache's manifest).
     pub row_counts: BTreeMap<String, usize>,
     /// The tieout version that wrote the cache.
@@ -160,6 +164,7 @@ impl Manifest {
             settled_invoices_since: m.settled_invoices_since,
             balance: m.balance.clone(),
             lines_complete: m.lines_complete,
+            lines_since: m.lines_since,
             row_counts: snapshot.row_counts(),
             tieout_version: env!("CARGO_PKG_VERSION").to_string(),
             generation,
@@ -182,6 +187,7 @@ impl Manifest {
             settled_invoices_since: self.settled_invoices_since,
             balance: self.balance.clone(),
             lines_complete: self.lines_complete,
+            lines_since: self.lines_since,
         }
     }
 

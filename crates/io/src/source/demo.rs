@@ -373,6 +373,7 @@ fn load(src: &Src) -> Result<AccountData, DemoError> {
         balance: Some(balance.to_core(meta.generated_for_now)),
         // The generator writes every line the account has, paid out or not.
         lines_complete: true,
+        lines_since: None,
     };
     Ok(AccountData {
         meta,

@@ -329,6 +329,7 @@ pub async fn fetch_each(
             .map(|t| t.max(opts.charges_since)),
         balance: None,
         lines_complete: false,
+        lines_since: None,
     });
     let (mut reused_payouts, mut reused_lines) = (0, 0);
     if let Some((p, b)) = payouts {
@@ -338,7 +339,8 @@ pub async fn fetch_each(
             None => p.lines,
         };
         data.meta.balance = b.balance;
-        data.meta.lines_complete = b.all_lines.is_some();
+        data.meta.lines_complete = b.all_lines.is_some() && b.lines_since.is_none();
+        data.meta.lines_since = b.lines_since.filter(|_| b.all_lines.is_some());
         reused_payouts = p.reused_payouts;
         reused_lines = p.reused_lines;
     }

@@ -98,6 +98,7 @@ pub fn random_data(seed: u64, n: usize) -> AccountData {
         settled_invoices_since: Some(i64::MIN),
         balance: None,
         lines_complete: false,
+        lines_since: None,
     };
     let mut d = AccountData::empty(meta);
     // Fee details come from their own stream, so the other fields keep their values.

@@ -49,6 +49,7 @@ fn account() -> AccountData {
         settled_invoices_since: None,
         balance: None,
         lines_complete: false,
+        lines_since: None,
     });
     d.customers = rows::<models::Customer, CustomerRow>("customers.json");
     d.charges = rows::<models::Charge, ChargeRow>("charges.json");

@@ -244,7 +244,8 @@ impl BalanceView {
 
     /// The view in `area`: the header lines, the currency table and the selected
     /// currency's statement under it. `lines` says whether the snapshot holds every line
-    /// (`meta.lines_complete`) and what the view says when the lines could not be read.
+    /// the month needs (`meta.lines_cover`) and what the view says when the lines could
+    /// not be read.
     pub(super) fn render(
         &mut self,
         header: Vec<Line<'static>>,

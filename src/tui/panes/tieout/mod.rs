@@ -462,7 +462,12 @@ impl Pane for TieOutPane {
         }
         if self.balance.on {
             let selector = self.month.map(|m| Line::from(header::selector(m, cx)));
-            let complete = self.data.as_ref().is_none_or(|d| d.meta.lines_complete);
+            // Every line the month's figures need: from the account's first, or every line
+            // since the month's start (a sync lists the window's lines by `created`).
+            let complete = self.data.as_ref().is_none_or(|d| match self.month {
+                Some(m) => d.meta.lines_cover(m.range(cx.tz).0),
+                None => d.meta.lines_complete,
+            });
             let gap = gaps::balance_note(gaps::payouts(&self.gaps), &self.refresh_key);
             let mut header: Vec<Line<'static>> = selector.into_iter().collect();
             header.extend(self.export_lines(cx, area.width.saturating_sub(2)));

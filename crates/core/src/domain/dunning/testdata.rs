@@ -24,6 +24,7 @@ pub fn meta() -> SnapshotMeta {
         settled_invoices_since: None,
         balance: None,
         lines_complete: false,
+        lines_since: None,
     }
 }
 

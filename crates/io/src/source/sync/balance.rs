@@ -9,6 +9,11 @@
 //!   pages: `ceil(N/100)` requests for `N` lines), so a month's opening is summed from the
 //!   account's first line and checked against the one derived back from the balance. The
 //!   lines the window's payouts listed keep their payout; the others are added without one.
+//! - Otherwise, when it asks for the lines since an instant ([`SyncOptions::lines_since`],
+//!   the window's start for a sync), `GET /v1/balance_transactions?created[gte]=…` (all
+//!   pages: one request per 100 lines of the window): the lines no payout has paid out
+//!   yet join the payouts' lines, without a payout, so the roll-forward of any month from
+//!   the window's start is whole.
 
 use std::collections::HashSet;
 
@@ -23,8 +28,10 @@ use crate::stripe::{Client, StripeError};
 #[derive(Debug, Default)]
 pub(super) struct BalancePart {
     pub balance: Option<StripeBalance>,
-    /// Every line of the account, when asked for.
+    /// Every line of the account, or of the window (see `lines_since`), when asked for.
     pub all_lines: Option<Vec<BalanceTransaction>>,
+    /// The instant `all_lines` starts at when it holds the window's lines only.
+    pub lines_since: Option<i64>,
 }
 
 /// Reads the balance, and every line when `opts` asks for them.
@@ -34,12 +41,17 @@ pub(super) async fn fetch(
     progress: &dyn Progress,
 ) -> Result<BalancePart, StripeError> {
     let balance: Balance = client.get("/v1/balance", &[]).await?;
-    let all_lines = if opts.all_lines {
+    let since = opts.lines_since.filter(|_| !opts.all_lines);
+    let query = match since {
+        Some(t) => vec![("created[gte]".to_string(), t.to_string())],
+        None => Vec::new(),
+    };
+    let all_lines = if opts.all_lines || since.is_some() {
         Some(
             list_with::<BalanceTransaction>(
                 client,
                 "/v1/balance_transactions",
-                Vec::new(),
+                query,
                 Part::BalanceTransactions,
                 progress,
             )
@@ -51,6 +63,7 @@ pub(super) async fn fetch(
     Ok(BalancePart {
         balance: Some(balance.to_core(opts.now)),
         all_lines,
+        lines_since: since,
     })
 }
 

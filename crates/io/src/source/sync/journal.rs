@@ -49,13 +49,16 @@ impl Plan {
     fn of(opts: &SyncOptions) -> Self {
         Plan {
             reads: format!(
-                "{:?} window {:?} charges since {} api {}{}",
+                "{:?} window {:?} charges since {} api {}{}{}",
                 opts.parts,
                 opts.window,
                 opts.charges_since,
                 crate::stripe::API_VERSION,
                 // Only when set, so the journals of the reads before it still continue.
-                if opts.all_lines { " all lines" } else { "" }
+                if opts.all_lines { " all lines" } else { "" },
+                opts.lines_since
+                    .map(|t| format!(" lines since {t}"))
+                    .unwrap_or_default()
             ),
             started_at: opts.now,
         }

@@ -30,6 +30,10 @@ pub struct SyncOptions {
     /// With the payouts: also every balance transaction of the account, paid out or not
     /// (the `balance` reads), so a month's opening can be summed from the first line.
     pub all_lines: bool,
+    /// With the payouts: also every balance transaction created at or after this instant,
+    /// paid out or not (`created[gte]`), so the lines no payout has paid out yet are in
+    /// the snapshot and a month's opening can be derived back from Stripe's balance.
+    pub lines_since: Option<i64>,
 }
 
 fn months_back(m: Month, n: u32) -> Month {
@@ -49,6 +53,7 @@ impl SyncOptions {
             best_effort: Parts::none(),
             now,
             all_lines: false,
+            lines_since: Some(first.range(tz).0),
         }
     }
 
@@ -65,6 +70,7 @@ impl SyncOptions {
             best_effort: Parts::none(),
             now,
             all_lines: false,
+            lines_since: Some(month.range(tz).0),
         }
     }
 }
