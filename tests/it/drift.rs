@@ -113,21 +113,5 @@ fn late_changes_to_a_sealed_month_are_listed_with_their_entries() {
         "{text}"
     );
     crate::journal::external_check("bean-check", &[], &bean);
-    if std::process::Command::new("hledger")
-        .arg("--version")
-        .output()
-        .is_ok()
-    {
-        let out = std::process::Command::new("hledger")
-            .arg("-f")
-            .arg(&ledger)
-            .arg("check")
-            .output()
-            .expect("hledger");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
+    crate::journal::hledger_check(&ledger);
 }

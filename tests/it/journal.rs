@@ -86,13 +86,17 @@ fn check_with_tools(dir: &Path, month: &str) {
         &[],
         &dir.join(format!("journal-{month}.beancount")),
     );
-    // `hledger -f FILE check` (the file must come before the command's name).
-    let file = dir.join(format!("journal-{month}.hledger.journal"));
+    hledger_check(&dir.join(format!("journal-{month}.hledger.journal")));
+}
+
+/// `hledger -f FILE check` (the file must come before the command's name), when hledger is
+/// installed (as [`external_check`] says when it is not).
+pub(crate) fn hledger_check(file: &Path) {
     let found = Command::new("hledger").arg("--version").output().is_ok();
     if found {
         let out = Command::new("hledger")
             .arg("-f")
-            .arg(&file)
+            .arg(file)
             .arg("check")
             .output()
             .expect("run hledger");
@@ -103,7 +107,7 @@ fn check_with_tools(dir: &Path, month: &str) {
             String::from_utf8_lossy(&out.stderr)
         );
     } else {
-        external_check("hledger", &[], &file);
+        external_check("hledger", &[], file);
     }
 }
 

@@ -67,16 +67,6 @@ struct LinePart {
     source_id: Option<String>,
 }
 
-/// The roll-forward figures compared, as `balance-rollforward.csv` names them.
-const FIGURES: [&str; 6] = [
-    "opening_balance",
-    "activity",
-    "payouts",
-    "closing_balance",
-    "closing_available",
-    "closing_pending",
-];
-
 impl Sealed {
     /// Reads the packet's `MANIFEST.json`, `reconciliation.json` and
     /// `balance-rollforward.csv`; an error names the file and what is wrong with it.
@@ -142,7 +132,7 @@ fn parse_rollforward(bytes: &[u8]) -> Result<BTreeMap<Currency, BTreeMap<String,
         };
         let currency = Currency::parse(cell("currency")).map_err(|e| bad(e.to_string()))?;
         let mut figures = BTreeMap::new();
-        for name in FIGURES {
+        for name in crate::domain::balance::rollforward::FIGURE_NAMES {
             let minor = parse_major(cell(name), currency)
                 .map_err(|e| bad(format!("{name} of {currency}: {e}")))?;
             figures.insert(name.to_string(), i128::from(minor));
@@ -354,16 +344,8 @@ fn moved_figures(sealed: &Sealed, now: &[Rollforward]) -> Vec<DriftRow> {
         let Some(was) = sealed.rollforward.get(&rf.currency) else {
             continue;
         };
-        let figures = [
-            rf.opening,
-            rf.activity,
-            rf.payouts,
-            rf.closing,
-            rf.closing_available,
-            rf.closing_pending,
-        ];
-        for (name, now_value) in FIGURES.iter().zip(figures) {
-            let Some(&sealed_value) = was.get(*name) else {
+        for (name, now_value) in rf.figures() {
+            let Some(&sealed_value) = was.get(name) else {
                 continue;
             };
             if sealed_value != now_value {
@@ -371,7 +353,7 @@ fn moved_figures(sealed: &Sealed, now: &[Rollforward]) -> Vec<DriftRow> {
                 rows.push(DriftRow {
                     object_id: format!("balance-rollforward:{}", c.as_str()),
                     kind: "rollforward",
-                    what_changed: (*name).to_string(),
+                    what_changed: name.to_string(),
                     sealed_value: format_major_i128(sealed_value, c),
                     now_value: format_major_i128(now_value, c),
                     amount: Some(now_value - sealed_value),

@@ -94,20 +94,12 @@ pub fn balance_views(
             fa.push(Some(fit(f.amount)?));
         }
     }
-    let names = [
-        "opening_balance",
-        "activity",
-        "payouts",
-        "closing_balance",
-        "closing_available",
-        "closing_pending",
-        "stripe_balance",
-        "difference",
-        "opening_difference",
-    ];
+    let names = tieout_core::domain::balance::rollforward::FIGURE_NAMES
+        .into_iter()
+        .chain(["stripe_balance", "difference", "opening_difference"]);
     let height = rm.len();
     let mut cols = vec![s("month", rm), s("currency", rc)];
-    cols.extend(names.iter().zip(nums).map(|(n, v)| i(n, v)));
+    cols.extend(names.zip(nums).map(|(n, v)| i(n, v)));
     cols.push(s("opening_source", src));
     let roll = DataFrame::new(height, cols).map_err(QueryError::engine)?;
     let height = fm.len();

@@ -339,7 +339,9 @@ impl BalanceView {
             )];
         };
         let n = r.rollforward.len();
-        let (verdict, role) = if r.ties() {
+        let (verdict, role) = if !r.complete {
+            ("not compared", Role::Warning)
+        } else if r.ties() {
             ("ties", Role::Matched)
         } else {
             ("does not tie", Role::Warning)
@@ -363,9 +365,10 @@ impl BalanceView {
             ),
         ])];
         let incomplete = (!complete).then_some(
-            "Lines incomplete: this snapshot holds only the lines of its payouts (an older \
-sync), so an opening is derived back from Stripe's balance where it was read and otherwise \
-counts only what was read; `tieout sync` reads every line.",
+            "Lines incomplete: this snapshot holds only the lines of its payouts, not every \
+line since the month's start (a cache from before tieout listed them), so the opening counts \
+only what was read and is not compared with Stripe's balance; the next `tieout sync` lists \
+them.",
         );
         for text in gap.as_deref().into_iter().chain(incomplete) {
             for l in textwrap::wrap(text, usize::from(width.max(1))) {
@@ -470,6 +473,12 @@ counts only what was read; `tieout sync` reads every line.",
                     )
                 });
             }
+            (_, _, Some(_)) if !r.complete => out.push(row(
+                "  Stripe's balance",
+                None,
+                "not compared: lines incomplete".into(),
+                Role::Warning,
+            )),
             (_, _, Some(t)) => out.push(row(
                 "  Stripe's balance",
                 None,

@@ -62,7 +62,31 @@ pub struct Rollforward {
     pub difference: Option<i128>,
 }
 
+/// The roll-forward's six figures by their column names in `balance-rollforward.csv` (and
+/// the SQL view), in [`Rollforward::figures`]' order.
+pub const FIGURE_NAMES: [&str; 6] = [
+    "opening_balance",
+    "activity",
+    "payouts",
+    "closing_balance",
+    "closing_available",
+    "closing_pending",
+];
+
 impl Rollforward {
+    /// The six figures, named as [`FIGURE_NAMES`].
+    pub fn figures(&self) -> [(&'static str, i128); 6] {
+        let [opening, activity, payouts, closing, available, pending] = FIGURE_NAMES;
+        [
+            (opening, self.opening),
+            (activity, self.activity),
+            (payouts, self.payouts),
+            (closing, self.closing),
+            (available, self.closing_available),
+            (pending, self.closing_pending),
+        ]
+    }
+
     /// True when nothing fails to tie: the two openings agree and the closing is Stripe's.
     pub fn ties(&self) -> bool {
         self.opening_difference.is_none() && self.difference.is_none_or(|d| d == 0)
