@@ -164,3 +164,50 @@ fn man_prints_tieout_1_and_writes_a_page_per_command_that_groff_reads_cleanly() 
         );
     }
 }
+
+/// What `cargo install` gives: the binary alone, away from the repository. Copied into a
+/// folder of its own and run from another, with no fixtures folder anywhere near, it still
+/// opens its bundled demo (compiled in) and writes the demo's worklist byte for byte as the
+/// repository's golden file holds it.
+#[test]
+fn the_binary_alone_outside_the_repository_runs_its_bundled_demo() {
+    let bin_dir = tempfile::tempdir().expect("tmp");
+    let work = tempfile::tempdir().expect("tmp");
+    let data = tempfile::tempdir().expect("tmp");
+    let installed = bin_dir.path().join("tieout");
+    std::fs::copy(env!("CARGO_BIN_EXE_tieout"), &installed).expect("copy the binary");
+    let home = data.path();
+    let out = Command::new(&installed)
+        .current_dir(work.path())
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .env("XDG_DATA_HOME", home.join(".local/share"))
+        .env("XDG_STATE_HOME", home.join(".local/state"))
+        .env("XDG_CACHE_HOME", home.join(".cache"))
+        .env("TZ", "UTC")
+        .env("LANG", "C.UTF-8")
+        .args([
+            "--demo",
+            "--now",
+            crate::support::cli::NOW,
+            "dunning",
+            "--format",
+            "csv",
+        ])
+        .output()
+        .expect("run the copied binary");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let written = std::fs::read(work.path().join("failed-payments.csv")).expect("written");
+    let golden = std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/golden/dunning/failed-payments.csv"),
+    )
+    .expect("golden");
+    assert_eq!(written, golden);
+}
