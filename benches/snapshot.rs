@@ -26,6 +26,7 @@ fn account() -> AccountData {
         settled_invoices_since: None,
         balance: None,
         lines_complete: false,
+        lines_since: None,
     });
     let currencies = [Currency::USD, Currency::EUR, Currency::JPY];
     d.balance_transactions = (0..LINES)
