@@ -20,6 +20,17 @@ pub enum Handled {
     No,
 }
 
+/// What a tab did when a jump asked it to show a place (see `Pane::reveal`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reveal {
+    /// It shows the place (and pushed the screens that give it context).
+    Shown,
+    /// It will, once a computation it started is done (a month's tie-out).
+    Later,
+    /// It does not show this place.
+    No,
+}
+
 /// The work a widget may ask for while handling a message; everything asked is recorded
 /// as data and performed after `update` returns.
 pub trait Work {

@@ -10,13 +10,14 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use super::action::Action;
-pub use super::context::{Handled, ViewCx, Work};
+pub use super::context::{Handled, Reveal, ViewCx, Work};
 use super::keymap::Input;
 use super::msg::{Effect, Job, JobOutput, Owner, RequestId};
 use super::prompt::{Prompt, PromptKind};
 use super::widgets::table::DataTable;
 use super::workspace::Workspace;
 use crate::app::settings::CopyFormat;
+pub use crate::domain::locate::Place;
 
 /// One tab or drill-down screen.
 pub trait Pane {
@@ -60,6 +61,14 @@ pub trait Pane {
         if let Some(table) = self.table_mut() {
             table.render(area, buf, cx);
         }
+    }
+
+    /// A jump to an id (`goto`, see `crate::domain::locate`) asks this tab to show
+    /// `place`: select its row and push the drill-down screens that give it context.
+    /// A tab that does not show such a place, or does not hold this one, answers
+    /// [`Reveal::No`] and changes nothing.
+    fn reveal(&mut self, _place: &Place, _cx: &mut Cx<'_>) -> Reveal {
+        Reveal::No
     }
 
     /// The user answered a prompt this pane opened with [`Cx::prompt`] (Enter).

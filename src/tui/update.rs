@@ -18,6 +18,7 @@ use super::panes::detail::RowDetail;
 use super::state::{CHORD_TIMEOUT_TICKS, Mode, Prompt, PromptKind, Rest, Startup, State};
 use super::workspace::{LoadKind, LoadState};
 
+mod jump;
 mod loads;
 mod palette;
 mod typing;

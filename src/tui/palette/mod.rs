@@ -18,7 +18,7 @@
 
 pub mod fuzzy;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use super::action::Action;
 use super::keymap::{self, Keymap};

@@ -60,7 +60,7 @@ fn listed(h: &Harness) -> Vec<Action> {
 }
 
 /// The Tie-out's month as its table title says ("Payouts arriving in October 2026").
-fn month_on_screen(h: &Harness) -> Option<Month> {
+pub(crate) fn month_on_screen(h: &Harness) -> Option<Month> {
     let title = h.state.tabs.get(1)?.table()?.title().to_string();
     let text = title.strip_prefix("Payouts arriving in ")?;
     (1970..2100)

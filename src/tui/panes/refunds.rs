@@ -38,7 +38,7 @@ use crate::time::date_in;
 use crate::tui::action::Action;
 use crate::tui::keymap::{self, Input};
 use crate::tui::msg::{Job, JobOutput, RefundDone, RequestId};
-use crate::tui::pane::{Cx, Handled, Pane, Reads, ViewCx};
+use crate::tui::pane::{Cx, Handled, Pane, Reads, Reveal, ViewCx};
 use crate::tui::panes::detail::RowDetail;
 use crate::tui::theme::Role;
 use crate::tui::widgets::table::{
@@ -48,6 +48,7 @@ use crate::tui::workspace::Workspace;
 
 mod detail;
 mod evidence;
+mod reveal;
 mod trail_screen;
 
 use detail::*;
@@ -388,6 +389,10 @@ impl Pane for RefundsPane {
             }
             _ => Handled::No,
         }
+    }
+
+    fn reveal(&mut self, place: &crate::tui::pane::Place, cx: &mut Cx<'_>) -> Reveal {
+        self.reveal_place(place, cx)
     }
 
     fn table(&self) -> Option<&DataTable> {

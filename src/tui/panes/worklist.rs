@@ -25,7 +25,7 @@ use crate::money::{Currency, Money, format_major_grouped};
 use crate::report::expiring_cards::ExpiringSection;
 use crate::tui::action::Action;
 use crate::tui::msg::{Job, JobOutput, RequestId};
-use crate::tui::pane::{Cx, Handled, Pane, Reads, ViewCx};
+use crate::tui::pane::{Cx, Handled, Pane, Reads, Reveal, ViewCx};
 use crate::tui::theme::Role;
 use crate::tui::widgets::table::{Cell, DataTable, RowsSource, TableSource, col};
 use crate::tui::widgets::text::fit;
@@ -39,6 +39,7 @@ mod recovery;
 mod recovery_screens;
 #[cfg(test)]
 mod recovery_tests;
+mod reveal;
 mod since;
 mod totals;
 
@@ -417,6 +418,10 @@ impl Pane for WorklistPane {
             }
             _ => Handled::No,
         }
+    }
+
+    fn reveal(&mut self, place: &crate::tui::pane::Place, cx: &mut Cx<'_>) -> Reveal {
+        self.reveal_place(place, cx)
     }
 
     fn table(&self) -> Option<&DataTable> {

@@ -38,15 +38,7 @@ fn on_prompt_input(state: &mut State, input: Input) {
             let prompt = prompt.clone();
             state.mode = Mode::Normal;
             if prompt.kind == PromptKind::Goto {
-                let found = state
-                    .with_focus(|pane, _| pane.table_mut().map(|t| t.goto(&prompt.text)))
-                    .flatten();
-                if found == Some(false) {
-                    state.core.toast = Some(Toast {
-                        text: format!("no row {}", prompt.text.trim()),
-                        error: true,
-                    });
-                }
+                goto(state, &prompt.text);
             }
             if !matches!(prompt.kind, PromptKind::Filter | PromptKind::Goto) {
                 // A pane's own prompt (a folder, a month): the pane answers it.
@@ -84,5 +76,28 @@ fn on_prompt_input(state: &mut State, input: Input) {
     if edited && prompt.kind == PromptKind::Filter {
         let text = prompt.text.clone();
         set_focused_filter(state, &text);
+    }
+}
+
+/// `goto`'s answer: a row number of the table on screen; else an id (or the start of
+/// one) of any table, shown where a tab shows it ([`super::jump`]); else the first row
+/// of the table on screen holding the text.
+fn goto(state: &mut State, text: &str) {
+    let number = text.trim().parse::<usize>().is_ok();
+    if !number && super::jump::jump(state, text) {
+        return;
+    }
+    let found = state
+        .with_focus(|pane, _| pane.table_mut().map(|t| t.goto(text)))
+        .flatten();
+    if found == Some(false) {
+        state.core.toast = Some(Toast {
+            text: if number {
+                format!("no row {}", text.trim())
+            } else {
+                format!("no row or id {}", text.trim())
+            },
+            error: true,
+        });
     }
 }

@@ -30,9 +30,10 @@ mod gaps;
 mod header;
 mod journal;
 mod packet;
+mod reveal;
 mod screens;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -50,7 +51,7 @@ use crate::report::Formats;
 use crate::time::Month;
 use crate::tui::action::Action;
 use crate::tui::msg::{Effect, Job, JobOutput, PacketResult, RequestId};
-use crate::tui::pane::{Cx, Handled, Pane, Reads, ViewCx};
+use crate::tui::pane::{Cx, Handled, Pane, Reads, Reveal, ViewCx};
 use crate::tui::prompt::PromptKind;
 use crate::tui::theme::Role;
 use crate::tui::widgets::table::{DataTable, RowsSource, TableSource};
@@ -128,6 +129,8 @@ pub struct TieOutPane {
     packet_refused_line: bool,
     /// The Balance view (`balance_view`) and its figures for the month on screen.
     balance: balance::BalanceView,
+    /// A jump's place waiting for its month's tie-out ([`reveal`]).
+    reveal: Option<crate::tui::pane::Place>,
 }
 
 impl Default for TieOutPane {
@@ -159,6 +162,7 @@ impl TieOutPane {
             refresh_key: "r".to_string(),
             packet_refused_line: false,
             balance: balance::BalanceView::default(),
+            reveal: None,
         }
     }
 
@@ -229,6 +233,7 @@ impl TieOutPane {
         if !filter.is_empty() {
             self.table.set_filter(&filter, cx);
         }
+        self.finish_reveal(cx);
     }
 
     /// Matches the month to the statements, if any: inline when small, else as a job.
@@ -417,6 +422,10 @@ impl Pane for TieOutPane {
             _ => return Handled::No,
         }
         Handled::Yes
+    }
+
+    fn reveal(&mut self, place: &crate::tui::pane::Place, cx: &mut Cx<'_>) -> Reveal {
+        self.reveal_place(place, cx)
     }
 
     fn on_prompt(&mut self, kind: PromptKind, text: &str, cx: &mut Cx<'_>) {

@@ -175,12 +175,15 @@ impl PayoutScreen {
     }
 
     fn open(&mut self, cx: &mut Cx<'_>) {
-        let Some(it) = &self.payout.itemisation else {
-            return;
-        };
-        let Some(row) = self.table.selected_row() else {
-            return;
-        };
+        if let Some(screen) = self.lines_screen() {
+            cx.push(Box::new(screen));
+        }
+    }
+
+    /// The lines of the selected category (or all of them, on the last row).
+    fn lines_screen(&self) -> Option<LinesScreen> {
+        let it = self.payout.itemisation.as_ref()?;
+        let row = self.table.selected_row()?;
         let cats: Vec<&str> = it
             .by_category
             .iter()
@@ -196,14 +199,25 @@ impl PayoutScreen {
             self.payout.payout.id,
             chosen.unwrap_or(ALL_LINES)
         );
-        let problems = it.problems.clone();
-        cx.push(Box::new(LinesScreen::new(
+        Some(LinesScreen::new(
             title,
             lines,
-            problems,
+            it.problems.clone(),
             self.payout.currency(),
             Arc::clone(&self.data),
-        )));
+        ))
+    }
+
+    /// A jump to the line `txn` of `category`: the category selected here, and its lines
+    /// with `txn` selected (`None` when the payout has no such category).
+    pub fn reveal_line(&mut self, category: &str, txn: &str) -> Option<LinesScreen> {
+        let it = self.payout.itemisation.as_ref()?;
+        let row = (it.by_category.iter()).position(|c| c.reporting_category == category)?;
+        self.table.select_source_row(row);
+        let mut lines = self.lines_screen()?;
+        let at = lines.lines.iter().position(|l| &*l.id == txn)?;
+        lines.table.select_source_row(at);
+        Some(lines)
     }
 }
 

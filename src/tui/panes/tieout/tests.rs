@@ -51,7 +51,7 @@ fn charge() -> ChargeRow {
 }
 
 /// The sample month's rows, with real source objects behind three lines.
-fn account() -> AccountData {
+pub(crate) fn account() -> AccountData {
     let (payouts, mut txns) = sample_rows();
     for t in &mut txns {
         match t.id.as_str() {
