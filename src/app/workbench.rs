@@ -97,6 +97,15 @@ impl OpenError {
     }
 }
 
+/// A snapshot in the cache, as its manifest names it (see [`Workbench::on_disk`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OnDisk {
+    /// Increases by one with every save.
+    pub generation: u64,
+    /// When its data was read from Stripe (unix seconds).
+    pub fetched_at: i64,
+}
+
 /// The workbench's account: how to read it (the same [`ReadRequest`] as a command) and
 /// this session's refund gate.
 pub struct Workbench {
@@ -264,6 +273,24 @@ impl Workbench {
             history: history(Arc::new(NoLookup)),
             connected: self.connected(),
             ..Opened::new(data)
+        })
+    }
+
+    /// The snapshot the profile's cache holds now: its generation and when it was read
+    /// from Stripe (the manifest alone is read). `None` for the demo, or when there is no
+    /// cache or it cannot be read (the next load says why).
+    pub fn on_disk(&self) -> Option<OnDisk> {
+        if self.request.demo {
+            return None;
+        }
+        let cache = Cache::open_default().ok()?;
+        let pointer = cache.last_used(&self.request.profile).ok()??;
+        let manifest = cache
+            .read_manifest(&pointer.account_id, pointer.mode)
+            .ok()??;
+        Some(OnDisk {
+            generation: manifest.generation,
+            fetched_at: manifest.fetched_at,
         })
     }
 

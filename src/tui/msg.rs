@@ -144,6 +144,9 @@ pub enum Msg {
     Resize(u16, u16),
     /// The spinner's clock; sent only while work is pending.
     Tick,
+    /// The runtime's look at the cache (every few seconds): the snapshot it holds now.
+    /// Newer than the data on screen, the status bar offers it (`refresh` loads it).
+    SnapshotOnDisk(crate::app::workbench::OnDisk),
     /// A load finished.
     Loaded {
         req: RequestId,
@@ -212,6 +215,7 @@ impl fmt::Debug for Msg {
             Msg::Mouse(m) => write!(f, "{m:?}"),
             Msg::Resize(w, h) => write!(f, "Resize({w}x{h})"),
             Msg::Tick => f.write_str("Tick"),
+            Msg::SnapshotOnDisk(d) => write!(f, "SnapshotOnDisk({d:?})"),
             Msg::Loaded { req, kind, result } => write!(
                 f,
                 "Loaded({req:?}, {kind:?}, {})",

@@ -71,6 +71,12 @@ pub trait Pane {
         Reveal::No
     }
 
+    /// Where the user is in this tab or screen, as a place [`Pane::reveal`] can show
+    /// again after new data (a refresh keeps it). `None`: nothing worth keeping.
+    fn place(&self) -> Option<Place> {
+        None
+    }
+
     /// The user answered a prompt this pane opened with [`Cx::prompt`] (Enter).
     fn on_prompt(&mut self, _kind: PromptKind, _text: &str, _cx: &mut Cx<'_>) {}
 

@@ -106,6 +106,9 @@ pub struct State {
     pub help_scroll: u16,
     /// The actions run from the command palette lately, the latest first.
     pub recent: Recent,
+    /// A snapshot in the cache newer than the data on screen (a `tieout sync` elsewhere
+    /// wrote it): the status bar offers it and `refresh` loads it.
+    pub newer: Option<crate::app::workbench::OnDisk>,
 }
 
 impl State {
@@ -157,6 +160,7 @@ impl State {
             tab_hits: Vec::new(),
             help_scroll: 0,
             recent: settings.recent,
+            newer: None,
         }
     }
 

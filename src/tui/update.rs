@@ -48,6 +48,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             state.size = (w, h);
             true
         }
+        Msg::SnapshotOnDisk(on_disk) => loads::on_disk(state, on_disk),
         Msg::Tick => {
             let mut changed = !state.core.pending.is_empty();
             if changed {
@@ -379,6 +380,9 @@ pub fn on_action(state: &mut State, action: Action) {
 
 /// Reloads the account: the demo again, or fresh from Stripe (data stays on screen).
 fn refresh(state: &mut State) {
+    if loads::load_newer(state) {
+        return;
+    }
     // A newer refresh supersedes an older one.
     // Except the rest of the load on screen: the tabs waiting for it would wait for
     // Stripe instead (the refresh replaces it anyway when it arrives).

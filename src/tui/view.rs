@@ -301,7 +301,16 @@ fn draw_status(state: &State, area: Rect, buf: &mut Buffer) {
                 Origin::Live => "live".to_string(),
                 Origin::Cache => format!("cache, {} old", age(state.core.now - meta.fetched_at)),
             };
-            spans.push(Span::styled(format!(" {source} "), bar));
+            // A narrow bar gives the age's room to the offer of newer data.
+            if state.newer.is_none() || area.width >= 100 {
+                spans.push(Span::styled(format!(" {source} "), bar));
+            }
+            if let Some(newer) = &state.newer {
+                spans.push(Span::styled(
+                    format!(" {} ", newer_banner(state, newer.fetched_at)),
+                    theme.style(Role::Prompt).patch(bar),
+                ));
+            }
         }
         None => spans.push(Span::styled(" no account loaded ", bar)),
     }
@@ -341,6 +350,15 @@ fn draw_status(state: &State, area: Rect, buf: &mut Buffer) {
             let role = if t.error { Role::Error } else { Role::Toast };
             buf.set_stringn(x, area.y, text, w, theme.style(role));
         }
+    }
+}
+
+/// "newer data from 07:30 — r to load": what the live refresh offers, with the key.
+fn newer_banner(state: &State, fetched_at: i64) -> String {
+    let at = crate::time::clock_in(fetched_at, state.core.now, &state.core.tz);
+    match state.keymap.key_for(Action::Refresh) {
+        Some(key) => format!("newer data from {at} — {key} to load"),
+        None => format!("newer data from {at}"),
     }
 }
 

@@ -111,6 +111,9 @@ pub enum LoadKind {
     Cache,
     /// Fresh from Stripe (the background refresh).
     Fresh,
+    /// The cache again, whole, after a `tieout sync` elsewhere wrote a newer snapshot
+    /// than the one on screen (the live refresh's `refresh`).
+    Newer,
     /// Only these resources, fresh from Stripe: a pane's retry of what failed, merged
     /// into the data on screen (`Effect::Retry`).
     Retry(crate::model::Parts),

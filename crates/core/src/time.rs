@@ -225,6 +225,18 @@ pub fn date_in(ts: i64, tz: &TimeZone) -> String {
     to_zoned(ts, tz).date().to_string()
 }
 
+/// An instant as a person reads it next to `now` in `tz`: `07:30` the same day, else
+/// `2026-12-04 07:30`.
+pub fn clock_in(ts: i64, now: i64, tz: &TimeZone) -> String {
+    let at = to_zoned(ts, tz);
+    let hhmm = at.strftime("%H:%M").to_string();
+    if at.date() == to_zoned(now, tz).date() {
+        hhmm
+    } else {
+        format!("{} {hhmm}", at.date())
+    }
+}
+
 /// Whole days from `from` to `to` (floor), negative when `to` is earlier.
 pub fn days_between(from: i64, to: i64) -> i64 {
     (to - from).div_euclid(86_400)
@@ -251,6 +263,16 @@ pub fn whole_months_between(from: i64, to: i64, tz: &TimeZone) -> i64 {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_clock_time_names_the_date_only_when_it_is_not_today() {
+        let tz = jiff::tz::TimeZone::UTC;
+        let now = super::parse_instant("2026-12-05T10:00:00Z").expect("now");
+        let same = super::parse_instant("2026-12-05T07:30:00Z").expect("same day");
+        let before = super::parse_instant("2026-12-04T23:59:00Z").expect("day before");
+        assert_eq!(super::clock_in(same, now, &tz), "07:30");
+        assert_eq!(super::clock_in(before, now, &tz), "2026-12-04 23:59");
+    }
 
     #[test]
     fn zones_are_named_by_iana_name_else_offset() {

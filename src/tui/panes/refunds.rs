@@ -395,6 +395,11 @@ impl Pane for RefundsPane {
         self.reveal_place(place, cx)
     }
 
+    fn place(&self) -> Option<crate::tui::pane::Place> {
+        let ticket = self.selected()?.ticket.ticket_id.clone()?;
+        Some(crate::tui::pane::Place::Ticket { ticket })
+    }
+
     fn table(&self) -> Option<&DataTable> {
         Some(&self.table)
     }

@@ -88,6 +88,8 @@ pub struct WorklistPane {
     recovery_view: bool,
     /// The Recovery view's cohort table.
     recovery_table: DataTable,
+    /// A place to show once the worklist being computed arrives ([`reveal`]).
+    reveal: Option<crate::tui::pane::Place>,
 }
 
 const EMPTY_TEXT: &str = "No open invoice has a failed payment or is past due.";
@@ -121,6 +123,7 @@ impl WorklistPane {
             recovery_req: None,
             recovery_view: false,
             recovery_table: DataTable::new(recovery::TITLE, "", empty_source()),
+            reveal: None,
             table: DataTable::new("Failed payments", EMPTY_TEXT, empty_source()),
         }
     }
@@ -353,6 +356,9 @@ impl Pane for WorklistPane {
                     self.worklist = Some(Arc::new(w));
                     self.picker = None;
                     self.rebuild(cx);
+                    if let Some(place) = self.reveal.take() {
+                        self.reveal_place(&place, cx);
+                    }
                 }
                 Err(e) => {
                     self.error = Some(format!("The worklist could not be computed: {e}"));
@@ -422,6 +428,11 @@ impl Pane for WorklistPane {
 
     fn reveal(&mut self, place: &crate::tui::pane::Place, cx: &mut Cx<'_>) -> Reveal {
         self.reveal_place(place, cx)
+    }
+
+    fn place(&self) -> Option<crate::tui::pane::Place> {
+        let invoice = self.selected()?.invoice_id.clone();
+        (!self.recovery_view).then_some(crate::tui::pane::Place::Invoice { invoice })
     }
 
     fn table(&self) -> Option<&DataTable> {

@@ -73,6 +73,13 @@ pub trait Loader: Send + Sync + 'static {
     fn refund_gate(&self) -> Result<crate::app::refund_exec::GateSession, String> {
         Err("refund execution is not available in this run".into())
     }
+
+    /// The snapshot the cache holds now (a `tieout sync` elsewhere may have written a
+    /// newer one than the one on screen), read cheaply from its manifest; `None` when
+    /// there is no cache to watch (the demo). Runs on a worker thread.
+    fn on_disk(&self) -> Option<crate::app::workbench::OnDisk> {
+        None
+    }
 }
 
 /// How [`Loader::load_in_parts`] ends.

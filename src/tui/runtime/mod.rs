@@ -32,6 +32,9 @@ pub use effects::{EffectRunner, LoadEnd, Loader};
 pub const FRAME: Duration = Duration::from_millis(16);
 /// The spinner's step, ticking only while work is pending.
 pub const SPINNER: Duration = Duration::from_millis(80);
+/// How often the cache's manifest is read to see whether a `tieout sync` elsewhere wrote
+/// a newer snapshot (one small file read).
+pub const WATCH: Duration = Duration::from_secs(5);
 
 /// Turns a terminal event into a message (`None` for events the shell ignores).
 pub fn translate(ev: Event) -> Option<Msg> {
@@ -70,6 +73,9 @@ async fn main_loop(mut state: State, loader: Arc<dyn Loader>) -> Result<(), Stri
         state.size = (size.width, size.height);
     }
     let (tx, mut rx) = mpsc::channel::<Msg>(1024);
+    if state.startup != super::state::Startup::Demo {
+        watch_cache(tx.clone(), Arc::clone(&loader));
+    }
     let mut runner = EffectRunner::new(tx, loader);
     let first = state.start();
     runner.run_all(first);
@@ -127,6 +133,26 @@ async fn main_loop(mut state: State, loader: Arc<dyn Loader>) -> Result<(), Stri
     }
     tracing::info!("tui closed");
     Ok(())
+}
+
+/// Reads the cache's manifest every [`WATCH`] and sends what it holds
+/// (`Msg::SnapshotOnDisk`); the shell offers a newer snapshot than the one on screen.
+/// Stops when the UI has gone.
+fn watch_cache(tx: mpsc::Sender<Msg>, loader: Arc<dyn Loader>) {
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(WATCH);
+        every.set_missed_tick_behavior(MissedTickBehavior::Skip);
+        loop {
+            every.tick().await;
+            let l = Arc::clone(&loader);
+            let Ok(Some(on_disk)) = tokio::task::spawn_blocking(move || l.on_disk()).await else {
+                continue;
+            };
+            if tx.send(Msg::SnapshotOnDisk(on_disk)).await.is_err() {
+                break;
+            }
+        }
+    });
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::effects::{LoadEnd, Loader};
 use crate::app::refund_exec::GateSession;
-use crate::app::workbench::{OpenError, OpenFrom, Opened, Workbench};
+use crate::app::workbench::{OnDisk, OpenError, OpenFrom, Opened, Workbench};
 use crate::model::AccountData;
 use crate::model::{AccountIdent, Parts};
 use crate::time::Month;
@@ -30,7 +30,7 @@ impl Loader for Workbench {
     ) -> Result<Workspace, LoadError> {
         let from = match kind {
             LoadKind::Demo => OpenFrom::Demo,
-            LoadKind::Cache => OpenFrom::Cache,
+            LoadKind::Cache | LoadKind::Newer => OpenFrom::Cache,
             LoadKind::Fresh => OpenFrom::Fresh,
             // Its own effect (it needs the account on screen): see `retry`.
             LoadKind::Retry(parts) => {
@@ -76,6 +76,10 @@ impl Loader for Workbench {
 
     fn refund_gate(&self) -> Result<GateSession, String> {
         Workbench::refund_gate(self)
+    }
+
+    fn on_disk(&self) -> Option<OnDisk> {
+        Workbench::on_disk(self)
     }
 }
 

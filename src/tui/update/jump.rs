@@ -65,6 +65,9 @@ fn landed(l: &Located, place: &Place, tab: String) -> String {
         Place::Payout { payout, .. } => format!("{tab}, payout {payout}"),
         Place::PayoutLine {
             payout, category, ..
+        }
+        | Place::PayoutCategory {
+            payout, category, ..
         } => format!("{tab}, payout {payout} › {category}"),
         Place::Invoice { .. } | Place::Customer { .. } => format!("{tab}, failed payments"),
         Place::Ticket { ticket } => format!("{tab}, ticket {ticket}"),

@@ -30,7 +30,14 @@ pub(super) fn on_loaded(
                 Some(older) if !ws.gaps.is_empty() => ws.filled_from(older),
                 _ => ws,
             };
+            let place = place_on_screen(state);
             state.shown = Some(req);
+            if state
+                .newer
+                .is_some_and(|n| n.fetched_at <= ws.data.meta.fetched_at)
+            {
+                state.newer = None;
+            }
             state.core.workspace = Some(ws.clone());
             // A whole account replaces a first part shown before; its rest is not wanted.
             if let Some(Rest::Loading(r)) = state.rest.take() {
@@ -40,7 +47,21 @@ pub(super) fn on_loaded(
                 state.with_owner(Owner::Tab(i), |pane, cx| pane.on_data(&ws, cx));
             }
             to_screens(state, &ws);
+            keep_place(state, place);
             state.load = LoadState::Loaded;
+            if kind == LoadKind::Newer {
+                state.core.toast = Some(Toast {
+                    text: format!(
+                        "loaded the newer data, read from Stripe at {}",
+                        crate::time::clock_in(
+                            ws.data.meta.fetched_at,
+                            state.core.now,
+                            &state.core.tz
+                        )
+                    ),
+                    error: false,
+                });
+            }
             if kind == LoadKind::Fresh {
                 state.core.toast = Some(if ws.gaps.is_empty() {
                     Toast {
@@ -236,3 +257,76 @@ pub(super) fn on_loaded_rest(
     }
     true
 }
+
+/// The runtime saw the cache's snapshot: newer than the data on screen (read from Stripe
+/// later), it is offered in the status bar until loaded.
+pub(super) fn on_disk(state: &mut State, on_disk: crate::app::workbench::OnDisk) -> bool {
+    let shown = state.core.workspace.as_ref().map(|w| &w.data.meta);
+    let newer = shown
+        .filter(|m| m.origin != crate::model::Origin::Demo)
+        .is_some_and(|m| on_disk.fetched_at > m.fetched_at);
+    let offer = newer.then_some(on_disk);
+    let changed = state.newer != offer;
+    state.newer = offer;
+    changed
+}
+
+/// `refresh` while a newer snapshot is offered: load it from the cache, whole (the
+/// place on screen is kept, see [`keep_place`]). Returns whether it did.
+pub(super) fn load_newer(state: &mut State) -> bool {
+    let Some(newer) = state.newer.take() else {
+        return false;
+    };
+    let old: Vec<_> = (state.core.pending.iter())
+        .filter(|(_, (o, _))| *o == Owner::Shell)
+        .map(|(r, _)| *r)
+        .collect();
+    for r in old {
+        state.core.cancel(r);
+    }
+    let req = state
+        .core
+        .request(Owner::Shell, "loading the newer snapshot");
+    tracing::info!(generation = newer.generation, "loading the newer snapshot");
+    state.core.effects.push(super::super::msg::Effect::Load {
+        req,
+        kind: LoadKind::Newer,
+    });
+    true
+}
+
+/// Where the user is, as a place a tab can show again after new data: the innermost
+/// screen's that has one (a payout's lines, its categories), else the active tab's
+/// selected row.
+fn place_on_screen(state: &State) -> Option<crate::tui::pane::Place> {
+    let screens = state.screens.iter().rev().map(|(_, s)| s.place());
+    let tab = state.tabs.get(state.active).map(|t| t.place());
+    screens.chain(tab).flatten().next()
+}
+
+/// After new data: shows `place` again on the active tab (its row selected, the screens
+/// above it opened again), so a refresh keeps the tab, the month, the drill-down, the
+/// selection and the filter.
+fn keep_place(state: &mut State, place: Option<crate::tui::pane::Place>) {
+    let Some(place) = place else {
+        return;
+    };
+    let tab = state.active;
+    let shown = state
+        .with_owner(Owner::Tab(tab), |pane, cx| pane.reveal(&place, cx))
+        .unwrap_or(crate::tui::pane::Reveal::No);
+    if shown == crate::tui::pane::Reveal::No {
+        state.core.pushed.clear();
+        return;
+    }
+    let opened = std::mem::take(&mut state.core.pushed);
+    if !opened.is_empty() {
+        state.pop_all_screens();
+        state.core.pushed = opened;
+        state.apply_navigation(Owner::Tab(tab));
+    }
+}
+
+#[cfg(test)]
+#[path = "refresh_tests.rs"]
+mod refresh_tests;

@@ -79,12 +79,16 @@ fn on_prompt_input(state: &mut State, input: Input) {
     }
 }
 
-/// `goto`'s answer: a row number of the table on screen; else an id (or the start of
-/// one) of any table, shown where a tab shows it ([`super::jump`]); else the first row
-/// of the table on screen holding the text.
+/// `goto`'s answer: a row number of the table on screen, or a row with a cell equal to
+/// the text; else an id (or the start of one) of any table, shown where a tab shows it
+/// ([`super::jump`]); else the first row of the table on screen holding the text.
 fn goto(state: &mut State, text: &str) {
     let number = text.trim().parse::<usize>().is_ok();
-    if !number && super::jump::jump(state, text) {
+    // A cell of the table on screen first: the id may be right here, in context.
+    let here = state
+        .with_focus(|pane, _| pane.table_mut().is_some_and(|t| t.goto_exact(text)))
+        .unwrap_or(false);
+    if here || (!number && super::jump::jump(state, text)) {
         return;
     }
     let found = state

@@ -344,6 +344,22 @@ impl DataTable {
             .collect()
     }
 
+    /// Jumps to the first row with a cell equal to `text` (case-insensitive), not a row
+    /// number. Returns whether it moved.
+    pub fn goto_exact(&mut self, text: &str) -> bool {
+        let t = text.trim();
+        if t.is_empty() || t.parse::<usize>().is_ok() {
+            return false;
+        }
+        match self.find_row(&t.to_lowercase(), true) {
+            Some(i) => {
+                self.selected = i;
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Jumps to a 1-based row number, or to the first row with a cell equal to `text`
     /// (case-insensitive), else the first containing it. Returns whether it moved.
     pub fn goto(&mut self, text: &str) -> bool {
@@ -359,27 +375,29 @@ impl DataTable {
             return false;
         }
         let needle = t.to_lowercase();
-        let ncols = self.source.columns().len();
-        let find = |exact: bool| {
-            self.view.iter().position(|r| {
-                (0..ncols).any(|c| {
-                    let v = self.source.cell(*r as usize, c);
-                    let d = v.display(&self.tz);
-                    if exact {
-                        d.to_lowercase() == needle
-                    } else {
-                        contains_ci(&d, &needle)
-                    }
-                })
-            })
-        };
-        match find(true).or_else(|| find(false)) {
+        match (self.find_row(&needle, true)).or_else(|| self.find_row(&needle, false)) {
             Some(i) => {
                 self.selected = i;
                 true
             }
             None => false,
         }
+    }
+
+    /// The first view row with a cell equal to (or containing) `needle`, lower case.
+    fn find_row(&self, needle: &str, exact: bool) -> Option<usize> {
+        let ncols = self.source.columns().len();
+        self.view.iter().position(|r| {
+            (0..ncols).any(|c| {
+                let v = self.source.cell(*r as usize, c);
+                let d = v.display(&self.tz);
+                if exact {
+                    d.to_lowercase() == needle
+                } else {
+                    contains_ci(&d, needle)
+                }
+            })
+        })
     }
 
     /// Mouse: a click at terminal cell (`x`, `y`) selects that row. Returns whether it hit.

@@ -55,6 +55,13 @@ pub enum Place {
         category: String,
         txn: String,
     },
+    /// A payout's lines by category with `category` selected (a drill-down kept across
+    /// a reload).
+    PayoutCategory {
+        payout: String,
+        arrival: i64,
+        category: String,
+    },
     /// An invoice's row on the Worklist (when it is on the list).
     Invoice { invoice: String },
     /// The first Worklist row of a customer (when one is on the list).

@@ -428,6 +428,10 @@ impl Pane for TieOutPane {
         self.reveal_place(place, cx)
     }
 
+    fn place(&self) -> Option<crate::tui::pane::Place> {
+        self.place_on_screen()
+    }
+
     fn on_prompt(&mut self, kind: PromptKind, text: &str, cx: &mut Cx<'_>) {
         if kind == PromptKind::Month {
             return self.choose_month(text, cx);

@@ -17,6 +17,9 @@ impl TieOutPane {
             Place::Payout { payout, arrival }
             | Place::PayoutLine {
                 payout, arrival, ..
+            }
+            | Place::PayoutCategory {
+                payout, arrival, ..
             } => (payout, *arrival),
             _ => return Reveal::No,
         };
@@ -49,7 +52,10 @@ impl TieOutPane {
         else {
             return;
         };
-        let (Place::Payout { payout, .. } | Place::PayoutLine { payout, .. }) = &place else {
+        let (Place::Payout { payout, .. }
+        | Place::PayoutLine { payout, .. }
+        | Place::PayoutCategory { payout, .. }) = &place
+        else {
             return;
         };
         let Some(i) = t.payouts.iter().position(|p| p.payout.id == *payout) else {
@@ -59,13 +65,29 @@ impl TieOutPane {
             self.table.set_filter("", cx);
             self.table.select_source_row(i);
         }
-        if let Place::PayoutLine { category, txn, .. } = &place {
-            let mut screen = PayoutScreen::new(t.payouts[i].clone(), Arc::clone(data));
-            let lines = screen.reveal_line(category, txn);
-            cx.push(Box::new(screen));
-            if let Some(lines) = lines {
-                cx.push(Box::new(lines));
-            }
+        let (category, txn) = match &place {
+            Place::PayoutLine { category, txn, .. } => (category, Some(txn)),
+            Place::PayoutCategory { category, .. } => (category, None),
+            _ => return,
+        };
+        let mut screen = PayoutScreen::new(t.payouts[i].clone(), Arc::clone(data));
+        let lines = screen.reveal_line(category, txn.map(String::as_str));
+        cx.push(Box::new(screen));
+        if let Some(lines) = lines {
+            cx.push(Box::new(lines));
         }
+    }
+
+    /// The payout selected on screen, as a place (a refresh keeps it).
+    pub(super) fn place_on_screen(&self) -> Option<Place> {
+        if self.balance.on {
+            return None;
+        }
+        let t = self.result.as_ref()?;
+        let p = t.payouts.get(self.table.selected_row()?)?;
+        Some(Place::Payout {
+            payout: p.payout.id.clone(),
+            arrival: p.payout.arrival_date,
+        })
     }
 }

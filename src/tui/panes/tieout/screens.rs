@@ -17,7 +17,7 @@ use crate::model::AccountData;
 use crate::model::rows::BalanceTxnRow;
 use crate::money::{Currency, Money, format_major_grouped};
 use crate::tui::action::Action;
-use crate::tui::pane::{Cx, Handled, Pane, ViewCx};
+use crate::tui::pane::{Cx, Handled, Pane, Place, ViewCx};
 use crate::tui::panes::detail::RowDetail;
 use crate::tui::theme::Role;
 use crate::tui::widgets::facts::{facts_width, render_facts_over_table, wrapped_height};
@@ -208,22 +208,44 @@ impl PayoutScreen {
         ))
     }
 
-    /// A jump to the line `txn` of `category`: the category selected here, and its lines
-    /// with `txn` selected (`None` when the payout has no such category).
-    pub fn reveal_line(&mut self, category: &str, txn: &str) -> Option<LinesScreen> {
+    /// A jump to `category` (the last row for all lines): selected here, and with a
+    /// line `txn`, its lines with `txn` selected (`None` when there is no such line).
+    pub fn reveal_line(&mut self, category: &str, txn: Option<&str>) -> Option<LinesScreen> {
         let it = self.payout.itemisation.as_ref()?;
-        let row = (it.by_category.iter()).position(|c| c.reporting_category == category)?;
+        let row = match (it.by_category.iter()).position(|c| c.reporting_category == category) {
+            Some(row) => row,
+            None if category == ALL_LINES => it.by_category.len(),
+            None => return None,
+        };
         self.table.select_source_row(row);
         let mut lines = self.lines_screen()?;
-        let at = lines.lines.iter().position(|l| &*l.id == txn)?;
+        let at = lines.lines.iter().position(|l| Some(&*l.id) == txn)?;
         lines.table.select_source_row(at);
         Some(lines)
+    }
+
+    /// The category selected here (`all lines` on the last row).
+    fn selected_category(&self) -> Option<String> {
+        let it = self.payout.itemisation.as_ref()?;
+        let row = self.table.selected_row()?;
+        Some(match it.by_category.get(row) {
+            Some(c) => c.reporting_category.to_string(),
+            None => ALL_LINES.to_string(),
+        })
     }
 }
 
 impl Pane for PayoutScreen {
     fn title(&self) -> String {
         format!("Payout {}", self.payout.payout.id)
+    }
+
+    fn place(&self) -> Option<Place> {
+        Some(Place::PayoutCategory {
+            payout: self.payout.payout.id.clone(),
+            arrival: self.payout.payout.arrival_date,
+            category: self.selected_category()?,
+        })
     }
 
     fn on_data(&mut self, _ws: &Workspace, _cx: &mut Cx<'_>) -> bool {
@@ -354,6 +376,18 @@ impl Pane for LinesScreen {
             .next()
             .unwrap_or(&self.title)
             .to_string()
+    }
+
+    fn place(&self) -> Option<Place> {
+        let (payout, category) = self.title.split_once(" › ")?;
+        let p = self.data.payouts.iter().find(|p| p.id == payout)?;
+        let txn = self.lines.get(self.table.selected_row()?)?;
+        Some(Place::PayoutLine {
+            payout: p.id.clone(),
+            arrival: p.arrival_date,
+            category: category.to_string(),
+            txn: txn.id.to_string(),
+        })
     }
 
     fn on_data(&mut self, _ws: &Workspace, _cx: &mut Cx<'_>) -> bool {

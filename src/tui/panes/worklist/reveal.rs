@@ -9,6 +9,14 @@ use crate::tui::pane::{Cx, Place, Reveal};
 impl WorklistPane {
     /// Shows `place` if it is an invoice (or a customer) on the list.
     pub(super) fn reveal_place(&mut self, place: &Place, cx: &mut Cx<'_>) -> Reveal {
+        if !matches!(place, Place::Invoice { .. } | Place::Customer { .. }) {
+            return Reveal::No;
+        }
+        if self.req.is_some() {
+            // The list is being computed (new data): shown when it arrives.
+            self.reveal = Some(place.clone());
+            return Reveal::Later;
+        }
         let Some(w) = self.worklist.clone() else {
             return Reveal::No;
         };
