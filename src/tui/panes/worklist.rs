@@ -33,6 +33,7 @@ use crate::tui::workspace::Workspace;
 
 mod cards;
 mod columns;
+mod facets;
 mod invoice;
 mod picker;
 mod recovery;
@@ -41,6 +42,7 @@ mod recovery_screens;
 mod recovery_tests;
 mod reveal;
 mod since;
+use facets::{facet_line, facet_summary, key_hint};
 mod totals;
 
 use columns::*;
@@ -557,53 +559,6 @@ fn money(m: Money) -> String {
         format_major_grouped(m.minor, m.currency),
         m.currency
     )
-}
-
-// ---------------------------------------------------------------- facets
-
-fn facet_summary(f: &Filter) -> String {
-    let mut parts = Vec::new();
-    if f.no_retry_left {
-        parts.push("no retry left".to_string());
-    }
-    if let Some(k) = &f.decline {
-        parts.push(k.label());
-    }
-    if let Some(c) = f.currency {
-        parts.push(c.upper());
-    }
-    if let Some(a) = f.action {
-        parts.push(a.label().to_string());
-    }
-    parts.join(" · ")
-}
-
-fn key_hint(cx: &ViewCx<'_>, a: Action) -> String {
-    cx.keymap.key_for(a).unwrap_or_else(|| a.name().to_string())
-}
-
-fn facet_line<'a>(f: &Filter, shown: usize, total: usize, cx: &ViewCx<'_>) -> Line<'a> {
-    let theme = cx.theme;
-    let mut spans = vec![Span::styled(" Showing ", theme.style(Role::Muted))];
-    if f.is_empty() {
-        spans.push(Span::styled(
-            format!("all {total} invoices"),
-            theme.style(Role::Text),
-        ));
-    } else {
-        spans.push(Span::styled(
-            format!("{shown} of {total}: {}", facet_summary(f)),
-            theme.style(Role::Prompt),
-        ));
-    }
-    spans.push(Span::styled(
-        format!(
-            "  {} filter by retry, decline, currency, action",
-            key_hint(cx, Action::Facets)
-        ),
-        theme.style(Role::Muted),
-    ));
-    Line::from(spans)
 }
 
 #[cfg(test)]

@@ -34,6 +34,7 @@ mod reveal;
 mod screens;
 #[cfg(test)]
 pub(crate) mod tests;
+mod txn_fields;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -60,7 +61,8 @@ use crate::tui::workspace::{Gap, Workspace};
 pub use bank::BankScreen;
 use columns::rows_source;
 pub(crate) use columns::verdict_cell;
-pub use screens::{LinesScreen, PayoutScreen, txn_fields};
+pub use screens::{LinesScreen, PayoutScreen};
+pub use txn_fields::txn_fields;
 
 pub fn pane() -> Box<dyn Pane> {
     Box::new(TieOutPane::new())
