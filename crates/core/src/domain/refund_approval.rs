@@ -466,7 +466,9 @@ mod tests {
                 .contains("role 'boss' has no tier")
         );
         assert!(bad("tiers = [{ role = \"a\", up_to = { usd = -1 } }]").contains("negative"));
-        assert!(bad("tiers = [{ role = \"a\", up_to = { dollars = 1 } }]").contains("not a currency"));
+        assert!(
+            bad("tiers = [{ role = \"a\", up_to = { dollars = 1 } }]").contains("not a currency")
+        );
         assert!(toml::from_str::<ApprovalFile>("approver = []").is_err());
     }
 
