@@ -217,7 +217,7 @@ impl ApprovalPolicy {
             None => Err(Refusal::new(
                 Rule::ApproverUnknown,
                 format!(
-                    "'{n}' is not an approver in the gate policy; the approvers are {}",
+                    "unknown approver '{n}'; the approvers are {}",
                     self.approver_names()
                 ),
             )),
