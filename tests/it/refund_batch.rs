@@ -410,3 +410,134 @@ async fn every_created_refund_carries_its_source_rule_and_approver() {
     assert_eq!(notes_for(&entries, "T-1").len(), 1);
     assert!(report.lines()[1].contains(&note_of(first).expect("note")));
 }
+
+/// The demo's USD tickets T-1007 (79.00), T-1013 (100.00) and T-1020 (22.00), approved by
+/// Ana (agent, up to 100.00 USD) from the command line; T-1013's charge refuses refunds.
+#[test]
+fn the_cli_previews_a_batch_and_its_confirmation_stops_at_the_failing_second() {
+    use crate::support::{Tieout, start_fake};
+    let fake = start_fake(FakeConfig::default().decline_refunds_of(
+        "ch_OkGAklXAXS4j6yVaaJUl3zpI",
+        "Charge ch_OkGAklXAXS4j6yVaaJUl3zpI is too old to be refunded.",
+    ));
+    let t = Tieout::against(&fake);
+    let policy = t.root().join("refund_gate.toml");
+    std::fs::write(&policy, POLICY).expect("policy");
+    let data = t.root().join("data");
+    let t = t
+        .env("TIEOUT_DATA_DIR", &data.display().to_string())
+        .env("TIEOUT_GATE_POLICY", &policy.display().to_string());
+    let tickets =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/demo/tickets.csv");
+    let tickets = tickets.display().to_string();
+    let preview = |t: &Tieout, who: &str| {
+        t.run(&[
+            "suggest",
+            "--tickets",
+            &tickets,
+            "--approve",
+            "T-1007,T-1013,T-1020",
+            "--approver",
+            who,
+        ])
+    };
+
+    let unknown = preview(&t, "Zed");
+    unknown.code(2);
+    assert!(unknown.stderr.contains("Ana, Bo"), "{}", unknown.stderr);
+
+    let shown = preview(&t, "ana");
+    shown.success();
+    let out = &shown.stdout;
+    assert!(
+        out.contains("3 refund(s), approved by Ana (agent), expires 2026-11-30T12:15:00Z (15 min)"),
+        "{out}"
+    );
+    assert!(out.contains("Total: 201.00 USD"), "{out}");
+    assert!(
+        out.contains("T-1013     100.00 USD on ch_OkGAklXAXS4j6yVaaJUl3zpI"),
+        "{out}"
+    );
+    let hash = out
+        .strip_prefix("Batch ")
+        .and_then(|r| r.split(':').next())
+        .expect("the hash")
+        .to_string();
+    assert_eq!(hash.len(), 16, "{out}");
+    assert!(
+        out.contains(&format!("tieout suggest --confirm {hash}")),
+        "{out}"
+    );
+    assert!(fake.created_refunds().is_empty(), "a preview sends nothing");
+
+    // After its expiry the confirmation is refused and sends nothing.
+    let t = t.now(Some("2026-11-30T12:15:00Z"));
+    let late = t.run(&["suggest", "--confirm", &hash]);
+    let t = t.now(Some(crate::support::NOW));
+    late.code(2);
+    assert!(
+        late.stdout.contains("refused, nothing sent"),
+        "{}",
+        late.stdout
+    );
+    assert!(late.stderr.contains("batch_expired"), "{}", late.stderr);
+    assert!(fake.created_refunds().is_empty());
+
+    let run = t.run(&["suggest", "--confirm", &hash]);
+    run.code(4);
+    let out = &run.stdout;
+    assert!(out.contains("1 done, 1 failed, 1 not attempted"), "{out}");
+    assert!(
+        out.contains("T-1013       failed    failed: Stripe refused the refund"),
+        "{out}"
+    );
+    assert!(out.contains("too old to be refunded"), "{out}");
+    assert!(
+        out.contains(
+            "T-1020       not done  22.00 USD on ch_PW6iu3qFGwLMhbfX9kmRy4GN: not attempted"
+        ),
+        "{out}"
+    );
+    let created = fake.created_refunds();
+    assert_eq!(created.len(), 1);
+    let m = &created[0]["metadata"];
+    assert_eq!(m["tieout_source"], "ticket:T-1007");
+    assert_eq!(m["tieout_rule"], "first-purchase-window");
+    assert_eq!(m["tieout_approver"], "Ana");
+    assert_eq!(m["tieout_tier"], "agent");
+    let re = created[0]["id"].as_str().expect("id").to_string();
+    let note = format!(
+        "Refunded 79.00 USD on ch_qaQkgvmnL6FCvpy2LsOtemJ3 ({re}), rule first-purchase-window, approved by Ana (agent)."
+    );
+    assert!(out.contains(&note), "{out}");
+
+    // The audit log and `suggest --explain` give the same note to paste.
+    let audit = t.run(&["audit", "--ticket", "T-1007"]);
+    audit.success();
+    assert!(
+        audit.stdout.contains(&format!("    note: {note}")),
+        "{}",
+        audit.stdout
+    );
+    assert!(
+        audit
+            .stdout
+            .contains("approver=Ana tier=agent source=ticket:T-1007"),
+        "{}",
+        audit.stdout
+    );
+    let outdir = t.root().join("out");
+    let explain = t.run(&[
+        "suggest",
+        "--tickets",
+        &tickets,
+        "--explain",
+        "--out",
+        &outdir.display().to_string(),
+    ]);
+    assert!(
+        explain.stderr.contains(&format!("T-1007: {note}")),
+        "{}",
+        explain.stderr
+    );
+}
