@@ -627,6 +627,28 @@ mod tests {
             e.message
         );
 
+        // The approval section: a typo is named with its line and column, a role with
+        // no tier with what is wrong.
+        let (_dir, path) =
+            gate_file(b"[daily_budget]\nusd = \"100.00\"\n[approval]\napprover = []\n");
+        let e = policy_from_file(&path).expect_err("unknown key");
+        assert!(e.message.contains("line 4, column 1"), "{}", e.message);
+        let (_dir, path) = gate_file(
+            b"[daily_budget]\nusd = \"100.00\"\n[approval]\napprovers = [{ name = \"A\", role = \"boss\" }]\n",
+        );
+        let e = policy_from_file(&path).expect_err("no tier");
+        assert!(
+            e.message.contains("role 'boss' has no tier"),
+            "{}",
+            e.message
+        );
+        let (_dir, path) = gate_file(
+            b"[daily_budget]\nusd = \"100.00\"\n[approval]\napprovers = [{ name = \"Ana\", role = \"agent\" }]\n",
+        );
+        let p = policy_from_file(&path).expect("valid");
+        assert_eq!(p.approval.approvers.len(), 1);
+        assert_eq!(p.approval.batch_expiry_minutes, 15);
+
         let (_dir, path) = gate_file(b"[daily_budget]\nusd = \"1\xe900\"\n");
         let e = policy_from_file(&path).expect_err("not UTF-8");
         assert!(

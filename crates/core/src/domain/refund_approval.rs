@@ -1,4 +1,4 @@
-//! Who may approve a refund, and how much (README, "The refund gate's policy"): the gate
+//! Who may approve a refund, and how much (README, "Approvers and tiers"): the gate
 //! policy's `[approval]` section names the approvers (each with a role) and the tiers
 //! (each role's upper amount per currency, minor units; no `up_to` means no limit), and
 //! how long a batch preview stays valid. Also where a refund came from
