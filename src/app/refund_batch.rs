@@ -66,7 +66,7 @@ impl ItemReport {
                 }
                 ("done", note)
             }
-            (ItemResult::Failed { outcome }, _) => ("failed", outcome.summary()),
+            (ItemResult::Failed { outcome }, _) => ("failed", failure_text(outcome)),
             _ => (
                 "not done",
                 format!("{} on {}: not attempted", p.amount_display(), p.charge),
@@ -74,6 +74,13 @@ impl ItemReport {
         };
         format!("{:<12} {word:<9} {text}", self.source.id())
     }
+}
+
+/// Why an item failed, without the leading `failed: ` its summary has.
+pub fn failure_text(o: &Outcome) -> String {
+    let s = o.summary();
+    s.strip_prefix("failed: ")
+        .map_or_else(|| s.clone(), str::to_string)
 }
 
 /// What a confirmed batch did.

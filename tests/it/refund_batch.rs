@@ -488,7 +488,7 @@ fn the_cli_previews_a_batch_and_its_confirmation_stops_at_the_failing_second() {
     let out = &run.stdout;
     assert!(out.contains("1 done, 1 failed, 1 not attempted"), "{out}");
     assert!(
-        out.contains("T-1013       failed    failed: Stripe refused the refund"),
+        out.contains("T-1013       failed    Stripe refused the refund"),
         "{out}"
     );
     assert!(out.contains("too old to be refunded"), "{out}");

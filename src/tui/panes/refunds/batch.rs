@@ -333,12 +333,18 @@ fn checks_role(checks: &[ItemCheck]) -> Role {
 
 fn result_line(r: &ItemResult) -> (String, Role) {
     match r {
-        ItemResult::Done { outcome } => (format!("done: {}", outcome.summary()), Role::Ok),
+        ItemResult::Done { outcome } => (outcome.summary(), Role::Ok),
         ItemResult::AlreadyDone { refund_id } => (
             format!("done earlier: {refund_id} (not sent again)"),
             Role::Ok,
         ),
-        ItemResult::Failed { outcome } => (format!("failed: {}", outcome.summary()), Role::Failed),
+        ItemResult::Failed { outcome } => (
+            format!(
+                "failed: {}",
+                crate::app::refund_batch::failure_text(outcome)
+            ),
+            Role::Failed,
+        ),
         ItemResult::NotAttempted => ("not attempted".into(), Role::Muted),
     }
 }
