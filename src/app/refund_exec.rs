@@ -145,10 +145,9 @@ impl Gate {
     /// An entry about `p` with the OS user and the stamp's approver, tier and batch.
     fn entry(&self, event: Event, p: &Proposal, now: i64, st: &Stamp) -> Entry {
         let mut e = Entry::about(event, p, now, &self.user);
-        if let Some(s) = &st.signoff {
-            e.approver = Some(s.approver.clone());
-            e.tier.clone_from(&s.tier);
-        }
+        let s = self.signoff_of(st);
+        e.approver = Some(s.approver);
+        e.tier = s.tier;
         e.batch.clone_from(&st.batch);
         e
     }

@@ -101,6 +101,8 @@ pub struct RefundsPane {
     in_flight: BTreeSet<String>,
     /// Tickets marked for a batch (`toggle_mark`), by ticket key.
     marked: BTreeSet<String>,
+    /// The one ticket `approve_refund` previews as a batch once the approver is named.
+    single: Option<String>,
     /// The batch preview / confirmation / report overlay, when open.
     batch: Option<BatchOverlay>,
     gate_policy: Arc<GatePolicy>,
@@ -132,6 +134,7 @@ impl RefundsPane {
             executed: BTreeMap::new(),
             in_flight: BTreeSet::new(),
             marked: BTreeSet::new(),
+            single: None,
             batch: None,
             gate_policy: Arc::new(GatePolicy::default()),
         }
@@ -162,6 +165,9 @@ impl RefundsPane {
 
     /// Opens the frozen refund preview for the selected ticket.
     fn open_approval(&mut self, cx: &mut Cx<'_>) {
+        if self.gate_policy.approval.names_approvers() {
+            return self.approve_one_named(cx);
+        }
         let Some(a) = self.selected() else {
             cx.toast_error("no ticket selected");
             return;

@@ -33,6 +33,7 @@ impl RefundsPane {
     /// `approve_marked`: asks who approves when the policy names approvers, else opens
     /// the batch preview at once (the OS user approves).
     pub(super) fn approve_marked(&mut self, cx: &mut Cx<'_>) {
+        self.single = None;
         if self.marked.is_empty() {
             cx.toast_error("mark the approve/partial tickets with space first");
         } else if self.gate_policy.approval.names_approvers() {
@@ -42,14 +43,31 @@ impl RefundsPane {
         }
     }
 
-    /// Opens the batch preview of the marked tickets, in queue order.
+    /// `approve_refund` when the gate policy names approvers: the selected ticket as a
+    /// batch of one, after asking who approves (the single preview has no approver).
+    pub(super) fn approve_one_named(&mut self, cx: &mut Cx<'_>) {
+        let Some(a) = self.selected() else {
+            return cx.toast_error("no ticket selected");
+        };
+        if let Err(why) = approval::proposal_for(a) {
+            return cx.toast_error(why);
+        }
+        self.single = Some(approval::ticket_key(a));
+        cx.prompt(PromptKind::Approver, "");
+    }
+
+    /// Opens the batch preview of the marked tickets, in queue order (or of the one
+    /// ticket `approve_refund` named).
     pub(super) fn open_batch(&mut self, name: Option<&str>, cx: &mut Cx<'_>) {
-        let keys: Vec<String> = self
-            .rows
-            .iter()
-            .map(approval::ticket_key)
-            .filter(|k| self.marked.contains(k))
-            .collect();
+        let keys: Vec<String> = match self.single.take() {
+            Some(one) => vec![one],
+            None => self
+                .rows
+                .iter()
+                .map(approval::ticket_key)
+                .filter(|k| self.marked.contains(k))
+                .collect(),
+        };
         let items = match crate::app::refund_batch::items_for(&self.rows, &keys) {
             Ok(i) => i,
             Err(why) => return cx.toast_error(why),

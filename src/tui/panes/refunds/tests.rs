@@ -1068,3 +1068,23 @@ fn snapshot_the_batch_preview() {
         insta::assert_snapshot!(name("batch_preview", size), h.frame());
     }
 }
+
+#[test]
+fn with_approvers_named_a_single_approval_asks_who_and_previews_a_batch_of_one() {
+    let ws = test_account_workspace(Origin::Cache, Mode::Test)
+        .with_gate_policy(GatePolicy::from_toml(BATCH_POLICY).expect("policy"));
+    let mut h = harness(ws, (120, 40));
+    h.action(Action::Down);
+    h.keys("a");
+    h.type_text("Bo");
+    h.keys("enter");
+    let frame = h.frame();
+    assert!(frame.contains("Approve 1 refund(s)"), "{frame}");
+    assert!(frame.contains("Bo (lead)"), "{frame}");
+    h.type_text("yes");
+    h.keys("enter");
+    let sent = batches(&h);
+    assert_eq!(sent.len(), 1);
+    assert_eq!(sent[0].1.items[0].proposal, t02_proposal());
+    assert!(executed(&h).is_empty(), "no approver-less single refund");
+}
