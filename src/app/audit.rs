@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use jiff::tz::TimeZone;
 use serde::{Deserialize, Serialize};
 
+use crate::domain::refund_approval::RefundSource;
 use crate::domain::refund_gate::{Approval, Proposal, Refusal};
 use crate::money::Currency;
 
@@ -67,6 +68,19 @@ pub struct Entry {
     pub detail: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
+    /// Who approved (a name from the gate policy's approvers, else the OS user), once
+    /// known: on every step of an approved refund.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approver: Option<String>,
+    /// The approver's tier (role), when the gate policy names approvers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tier: Option<String>,
+    /// Where the refund came from: `ticket:T-123` or `fraud_warning:issfr_…`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// The batch (first 16 hex digits of its hash) the refund was approved in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch: Option<String>,
 }
 
 impl Entry {
@@ -92,6 +106,10 @@ impl Entry {
             refused_by: None,
             detail: None,
             request_id: None,
+            approver: None,
+            tier: None,
+            source: Some(RefundSource::of_key(&p.ticket).tag()),
+            batch: None,
         }
     }
 

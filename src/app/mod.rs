@@ -21,6 +21,7 @@ pub mod permission_check;
 pub mod query;
 pub mod reconcile;
 pub mod recovery;
+pub mod refund_batch;
 pub mod refund_exec;
 pub mod run_history;
 pub mod schedule;

@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use crate::app::audit::{AuditError, AuditLog, Entry, Event, spent_on_day};
 use crate::app::toml_file;
+use crate::domain::refund_approval::{RefundSource, Signoff};
 use crate::domain::refund_gate::{
     self, Approval, FreshCharge, GatePolicy, GatePolicyFile, Proposal, Refusal, Rule,
 };
@@ -110,6 +111,16 @@ pub struct Gate {
     pub user: String,
 }
 
+/// Who signed a refund off and the batch it was approved in: stamped on every audit
+/// entry of its execution and sent in the refund's metadata.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Stamp {
+    /// `None`: the OS user approves (a policy that names no approvers).
+    pub signoff: Option<Signoff>,
+    /// The batch's short hash, when approved in a batch.
+    pub batch: Option<String>,
+}
+
 fn status_of(r: &Refund) -> String {
     r.status
         .as_ref()
@@ -129,6 +140,34 @@ fn writer_failure(e: &WriterError) -> Option<Refusal> {
 impl Gate {
     fn log(&self, e: &Entry) -> Result<(), AuditError> {
         self.audit.append(e)
+    }
+
+    /// An entry about `p` with the OS user and the stamp's approver, tier and batch.
+    fn entry(&self, event: Event, p: &Proposal, now: i64, st: &Stamp) -> Entry {
+        let mut e = Entry::about(event, p, now, &self.user);
+        let s = self.signoff_of(st);
+        e.approver = Some(s.approver);
+        e.tier = s.tier;
+        e.batch.clone_from(&st.batch);
+        e
+    }
+
+    /// Who approves when no name was given: the OS user, with no tier.
+    fn signoff_of(&self, st: &Stamp) -> Signoff {
+        st.signoff.clone().unwrap_or_else(|| Signoff {
+            approver: self.user.clone(),
+            tier: None,
+        })
+    }
+
+    /// Records that `p` was shown, stamped (a batch preview).
+    pub fn propose_stamped(&self, p: &Proposal, st: &Stamp, now: i64) -> Result<(), AuditError> {
+        self.log(&self.entry(Event::Proposal, p, now, st))
+    }
+
+    /// Records that the preview of `p` was closed unsent, stamped.
+    pub fn cancel_stamped(&self, p: &Proposal, st: &Stamp, now: i64) -> Result<(), AuditError> {
+        self.log(&self.entry(Event::Cancelled, p, now, st))
     }
 
     /// Records that `p` was shown to the operator.
@@ -156,14 +195,46 @@ impl Gate {
 
     /// The operator approved `p` (after the deliberate confirmation): binds and records it.
     pub fn approve(&self, p: &Proposal, now: i64) -> Result<Approval, AuditError> {
-        let a = Approval::new(p, &self.user, now);
-        self.log(&Entry::approval(p, &a))?;
+        self.approve_stamped(p, &Stamp::default(), now)
+    }
+
+    /// The named approver (or the OS user) approved `p`: binds and records it.
+    pub fn approve_stamped(
+        &self,
+        p: &Proposal,
+        st: &Stamp,
+        now: i64,
+    ) -> Result<Approval, AuditError> {
+        let a = Approval::new(p, &self.signoff_of(st).approver, now);
+        let mut e = self.entry(Event::Approval, p, a.approved_at, st);
+        e.digest.clone_from(&a.digest);
+        self.log(&e)?;
         Ok(a)
     }
 
-    fn refuse(&self, p: &Proposal, r: Refusal, now: i64) -> Result<Outcome, AuditError> {
-        self.log(&Entry::refusal(p, &r, now, &self.user))?;
+    fn refuse(
+        &self,
+        p: &Proposal,
+        r: Refusal,
+        now: i64,
+        st: &Stamp,
+    ) -> Result<Outcome, AuditError> {
+        let mut e = self.entry(Event::Refusal, p, now, st);
+        e.refused_by = Some(r.rule.id().to_string());
+        e.detail = Some(r.reason.clone());
+        self.log(&e)?;
         Ok(Outcome::Refused(r))
+    }
+
+    /// Records a refusal that stopped `p` before anything ran (a batch refused whole).
+    pub fn refuse_stamped(
+        &self,
+        p: &Proposal,
+        r: Refusal,
+        st: &Stamp,
+        now: i64,
+    ) -> Result<Outcome, AuditError> {
+        self.refuse(p, r, now, st)
     }
 
     fn failed(
@@ -172,8 +243,9 @@ impl Gate {
         refund_id: Option<String>,
         reason: String,
         now: i64,
+        st: &Stamp,
     ) -> Result<Outcome, AuditError> {
-        let mut e = Entry::about(Event::CallFailed, p, now, &self.user);
+        let mut e = self.entry(Event::CallFailed, p, now, st);
         e.refund_id.clone_from(&refund_id);
         e.detail = Some(reason.clone());
         self.log(&e)?;
@@ -199,14 +271,33 @@ impl Gate {
         approval: &Approval,
         now: i64,
     ) -> Result<Outcome, AuditError> {
+        self.execute_stamped(p, approval, &Stamp::default(), now)
+            .await
+    }
+
+    /// [`Gate::execute`] for a named approver (and batch): the approver must be one the
+    /// policy names, within their tier; both go on every audit entry and in the refund's
+    /// metadata.
+    pub async fn execute_stamped(
+        &self,
+        p: &Proposal,
+        approval: &Approval,
+        st: &Stamp,
+        now: i64,
+    ) -> Result<Outcome, AuditError> {
         if let Err(r) = approval.covers(p) {
-            return self.refuse(p, r, now);
+            return self.refuse(p, r, now, st);
+        }
+        let signoff = self.signoff_of(st);
+        if let Err(r) = self.policy.approval.check(&signoff, p.amount, p.currency) {
+            return self.refuse(p, r, now, st);
         }
         if self.writer.is_disabled() {
             return self.refuse(
                 p,
                 Refusal::new(Rule::WriterDisabled, WriterError::Disabled.to_string()),
                 now,
+                st,
             );
         }
         let entries = self.audit.read()?;
@@ -219,18 +310,19 @@ impl Gate {
             .find(|e| e.event == Event::Created && e.digest == digest && e.refund_id.is_some())
             && let Some(id) = done.refund_id.clone()
         {
-            return self.read_back(p, &id, now).await;
+            return self.read_back(p, &id, now, st).await;
         }
         let fresh = match self.fresh(p).await {
             Ok(f) => f,
             Err(e) => {
                 return match writer_failure(&e) {
-                    Some(r) => self.refuse(p, r, now),
+                    Some(r) => self.refuse(p, r, now, st),
                     None => self.failed(
                         p,
                         None,
                         format!("could not re-read the charge before refunding: {e}"),
                         now,
+                        st,
                     ),
                 };
             }
@@ -242,21 +334,17 @@ impl Gate {
             &self.tz,
         );
         if let Err(r) = refund_gate::check(p, &fresh, &self.policy, spent) {
-            return self.refuse(p, r, now);
+            return self.refuse(p, r, now, st);
         }
         let key = p.idempotency_key();
-        let mut call = Entry::about(Event::Call, p, now, &self.user);
+        let mut call = self.entry(Event::Call, p, now, st);
         call.idempotency_key = Some(key.clone());
         self.log(&call)?;
         let req = RefundRequest {
             charge: p.charge.clone(),
             amount: p.amount,
             reason: p.reason.clone(),
-            metadata: vec![
-                ("tieout_ticket".into(), p.ticket.clone()),
-                ("tieout_rule".into(), p.rule.clone()),
-                ("tieout_approval".into(), digest[..16].to_string()),
-            ],
+            metadata: metadata(p, &signoff, st, &digest),
         };
         let created = match self.writer.create(&req, &key).await {
             Ok(c) => c,
@@ -264,16 +352,18 @@ impl Gate {
                 e @ WriterError::LiveModeSeen {
                     refund_id: Some(_), ..
                 },
-            ) => return self.created_live(p, &key, &e, now),
+            ) => return self.created_live(p, &key, &e, now, st),
             Err(e) => {
                 return match writer_failure(&e) {
-                    Some(r) => self.refuse(p, r, now),
-                    None => self.failed(p, None, format!("Stripe refused the refund: {e}"), now),
+                    Some(r) => self.refuse(p, r, now, st),
+                    None => {
+                        self.failed(p, None, format!("Stripe refused the refund: {e}"), now, st)
+                    }
                 };
             }
         };
         let id = created.refund.id.clone();
-        let mut e = Entry::about(Event::Created, p, now, &self.user);
+        let mut e = self.entry(Event::Created, p, now, st);
         e.idempotency_key = Some(key);
         e.refund_id = Some(id.clone());
         e.status = Some(status_of(&created.refund));
@@ -283,7 +373,7 @@ impl Gate {
                 Some("replayed: Stripe returned the refund of an earlier identical call".into());
         }
         self.log(&e)?;
-        self.read_back(p, &id, now).await
+        self.read_back(p, &id, now, st).await
     }
 
     /// Stripe created a refund but answered `livemode: true`: the writer has disabled
@@ -296,14 +386,15 @@ impl Gate {
         key: &str,
         e: &WriterError,
         now: i64,
+        st: &Stamp,
     ) -> Result<Outcome, AuditError> {
         let WriterError::LiveModeSeen {
             refund_id, status, ..
         } = e
         else {
-            return self.failed(p, None, e.to_string(), now);
+            return self.failed(p, None, e.to_string(), now, st);
         };
-        let mut entry = Entry::about(Event::Created, p, now, &self.user);
+        let mut entry = self.entry(Event::Created, p, now, st);
         entry.idempotency_key = Some(key.to_string());
         entry.refund_id.clone_from(refund_id);
         entry.status.clone_from(status);
@@ -322,15 +413,21 @@ impl Gate {
         refund_id: &str,
         now: i64,
     ) -> Result<Outcome, AuditError> {
-        self.read_back(p, refund_id, now).await
+        self.read_back(p, refund_id, now, &Stamp::default()).await
     }
 
-    async fn read_back(&self, p: &Proposal, id: &str, now: i64) -> Result<Outcome, AuditError> {
+    async fn read_back(
+        &self,
+        p: &Proposal,
+        id: &str,
+        now: i64,
+        st: &Stamp,
+    ) -> Result<Outcome, AuditError> {
         let refund = match self.writer.refund(id).await {
             Ok(r) => r,
             Err(e) => {
                 let reason = format!("could not read refund {id} back: {e}");
-                let mut entry = Entry::about(Event::ReadBack, p, now, &self.user);
+                let mut entry = self.entry(Event::ReadBack, p, now, st);
                 entry.refund_id = Some(id.to_string());
                 entry.verdict = Some("unverifiable".into());
                 entry.detail = Some(reason.clone());
@@ -373,7 +470,7 @@ impl Gate {
                 },
             ),
         };
-        let mut entry = Entry::about(Event::ReadBack, p, now, &self.user);
+        let mut entry = self.entry(Event::ReadBack, p, now, st);
         entry.refund_id = Some(id.to_string());
         entry.status = Some(status);
         entry.verdict = Some(verdict.into());
@@ -400,6 +497,29 @@ impl Gate {
             disputes: disputes.into_iter().map(|d| d.id).collect(),
         })
     }
+}
+
+/// The refund's metadata: where it came from, the rule, who approved it under which
+/// tier (`none`: no tiers in force), and the approval (and batch) it was sent under.
+fn metadata(p: &Proposal, s: &Signoff, st: &Stamp, digest: &str) -> Vec<(String, String)> {
+    let mut m = vec![
+        ("tieout_ticket".to_string(), p.ticket.clone()),
+        (
+            "tieout_source".into(),
+            RefundSource::of_key(&p.ticket).tag(),
+        ),
+        ("tieout_rule".into(), p.rule.clone()),
+        ("tieout_approver".into(), s.approver.clone()),
+        (
+            "tieout_tier".into(),
+            s.tier.clone().unwrap_or_else(|| "none".into()),
+        ),
+        ("tieout_approval".into(), digest[..16].to_string()),
+    ];
+    if let Some(b) = &st.batch {
+        m.push(("tieout_batch".into(), b.clone()));
+    }
+    m
 }
 
 /// The gate of one workbench session (one writer, so a `livemode: true` answer disables
@@ -433,6 +553,11 @@ pub fn session(req: &super::ReadRequest, now: Option<i64>) -> Result<GateSession
 impl GateSession {
     fn now(&self) -> i64 {
         self.now.unwrap_or_else(crate::time::now_unix)
+    }
+
+    /// The session's clock: `--now` when given, else the system clock.
+    pub fn clock(&self) -> i64 {
+        self.now()
     }
 
     /// Approves and executes `p` (proposing it first unless its preview recorded it),
@@ -500,6 +625,28 @@ mod tests {
             "{}",
             e.message
         );
+
+        // The approval section: a typo is named with its line and column, a role with
+        // no tier with what is wrong.
+        let (_dir, path) =
+            gate_file(b"[daily_budget]\nusd = \"100.00\"\n[approval]\napprover = []\n");
+        let e = policy_from_file(&path).expect_err("unknown key");
+        assert!(e.message.contains("line 4, column 1"), "{}", e.message);
+        let (_dir, path) = gate_file(
+            b"[daily_budget]\nusd = \"100.00\"\n[approval]\napprovers = [{ name = \"A\", role = \"boss\" }]\n",
+        );
+        let e = policy_from_file(&path).expect_err("no tier");
+        assert!(
+            e.message.contains("role 'boss' has no tier"),
+            "{}",
+            e.message
+        );
+        let (_dir, path) = gate_file(
+            b"[daily_budget]\nusd = \"100.00\"\n[approval]\napprovers = [{ name = \"Ana\", role = \"agent\" }]\n",
+        );
+        let p = policy_from_file(&path).expect("valid");
+        assert_eq!(p.approval.approvers.len(), 1);
+        assert_eq!(p.approval.batch_expiry_minutes, 15);
 
         let (_dir, path) = gate_file(b"[daily_budget]\nusd = \"1\xe900\"\n");
         let e = policy_from_file(&path).expect_err("not UTF-8");

@@ -38,6 +38,10 @@ pub fn run(ctx: &Ctx, ticket: Option<&str>, day: Option<&str>) -> CmdResult {
     }
     for e in shown {
         println!("{}", line(e));
+        // A refund created: the note to paste into the ticket, on a line of its own.
+        if let Some(note) = crate::app::refund_batch::note_of(e) {
+            println!("    note: {note}");
+        }
     }
     Ok(())
 }
@@ -80,6 +84,10 @@ pub fn line(e: &Entry) -> String {
     add("status", &e.status);
     add("verdict", &e.verdict);
     add("refused_by", &e.refused_by);
+    add("approver", &e.approver);
+    add("tier", &e.tier);
+    add("source", &e.source);
+    add("batch", &e.batch);
     add("idempotency_key", &e.idempotency_key);
     add("request_id", &e.request_id);
     if let Some(d) = &e.detail {

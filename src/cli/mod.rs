@@ -27,6 +27,7 @@ pub mod recovery;
 pub mod schedule;
 pub mod status;
 pub mod suggest;
+pub mod suggest_batch;
 pub mod sync;
 pub mod tui_cmd;
 
@@ -282,10 +283,10 @@ pub struct JournalArgs {
 #[derive(Debug, Clone, Args)]
 pub struct SuggestArgs {
     /// The customer's email address.
-    #[arg(long, value_name = "E", required_unless_present = "tickets")]
+    #[arg(long, value_name = "E", required_unless_present_any = ["tickets", "confirm"])]
     pub email: Option<String>,
     /// The order id the customer quotes.
-    #[arg(long, value_name = "O", required_unless_present = "tickets")]
+    #[arg(long, value_name = "O", required_unless_present_any = ["tickets", "confirm"])]
     pub order: Option<String>,
     /// The customer's message.
     #[arg(long, value_name = "M")]
@@ -320,6 +321,18 @@ pub struct SuggestArgs {
     /// Replace files written by an earlier, different run (with --tickets).
     #[arg(long)]
     pub force: bool,
+    /// Preview these tickets' refunds as one batch (comma-separated ids, each an approve
+    /// or partial suggestion of --tickets FILE): the checks, the total, the hash and the
+    /// expiry; nothing is sent until --confirm.
+    #[arg(long, value_name = "IDS", value_delimiter = ',', requires = "tickets")]
+    pub approve: Option<Vec<String>>,
+    /// Who approves the batch: a name from the gate policy's approvers (its tier limits
+    /// the amounts); left out when the policy names none (the OS user approves).
+    #[arg(long, value_name = "NAME")]
+    pub approver: Option<String>,
+    /// Carry out the batch previewed with this hash (test mode only), before it expires.
+    #[arg(long, value_name = "HASH", conflicts_with_all = ["tickets", "email", "order", "message", "ticket", "approve"])]
+    pub confirm: Option<String>,
 }
 
 /// Parses the command line and runs it; the process exit code follows the contract.

@@ -26,6 +26,9 @@ use crate::report::refunds::json_line;
 use super::{CmdResult, Ctx, Failure, SuggestArgs};
 
 pub fn run(ctx: &Ctx, args: &SuggestArgs) -> CmdResult {
+    if let Some(hash) = &args.confirm {
+        return super::suggest_batch::confirm(ctx, args, hash);
+    }
     one_ticket_writes_no_file(args)?;
     let policy = read_policy(args.policy.as_deref())?;
     match &args.tickets {
@@ -79,6 +82,7 @@ fn run_one(ctx: &Ctx, args: &SuggestArgs, policy: &Policy) -> CmdResult {
     }
     if args.explain {
         eprint!("{}", trail::markdown(&trails));
+        super::suggest_batch::print_notes(&tickets);
     }
     if let Some(why) = unread.iter().flatten().next() {
         return Err(Failure::new(
@@ -122,7 +126,13 @@ fn run_batch(ctx: &Ctx, args: &SuggestArgs, path: &Path, policy: &Policy) -> Cmd
             ),
         ));
     }
+    if let Some(keys) = &args.approve {
+        return super::suggest_batch::preview(ctx, args, &data, &tickets, policy, keys);
+    }
     let (rows, trails) = suggest_all(&data, &tickets, &reads, policy, &ctx.request());
+    if args.explain {
+        super::suggest_batch::print_notes(&tickets);
+    }
 
     let dir = args.out.clone().unwrap_or_else(|| PathBuf::from("."));
     let explained = args.explain.then_some(trails.as_slice());
@@ -212,6 +222,9 @@ mod tests {
             columns: None,
             order_pattern: Vec::new(),
             explain: false,
+            approve: None,
+            approver: None,
+            confirm: None,
         }
     }
 

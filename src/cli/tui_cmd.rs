@@ -37,6 +37,7 @@ pub fn settings(ctx: &Ctx, demo: bool) -> Result<Settings, Failure> {
         },
         mouse: !ctx.global.no_mouse,
         now: ctx.now,
+        clock_runs: ctx.global.now.is_none(),
         tz: ctx.tz.clone(),
         copy_format: file.workbench.copy_format,
         recent: crate::tui::palette::Recent::parse(&recent),

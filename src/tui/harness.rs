@@ -37,6 +37,7 @@ pub fn test_settings(startup: Startup) -> Settings {
         startup,
         mouse: true,
         now: super::sample::NOW,
+        clock_runs: false,
         tz: jiff::tz::TimeZone::UTC,
         copy_format: Default::default(),
         recent: Default::default(),

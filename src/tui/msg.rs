@@ -196,6 +196,18 @@ pub enum Msg {
         req: RequestId,
         done: RefundDone,
     },
+    /// An `Effect::ExecuteBatch` finished: the batch's report, or why it could not run.
+    BatchExecuted {
+        req: RequestId,
+        done: BatchDone,
+    },
+}
+
+/// What comes back from a confirmed batch (handed to the pane that asked, as its
+/// `on_computed` output).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BatchDone {
+    pub outcome: Result<crate::app::refund_batch::BatchReport, String>,
 }
 
 /// What comes back from an approved refund (handed to the pane that asked, as its
@@ -233,6 +245,7 @@ impl fmt::Debug for Msg {
             Msg::Opened(r) => write!(f, "Opened({r:?})"),
             Msg::Written(r) => write!(f, "Written({r:?})"),
             Msg::RefundExecuted { req, done } => write!(f, "RefundExecuted({req:?}, {done:?})"),
+            Msg::BatchExecuted { req, .. } => write!(f, "BatchExecuted({req:?})"),
             Msg::PacketExported { req, result } => write!(f, "PacketExported({req:?}, {result:?})"),
         }
     }
@@ -289,6 +302,18 @@ pub enum Effect {
     /// cancelled (in order with the executions; nothing comes back).
     AuditPreview {
         proposal: crate::domain::refund_gate::Proposal,
+        event: PreviewEvent,
+    },
+    /// Carry out a confirmed batch (`confirmed`: the hash the preview showed) through the
+    /// gate off the UI task, item by item; answered by `Msg::BatchExecuted`.
+    ExecuteBatch {
+        req: RequestId,
+        batch: crate::domain::refund_batch::Batch,
+        confirmed: String,
+    },
+    /// Record in the audit log that a batch preview was opened or cancelled.
+    AuditBatch {
+        batch: crate::domain::refund_batch::Batch,
         event: PreviewEvent,
     },
     /// Write the month-end close packet for `month` into the folder `dir` off the UI task

@@ -167,6 +167,8 @@ pub struct Toast {
 /// The parts of the state panes may reach while handling a message.
 pub struct Core {
     pub now: i64,
+    /// See `Settings::clock_runs`.
+    pub clock_runs: bool,
     pub tz: TimeZone,
     pub workspace: Option<Workspace>,
     next_req: u64,
@@ -186,6 +188,7 @@ impl Core {
     pub fn new(now: i64, tz: TimeZone) -> Self {
         Core {
             now,
+            clock_runs: false,
             tz,
             workspace: None,
             next_req: 1,
@@ -243,6 +246,16 @@ impl<'a> Cx<'a> {
     /// The run's clock (unix seconds; `--now` in tests).
     pub fn now(&self) -> i64 {
         self.core.now
+    }
+
+    /// The time now: the run's clock when fixed (`--now`, tests), else the system clock
+    /// (a refund batch's preview time and expiry).
+    pub fn wall_now(&self) -> i64 {
+        if self.core.clock_runs {
+            crate::time::now_unix()
+        } else {
+            self.core.now
+        }
     }
 
     /// The time zone dates are shown in (`--tz`).

@@ -14,6 +14,9 @@ pub enum PromptKind {
     PacketDir,
     /// The month to show, `YYYY-MM` (the Tie-out pane answers).
     Month,
+    /// Who approves the marked refunds: a name from the gate policy's approvers (the
+    /// Refunds pane answers).
+    Approver,
 }
 
 /// A one-line text prompt at the bottom of the screen.

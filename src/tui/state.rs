@@ -57,6 +57,9 @@ pub struct Settings {
     pub startup: Startup,
     pub mouse: bool,
     pub now: i64,
+    /// Whether the wall clock runs on from `now` (no `--now`): a batch preview's time and
+    /// expiry are then read from it ([`crate::tui::pane::Cx::wall_now`]).
+    pub clock_runs: bool,
     pub tz: TimeZone,
     /// What `copy_row` and `copy_table` copy (`copy_format` in settings.toml).
     pub copy_format: CopyFormat,
@@ -134,6 +137,7 @@ impl State {
         let tab_contexts = tabs.iter().map(|p| panes::context_of(p.as_ref())).collect();
         let mut core = Core::new(settings.now, settings.tz);
         core.copy_format = settings.copy_format;
+        core.clock_runs = settings.clock_runs;
         State {
             core,
             tabs,

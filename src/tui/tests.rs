@@ -845,6 +845,7 @@ fn in_parts(ws: &Workspace) -> (Workspace, AccountData) {
         history: ws.history.clone(),
         bank: ws.bank.clone(),
         connected: ws.connected.clone(),
+        gate_policy: Arc::clone(&ws.gate_policy),
     };
     (first, rest)
 }

@@ -136,6 +136,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             true
         }
         Msg::RefundExecuted { req, done } => on_refund_executed(state, req, done),
+        Msg::BatchExecuted { req, done } => on_batch_executed(state, req, done),
         Msg::PacketExported { req, result } => on_packet_exported(state, req, result),
         Msg::Written(r) => {
             state.core.toast = Some(match r {
@@ -523,6 +524,32 @@ fn on_mouse(state: &mut State, m: MouseInput) -> bool {
                 .unwrap_or(false)
         }
     }
+}
+
+/// A batch's report goes to the pane that asked; if that pane is gone, the status line
+/// still says how it ended.
+fn on_batch_executed(
+    state: &mut State,
+    req: super::msg::RequestId,
+    done: super::msg::BatchDone,
+) -> bool {
+    match state.core.pending.remove(&req) {
+        Some((owner, _)) => {
+            state.with_owner(owner, |pane, cx| pane.on_computed(req, Box::new(done), cx));
+            state.apply_navigation(owner);
+        }
+        None => {
+            let (text, error) = match &done.outcome {
+                Ok(r) => (
+                    r.lines().first().cloned().unwrap_or_default(),
+                    !r.complete(),
+                ),
+                Err(e) => (format!("batch not sent: {e}"), true),
+            };
+            state.core.toast = Some(Toast { text, error });
+        }
+    }
+    true
 }
 
 /// A refund's outcome goes to the pane that asked; if that pane is gone, the status line

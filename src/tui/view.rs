@@ -397,6 +397,7 @@ fn draw_hints(state: &State, area: Rect, buf: &mut Buffer) {
             PromptKind::Goto => ("go to row or id: ", "jump", "cancel"),
             PromptKind::PacketDir => ("close packet folder: ", "write", "cancel"),
             PromptKind::Month => ("month (YYYY-MM): ", "show", "cancel"),
+            PromptKind::Approver => ("approved by (name): ", "preview", "cancel"),
         };
         // The prompt's keys, from its mode layer.
         let help = typing_keys(state, &[(Action::Submit, submit), (Action::Cancel, cancel)]);

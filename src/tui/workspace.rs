@@ -27,6 +27,9 @@ pub struct Workspace {
     /// The connected account (`--stripe-account acct_…`) the data was read from, if any:
     /// its objects open in the Dashboard under that account.
     pub connected: Option<String>,
+    /// The refund gate's policy (budgets, approvers and tiers, the batch expiry) the
+    /// Refunds pane previews against; the gate reads it again before sending.
+    pub gate_policy: Arc<crate::domain::refund_gate::GatePolicy>,
 }
 
 pub use crate::app::pane_reads::Gap;
@@ -40,7 +43,14 @@ impl Workspace {
             history: None,
             bank: None,
             connected: None,
+            gate_policy: Arc::new(crate::domain::refund_gate::GatePolicy::default()),
         }
+    }
+
+    /// The same, previewing refunds against `policy`.
+    pub fn with_gate_policy(mut self, policy: crate::domain::refund_gate::GatePolicy) -> Self {
+        self.gate_policy = Arc::new(policy);
+        self
     }
 
     /// The same workspace, read from the connected account `account` (Connect).
@@ -86,6 +96,7 @@ impl Workspace {
             history: self.history,
             bank: self.bank,
             connected: self.connected,
+            gate_policy: self.gate_policy,
         }
     }
 

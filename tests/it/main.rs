@@ -35,6 +35,7 @@ mod man_and_completions;
 mod query;
 mod reconcile;
 mod recovery;
+mod refund_batch;
 mod refund_gate;
 mod schedule;
 mod screenshots;

@@ -28,6 +28,7 @@ use ratatui::widgets::{Block, Paragraph, Widget};
 use serde::Serialize;
 
 use crate::app::refund_exec::Outcome;
+use crate::domain::refund_gate::GatePolicy;
 use crate::domain::refunds::matching::{OrderMatch, PeriodLink};
 use crate::domain::refunds::{Assessment, Facts, Policy, Recommendation};
 use crate::model::AccountData;
@@ -37,9 +38,10 @@ use crate::report::refunds::fields as suggestion_fields;
 use crate::time::date_in;
 use crate::tui::action::Action;
 use crate::tui::keymap::{self, Input};
-use crate::tui::msg::{Job, JobOutput, RefundDone, RequestId};
+use crate::tui::msg::{BatchDone, Job, JobOutput, RefundDone, RequestId};
 use crate::tui::pane::{Cx, Handled, Pane, Reads, Reveal, ViewCx};
 use crate::tui::panes::detail::RowDetail;
+use crate::tui::prompt::PromptKind;
 use crate::tui::theme::Role;
 use crate::tui::widgets::table::{
     Cell, ColumnDef, DataTable, RowsSource, TableSource, cell_of, field_col,
@@ -77,8 +79,11 @@ pub fn pane() -> Box<dyn Pane> {
 }
 
 pub mod approval;
+pub mod batch;
+mod marks;
 
 use approval::{ApprovalOverlay, KeyOutcome};
+use batch::BatchOverlay;
 
 /// The Refunds tab.
 pub struct RefundsPane {
@@ -95,6 +100,13 @@ pub struct RefundsPane {
     executed: BTreeMap<String, Result<Outcome, String>>,
     /// Tickets whose refund is being sent (no second preview until it answers).
     in_flight: BTreeSet<String>,
+    /// Tickets marked for a batch (`toggle_mark`), by ticket key.
+    marked: BTreeSet<String>,
+    /// The one ticket `approve_refund` previews as a batch once the approver is named.
+    single: Option<String>,
+    /// The batch preview / confirmation / report overlay, when open.
+    batch: Option<BatchOverlay>,
+    gate_policy: Arc<GatePolicy>,
 }
 
 /// One queue row: the assessment and, once its refund ran, how that ended.
@@ -102,6 +114,8 @@ pub struct RefundsPane {
 pub struct QueueRow {
     pub a: Assessment,
     pub mark: Option<(&'static str, Role)>,
+    /// Marked for a batch.
+    pub marked: bool,
 }
 
 fn empty_source() -> Arc<dyn TableSource> {
@@ -120,6 +134,10 @@ impl RefundsPane {
             approval: None,
             executed: BTreeMap::new(),
             in_flight: BTreeSet::new(),
+            marked: BTreeSet::new(),
+            single: None,
+            batch: None,
+            gate_policy: Arc::new(GatePolicy::default()),
         }
     }
 
@@ -138,6 +156,7 @@ impl RefundsPane {
                     .executed
                     .get(&approval::ticket_key(a))
                     .map(approval::mark),
+                marked: self.marked.contains(&approval::ticket_key(a)),
                 a: a.clone(),
             })
             .collect();
@@ -147,6 +166,9 @@ impl RefundsPane {
 
     /// Opens the frozen refund preview for the selected ticket.
     fn open_approval(&mut self, cx: &mut Cx<'_>) {
+        if self.gate_policy.approval.names_approvers() {
+            return self.approve_one_named(cx);
+        }
         let Some(a) = self.selected() else {
             cx.toast_error("no ticket selected");
             return;
@@ -217,9 +239,13 @@ fn rec_role(r: Recommendation) -> Role {
 }
 
 fn suggest_cell(r: &QueueRow) -> Cell<'_> {
-    match r.mark {
-        Some((text, role)) => Cell::Tag(text.into(), role),
-        None => Cell::Tag(
+    match (r.mark, r.marked) {
+        (Some((text, role)), _) => Cell::Tag(text.into(), role),
+        (None, true) => Cell::Tag(
+            format!("● {}", r.a.suggestion.recommendation.as_str()).into(),
+            Role::Title,
+        ),
+        (None, false) => Cell::Tag(
             r.a.suggestion.recommendation.as_str().into(),
             rec_role(r.a.suggestion.recommendation),
         ),
@@ -306,6 +332,16 @@ impl Pane for RefundsPane {
         }
         self.data = Some(ws.data.clone());
         self.connected = ws.connected.clone();
+        self.gate_policy = ws.gate_policy.clone();
+        if self
+            .batch
+            .as_ref()
+            .is_some_and(|o| matches!(o.stage, batch::Stage::Preview { .. }))
+            && let Some(o) = self.batch.take()
+        {
+            o.audit_closed(cx);
+            cx.toast("batch preview closed: the account was reloaded; review it again");
+        }
         // A preview not yet confirmed was built from the old data: review it again.
         if self
             .approval
@@ -348,6 +384,10 @@ impl Pane for RefundsPane {
             Ok(done) => return self.refund_done(req, *done, cx),
             Err(other) => other,
         };
+        let output = match output.downcast::<BatchDone>() {
+            Ok(done) => return self.batch_done(req, *done, cx),
+            Err(other) => other,
+        };
         if self.pending != Some(req) {
             return;
         }
@@ -359,17 +399,28 @@ impl Pane for RefundsPane {
 
     fn handle(&mut self, action: Action, cx: &mut Cx<'_>) -> Handled {
         // The overlay is modal: actions (mouse, scripts) do not reach the queue under it.
-        if self.approval.is_some() {
-            if action == Action::Back
-                && let Some(o) = self.approval.take()
-            {
-                o.audit_closed(cx);
+        if self.approval.is_some() || self.batch.is_some() {
+            if action == Action::Back {
+                if let Some(o) = self.approval.take() {
+                    o.audit_closed(cx);
+                }
+                if let Some(o) = self.batch.take() {
+                    o.audit_closed(cx);
+                }
             }
             return Handled::Yes;
         }
         match action {
             Action::ApproveRefund => {
                 self.open_approval(cx);
+                Handled::Yes
+            }
+            Action::ToggleMark => {
+                self.toggle_mark(cx);
+                Handled::Yes
+            }
+            Action::ApproveMarked => {
+                self.approve_marked(cx);
                 Handled::Yes
             }
             Action::Open => {
@@ -445,11 +496,22 @@ impl Pane for RefundsPane {
         if let Some(o) = &self.approval {
             o.render(area, buf, cx);
         }
+        if let Some(o) = &self.batch {
+            o.render(area, buf, cx);
+        }
     }
 
     fn hints(&self) -> Vec<Action> {
-        if self.approval.is_some() {
+        if self.approval.is_some() || self.batch.is_some() {
             return vec![Action::Cancel];
+        }
+        if !self.marked.is_empty() {
+            return vec![
+                Action::ToggleMark,
+                Action::ApproveMarked,
+                Action::Open,
+                Action::Filter,
+            ];
         }
         vec![
             Action::Open,
@@ -461,10 +523,23 @@ impl Pane for RefundsPane {
     }
 
     fn key_mode(&self) -> Option<&'static str> {
-        self.approval.is_some().then_some(keymap::CONFIRM)
+        (self.approval.is_some() || self.batch.is_some()).then_some(keymap::CONFIRM)
+    }
+
+    fn on_prompt(&mut self, kind: PromptKind, text: &str, cx: &mut Cx<'_>) {
+        if kind == PromptKind::Approver {
+            self.open_batch(Some(text), cx);
+        }
     }
 
     fn input(&mut self, input: Input, cx: &mut Cx<'_>) {
+        if let Some(o) = &mut self.batch {
+            if o.input(input, cx) == KeyOutcome::Close {
+                o.audit_closed(cx);
+                self.batch = None;
+            }
+            return;
+        }
         let Some(o) = &mut self.approval else {
             return;
         };

@@ -286,6 +286,12 @@ impl EffectRunner {
             },
             Effect::ExecuteRefund { req, proposal } => self.refund_lane().execute(req, proposal),
             Effect::AuditPreview { proposal, event } => self.refund_lane().preview(proposal, event),
+            Effect::ExecuteBatch {
+                req,
+                batch,
+                confirmed,
+            } => self.refund_lane().batch(req, batch, confirmed),
+            Effect::AuditBatch { batch, event } => self.refund_lane().batch_preview(batch, event),
             Effect::Write { path, bytes } => {
                 let tx = self.tx.clone();
                 spawn("write".into(), move || {

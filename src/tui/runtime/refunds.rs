@@ -12,8 +12,9 @@ use tokio::sync::mpsc::Sender;
 
 use super::effects::{Loader, spawn};
 use crate::app::refund_exec::Outcome;
+use crate::domain::refund_batch::Batch;
 use crate::domain::refund_gate::Proposal;
-use crate::tui::msg::{Msg, PreviewEvent, RefundDone, RequestId};
+use crate::tui::msg::{BatchDone, Msg, PreviewEvent, RefundDone, RequestId};
 
 fn preview_blocking(loader: &dyn Loader, p: &Proposal, event: PreviewEvent) {
     // Without a gate (the demo, no key, a live key) nothing can be sent, so there is no
@@ -39,6 +40,44 @@ pub struct RefundLane {
 enum Task {
     Preview(Proposal, PreviewEvent),
     Execute(RequestId, Proposal),
+    BatchPreview(Batch, PreviewEvent),
+    Batch(RequestId, Batch, String),
+}
+
+fn batch_preview_blocking(loader: &dyn Loader, b: &Batch, event: PreviewEvent) {
+    let result = loader.refund_gate().and_then(|session| match event {
+        PreviewEvent::Opened => session.batch_opened(b),
+        PreviewEvent::Cancelled => session.batch_cancelled(b),
+    });
+    if let Err(e) = result {
+        tracing::warn!(batch = %b.short_digest(), ?event, error = %e, "batch preview not audited");
+    }
+}
+
+/// Carries out a confirmed batch here (blocking) and sends its report back.
+fn batch_and_send(
+    req: RequestId,
+    b: &Batch,
+    confirmed: &str,
+    loader: &dyn Loader,
+    tx: &Sender<Msg>,
+) {
+    tracing::info!(req = req.0, batch = %b.short_digest(), "refund batch started");
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        loader
+            .refund_gate()
+            .and_then(|s| s.execute_batch_blocking(b, confirmed))
+    }))
+    .unwrap_or_else(|_| {
+        Err(
+            "tieout hit an internal error during the batch; the audit log says how far it got"
+                .into(),
+        )
+    });
+    let _ = tx.blocking_send(Msg::BatchExecuted {
+        req,
+        done: BatchDone { outcome },
+    });
 }
 
 impl RefundLane {
@@ -52,6 +91,12 @@ impl RefundLane {
                 match task {
                     Task::Preview(p, event) => preview_blocking(loader.as_ref(), &p, event),
                     Task::Execute(req, p) => execute_and_send(req, &p, loader.as_ref(), &msgs),
+                    Task::BatchPreview(b, event) => {
+                        batch_preview_blocking(loader.as_ref(), &b, event)
+                    }
+                    Task::Batch(req, b, confirmed) => {
+                        batch_and_send(req, &b, &confirmed, loader.as_ref(), &msgs)
+                    }
                 }
             }
         });
@@ -64,6 +109,24 @@ impl RefundLane {
     pub fn preview(&self, proposal: Proposal, event: PreviewEvent) {
         if self.tx.send(Task::Preview(proposal, event)).is_err() {
             tracing::error!("the refund worker has stopped; the preview was not audited");
+        }
+    }
+
+    pub fn batch_preview(&self, batch: Batch, event: PreviewEvent) {
+        if self.tx.send(Task::BatchPreview(batch, event)).is_err() {
+            tracing::error!("the refund worker has stopped; the batch preview was not audited");
+        }
+    }
+
+    pub fn batch(&self, req: RequestId, batch: Batch, confirmed: String) {
+        if self.tx.send(Task::Batch(req, batch, confirmed)).is_err() {
+            let done = BatchDone {
+                outcome: Err(
+                    "the refund worker has stopped; nothing was sent: restart tieout and try again"
+                        .into(),
+                ),
+            };
+            let _ = self.msgs.try_send(Msg::BatchExecuted { req, done });
         }
     }
 

@@ -19,6 +19,9 @@ impl From<Opened> for Workspace {
             .with_history(o.history)
             .with_bank(o.bank)
             .with_connected(o.connected)
+            // A broken policy file: the default is previewed, and the gate says what is
+            // wrong when asked to send.
+            .with_gate_policy(crate::app::refund_exec::load_policy().unwrap_or_default())
     }
 }
 

@@ -247,6 +247,7 @@ pub(super) fn on_loaded_rest(
         history: shown.history,
         bank: shown.bank,
         connected: shown.connected,
+        gate_policy: shown.gate_policy,
     };
     state.core.workspace = Some(ws.clone());
     state.rest = None;

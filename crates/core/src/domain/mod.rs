@@ -6,6 +6,8 @@ pub mod declines;
 pub mod dunning;
 pub mod locate;
 pub mod recovery;
+pub mod refund_approval;
+pub mod refund_batch;
 pub mod refund_gate;
 pub mod refunds;
 pub mod tieout;

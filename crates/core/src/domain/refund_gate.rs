@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::domain::refund_approval::{ApprovalFile, ApprovalPolicy};
 use crate::money::{Currency, format_major, parse_major};
 
 /// Reasons Stripe accepts on `POST /v1/refunds`.
@@ -123,6 +124,12 @@ pub enum Rule {
     ReasonValid,
     KeyNotTest,
     WriterDisabled,
+    /// The approver is not one the gate policy names (or none was named).
+    ApproverUnknown,
+    /// The amount is above the approver's tier.
+    OverTier,
+    /// The batch preview is older than the policy's `batch_expiry_minutes`.
+    BatchExpired,
 }
 
 impl Rule {
@@ -141,6 +148,9 @@ impl Rule {
             Rule::ReasonValid => "reason_valid",
             Rule::KeyNotTest => "key_not_test",
             Rule::WriterDisabled => "writer_disabled",
+            Rule::ApproverUnknown => "approver_unknown",
+            Rule::OverTier => "over_tier",
+            Rule::BatchExpired => "batch_expired",
         }
     }
 }
@@ -167,11 +177,13 @@ impl std::fmt::Display for Refusal {
     }
 }
 
-/// Allowed currencies and the daily budget per currency (minor units).
+/// Allowed currencies, the daily budget per currency (minor units), and who may approve
+/// how much ([`ApprovalPolicy`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GatePolicy {
     pub allowed: Vec<Currency>,
     pub daily_budget: BTreeMap<Currency, i64>,
+    pub approval: ApprovalPolicy,
 }
 
 impl Default for GatePolicy {
@@ -180,6 +192,7 @@ impl Default for GatePolicy {
         Self {
             allowed: vec![Currency::USD],
             daily_budget: BTreeMap::from([(Currency::USD, 50_000)]),
+            approval: ApprovalPolicy::default(),
         }
     }
 }
@@ -194,6 +207,9 @@ pub struct GatePolicyFile {
     /// Major units as text: `usd = "500.00"`.
     #[serde(default)]
     pub daily_budget: BTreeMap<String, String>,
+    /// Approvers, tiers and the batch expiry; left out: none named (today's behaviour).
+    #[serde(default)]
+    pub approval: Option<ApprovalFile>,
 }
 
 impl GatePolicy {
@@ -233,9 +249,14 @@ impl GatePolicy {
                 .collect::<Result<Vec<_>, _>>()?,
             None => daily_budget.keys().copied().collect(),
         };
+        let approval = match &file.approval {
+            Some(a) => ApprovalPolicy::from_file(a)?,
+            None => ApprovalPolicy::default(),
+        };
         Ok(Self {
             allowed,
             daily_budget,
+            approval,
         })
     }
 }

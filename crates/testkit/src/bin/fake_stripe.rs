@@ -53,6 +53,10 @@ struct Args {
     /// resource failing for good, then recovering); repeatable.
     #[arg(long, value_name = "PATH:STATUS:TIMES", value_parser = parse_fail)]
     fail: Vec<Fault>,
+    /// Refuse every refund of this charge (Stripe's `charge_expired_for_refund`), to see a
+    /// batch stop part-way; repeatable.
+    #[arg(long, value_name = "CHARGE")]
+    decline_refund: Vec<String>,
     /// Print one line per request to stderr.
     #[arg(long, short)]
     verbose: bool,
@@ -101,6 +105,12 @@ async fn main() -> ExitCode {
     cfg = cfg.deny("*", args.deny.iter().cloned());
     for fault in args.fail {
         cfg = cfg.fault(fault);
+    }
+    for charge in &args.decline_refund {
+        cfg = cfg.decline_refunds_of(
+            charge,
+            "Charge is too old to be refunded (declined by the fake's --decline-refund).",
+        );
     }
     cfg.echo_requests = args.verbose;
     if args.no_version_check {

@@ -214,6 +214,9 @@ pub struct FakeConfig {
     /// Status given to refunds created by `POST /v1/refunds`: `succeeded` (default),
     /// `pending`, `requires_action`, `failed` or `canceled`.
     pub refund_status: String,
+    /// Charges whose refund `POST /v1/refunds` refuses, with the message Stripe's error
+    /// carries (code `charge_expired_for_refund`): one refund of a batch failing.
+    pub refund_declines: BTreeMap<String, String>,
     /// Make every object in responses say `livemode: true`.
     pub livemode: bool,
     pub faults: Vec<Fault>,
@@ -233,6 +236,7 @@ impl Default for FakeConfig {
             latency: Duration::ZERO,
             rate_limit: None,
             refund_status: "succeeded".to_string(),
+            refund_declines: BTreeMap::new(),
             livemode: false,
             faults: Vec::new(),
             echo_requests: false,
@@ -302,6 +306,13 @@ impl FakeConfig {
 
     pub fn refund_status(mut self, status: &str) -> Self {
         self.refund_status = status.to_string();
+        self
+    }
+
+    /// Refuse refunds of `charge` with `message` (see [`FakeConfig::refund_declines`]).
+    pub fn decline_refunds_of(mut self, charge: &str, message: &str) -> Self {
+        self.refund_declines
+            .insert(charge.to_string(), message.to_string());
         self
     }
 

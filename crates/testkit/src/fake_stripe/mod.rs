@@ -267,6 +267,15 @@ impl FakeStripe {
         self.shared.state().cfg.refund_status = status.to_string();
     }
 
+    /// Refuse every refund of `charge` from now on, with `message`.
+    pub fn decline_refunds_of(&self, charge: &str, message: &str) {
+        self.shared
+            .state()
+            .cfg
+            .refund_declines
+            .insert(charge.to_string(), message.to_string());
+    }
+
     pub fn set_livemode(&self, livemode: bool) {
         self.shared.state().cfg.livemode = livemode;
     }

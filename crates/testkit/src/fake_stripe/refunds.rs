@@ -26,6 +26,8 @@ pub struct Created {
 
 /// The state a create needs.
 pub struct RefundDesk<'a> {
+    /// Charges whose refunds are refused, with the error's message.
+    pub declines: &'a std::collections::BTreeMap<String, String>,
     pub store: &'a mut Store,
     pub remembered: &'a mut HashMap<String, Remembered>,
     pub created_ids: &'a mut Vec<String>,
@@ -121,6 +123,11 @@ impl RefundDesk<'_> {
                     .param("charge")
             })?
             .clone();
+        if let Some(message) = self.declines.get(&charge_id) {
+            return Err(ApiErr::invalid(message.clone())
+                .code("charge_expired_for_refund")
+                .param("charge"));
+        }
         if charge.get("disputed").and_then(Value::as_bool) == Some(true) {
             return Err(ApiErr::invalid(format!(
                 "Charge {charge_id} has been charged back; cannot issue a refund."

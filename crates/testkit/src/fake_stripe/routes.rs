@@ -73,6 +73,7 @@ async fn create_refund(State(s): Shr, headers: HeaderMap, body: Bytes) -> Respon
         let st = &mut *guard;
         let status = st.cfg.refund_status.clone();
         RefundDesk {
+            declines: &st.cfg.refund_declines,
             store: &mut st.store,
             remembered: &mut st.remembered,
             created_ids: &mut st.created_refunds,

@@ -17,7 +17,7 @@ use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 
 use crate::app::refund_exec::Outcome;
 use crate::domain::refund_gate::Proposal;
-use crate::domain::refunds::{Assessment, Recommendation};
+use crate::domain::refunds::Recommendation;
 use crate::model::{AccountData, Mode, Origin};
 use crate::tui::action::Action;
 use crate::tui::keymap::{self, Input};
@@ -28,50 +28,7 @@ use crate::tui::theme::Role;
 /// What the operator types (then `submit`, Enter by default) to send the refund.
 pub const CONFIRM_WORD: &str = "yes";
 
-/// The Stripe refund reason tieout sends for a policy-approved ticket.
-pub const STRIPE_REASON: &str = "requested_by_customer";
-
-/// The ticket's key in the audit log and on the queue: its id, else email/order.
-pub fn ticket_key(a: &Assessment) -> String {
-    match a.suggestion.ticket_id.as_deref().map(str::trim) {
-        Some(id) if !id.is_empty() => id.to_string(),
-        _ => format!("{}/{}", a.ticket.email.trim(), a.ticket.order_id.trim()),
-    }
-}
-
-/// The refund a suggestion proposes, or why it proposes none.
-pub fn proposal_for(a: &Assessment) -> Result<Proposal, String> {
-    let s = &a.suggestion;
-    let ticket = ticket_key(a);
-    if !matches!(
-        s.recommendation,
-        Recommendation::Approve | Recommendation::Partial
-    ) {
-        return Err(format!(
-            "nothing to refund: {ticket} is {} (only approve and partial are)",
-            s.recommendation.as_str()
-        ));
-    }
-    let (Some(charge), Some(currency)) = (a.matched.charge(), s.currency) else {
-        return Err(format!(
-            "{ticket}: no single charge matched; nothing to refund"
-        ));
-    };
-    if s.amount <= 0 {
-        return Err(format!(
-            "{ticket}: the suggested amount is 0; nothing to refund"
-        ));
-    }
-    Ok(Proposal {
-        ticket,
-        charge: charge.id.to_string(),
-        amount: s.amount,
-        currency,
-        reason: STRIPE_REASON.to_string(),
-        evidence: s.evidence.clone(),
-        rule: s.rule.clone(),
-    })
-}
+pub use crate::app::refund_batch::{STRIPE_REASON, proposal_for, ticket_key};
 
 /// Why this account cannot take a refund from tieout at all (shown instead of the
 /// confirmation; nothing is sent).

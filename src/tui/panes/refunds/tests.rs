@@ -869,3 +869,222 @@ fn a_reload_closes_an_unconfirmed_preview() {
     assert!(frame.contains("refund preview closed"), "{frame}");
     assert!(executed(&h).is_empty());
 }
+
+// Batches (issue 37): marks, the approver prompt, the preview bound to one hash, the
+// report.
+
+use crate::app::refund_batch::{BatchReport, ItemReport, ItemResult};
+use crate::domain::refund_approval::Signoff;
+use crate::domain::refund_batch::Batch;
+use crate::domain::refund_gate::GatePolicy;
+use crate::tui::msg::BatchDone;
+
+const BATCH_POLICY: &str = "[daily_budget]\nusd = \"500.00\"\n\n[approval]\napprovers = [{ name = \"Ana\", role = \"agent\" }, { name = \"Bo\", role = \"lead\" }]\n";
+
+/// A test account previewed against a policy naming Ana (agent) and Bo (lead), with
+/// T-02 (49.00 USD), T-12 (60.00 USD) and T-13 (50.00 USD) marked.
+fn marked_three(size: (u16, u16)) -> Harness {
+    let ws = test_account_workspace(Origin::Cache, Mode::Test)
+        .with_gate_policy(GatePolicy::from_toml(BATCH_POLICY).expect("policy"));
+    let mut h = harness(ws, size);
+    h.action(Action::Down);
+    h.keys("space"); // T-02, then the selection moves on to T-03
+    for _ in 0..9 {
+        h.action(Action::Down);
+    }
+    h.keys("space"); // T-12
+    h.keys("space"); // T-13
+    h
+}
+
+fn batches(h: &Harness) -> Vec<(RequestId, Batch, String)> {
+    h.log
+        .iter()
+        .filter_map(|e| match e {
+            Effect::ExecuteBatch {
+                req,
+                batch,
+                confirmed,
+            } => Some((*req, batch.clone(), confirmed.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn marks_the_approver_prompt_and_the_typed_confirmation_send_one_batch() {
+    let mut h = marked_three((120, 40));
+    let frame = h.frame();
+    for t in ["T-02", "T-12", "T-13"] {
+        assert!(queue_line(&frame, t).contains("●"), "{t} marked: {frame}");
+    }
+    assert!(!queue_line(&frame, "T-08").contains("●"));
+    // A decline cannot be marked.
+    h.action(Action::Top);
+    h.keys("space");
+    assert!(!queue_line(&h.frame(), "T-01").contains("●"));
+
+    // An unknown approver is refused with the names; nothing opens.
+    h.keys("A");
+    h.type_text("Zed");
+    h.keys("enter");
+    let frame = h.frame();
+    assert!(frame.contains("Ana, Bo"), "{frame}");
+    assert!(h.state.focused().is_some_and(|p| !p.captures_keys()));
+
+    h.keys("A");
+    h.type_text("ana");
+    h.keys("enter");
+    assert!(h.state.focused().is_some_and(|p| p.captures_keys()));
+    let opened: Vec<&Batch> = h
+        .log
+        .iter()
+        .filter_map(|e| match e {
+            Effect::AuditBatch { batch, event } if *event == PreviewEvent::Opened => Some(batch),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(opened.len(), 1);
+    let b = opened[0].clone();
+    let tickets: Vec<&str> = b.items.iter().map(|i| i.proposal.ticket.as_str()).collect();
+    assert_eq!(tickets, ["T-02", "T-12", "T-13"]);
+    assert_eq!(
+        b.signoff,
+        Signoff {
+            approver: "Ana".into(),
+            tier: Some("agent".into())
+        }
+    );
+    assert_eq!(b.expires_at - b.created_at, 15 * 60);
+
+    // Enter alone sends nothing; yes then Enter sends the batch bound to its hash.
+    h.keys("enter");
+    assert!(batches(&h).is_empty());
+    h.type_text("yes");
+    h.keys("enter");
+    let sent = batches(&h);
+    assert_eq!(sent.len(), 1, "{:?}", h.log);
+    assert_eq!(sent[0].1, b);
+    assert_eq!(sent[0].2, b.digest());
+
+    // The second fails: the first is marked refunded, the second failed, the third stays
+    // marked and unsent.
+    let (req, batch, _) = sent[0].clone();
+    let item = |i: usize, result: ItemResult| ItemReport {
+        source: batch.items[i].source.clone(),
+        proposal: batch.items[i].proposal.clone(),
+        result,
+    };
+    let report = BatchReport {
+        batch: batch.short_digest(),
+        signoff: batch.signoff.clone(),
+        refused: None,
+        items: vec![
+            item(
+                0,
+                ItemResult::Done {
+                    outcome: Outcome::Verified {
+                        refund_id: "re_Batch1".into(),
+                    },
+                },
+            ),
+            item(
+                1,
+                ItemResult::Failed {
+                    outcome: Outcome::Failed {
+                        refund_id: None,
+                        reason: "Stripe refused the refund: too old".into(),
+                    },
+                },
+            ),
+            item(2, ItemResult::NotAttempted),
+        ],
+    };
+    h.step(Msg::BatchExecuted {
+        req,
+        done: BatchDone {
+            outcome: Ok(report),
+        },
+    });
+    let frame = h.frame();
+    assert!(
+        frame.contains("1 done, 1 failed, 1 not attempted"),
+        "{frame}"
+    );
+    assert!(frame.contains("not attempted"), "{frame}");
+    h.keys("esc");
+    let frame = h.frame();
+    assert!(queue_line(&frame, "T-02").contains("refunded"), "{frame}");
+    assert!(queue_line(&frame, "T-12").contains("failed"), "{frame}");
+    assert!(queue_line(&frame, "T-13").contains("● approve"), "{frame}");
+}
+
+#[test]
+fn an_expired_preview_is_refused_in_the_overlay() {
+    let mut h = marked_three((80, 24));
+    h.keys("A");
+    h.type_text("Bo");
+    h.keys("enter");
+    h.state.core.now += 15 * 60;
+    h.type_text("yes");
+    h.keys("enter");
+    assert!(batches(&h).is_empty());
+    let frame = h.frame();
+    assert!(frame.contains("expired"), "{frame}");
+}
+
+#[test]
+fn a_refund_above_the_approvers_tier_blocks_the_batch_preview() {
+    let ws = test_account_workspace(Origin::Cache, Mode::Test).with_gate_policy(
+        GatePolicy::from_toml(
+            "[daily_budget]\nusd = \"500.00\"\n\n[approval]\napprovers = [{ name = \"Ana\", role = \"agent\" }]\ntiers = [{ role = \"agent\", up_to = { usd = 5000 } }]\n",
+        )
+        .expect("policy"),
+    );
+    let mut h = harness(ws, (120, 40));
+    for _ in 0..11 {
+        h.action(Action::Down);
+    }
+    h.keys("space"); // T-12, 60.00 USD over the 50.00 tier
+    h.keys("A");
+    h.type_text("Ana");
+    h.keys("enter");
+    let frame = h.frame();
+    assert!(frame.contains("tier agent"), "{frame}");
+    assert!(frame.contains("Not sendable: T-12"), "{frame}");
+    h.type_text("yes");
+    h.keys("enter");
+    assert!(batches(&h).is_empty());
+}
+
+#[test]
+fn snapshot_the_batch_preview() {
+    for size in SIZES {
+        let mut h = marked_three(size);
+        h.keys("A");
+        h.type_text("Ana");
+        h.keys("enter");
+        h.type_text("ye");
+        insta::assert_snapshot!(name("batch_preview", size), h.frame());
+    }
+}
+
+#[test]
+fn with_approvers_named_a_single_approval_asks_who_and_previews_a_batch_of_one() {
+    let ws = test_account_workspace(Origin::Cache, Mode::Test)
+        .with_gate_policy(GatePolicy::from_toml(BATCH_POLICY).expect("policy"));
+    let mut h = harness(ws, (120, 40));
+    h.action(Action::Down);
+    h.keys("a");
+    h.type_text("Bo");
+    h.keys("enter");
+    let frame = h.frame();
+    assert!(frame.contains("Approve 1 refund(s)"), "{frame}");
+    assert!(frame.contains("Bo (lead)"), "{frame}");
+    h.type_text("yes");
+    h.keys("enter");
+    let sent = batches(&h);
+    assert_eq!(sent.len(), 1);
+    assert_eq!(sent[0].1.items[0].proposal, t02_proposal());
+    assert!(executed(&h).is_empty(), "no approver-less single refund");
+}
