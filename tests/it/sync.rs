@@ -68,6 +68,7 @@ fn fixture_rows(dir: &Path) -> AccountData {
         balance: None,
         lines_complete: false,
         lines_since: None,
+        fraud_warnings: Default::default(),
     });
     d.payouts = read::<models::Payout>(dir, "payouts")
         .iter()
