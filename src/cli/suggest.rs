@@ -10,6 +10,10 @@
 //!   its line number and skipped; the other tickets are still decided and written, and the
 //!   command then exits 5 (data that could not be understood), so a script notices.
 //!
+//! - The early fraud warnings queue (`--fraud-warnings`): writes `fraud-warnings.csv` and
+//!   `fraud-warnings.md` into `--out` (`app::fraud_warnings`), prints a line per currency
+//!   and the paths.
+//!
 //! Data: `--demo` reads the bundled demo account, `--cached` the local cache; otherwise
 //! only what the tickets need is read live from Stripe (`source::ticket_fetch`).
 //! `--policy FILE` replaces the default policy key by key; a bad policy exits 2.
@@ -28,6 +32,9 @@ use super::{CmdResult, Ctx, Failure, SuggestArgs};
 pub fn run(ctx: &Ctx, args: &SuggestArgs) -> CmdResult {
     one_ticket_writes_no_file(args)?;
     let policy = read_policy(args.policy.as_deref())?;
+    if args.fraud_warnings {
+        return run_fraud_warnings(ctx, args, &policy);
+    }
     match &args.tickets {
         Some(path) => run_batch(ctx, args, path, &policy),
         None => run_one(ctx, args, &policy),
@@ -37,7 +44,7 @@ pub fn run(ctx: &Ctx, args: &SuggestArgs) -> CmdResult {
 /// One ticket's suggestion goes to stdout and no file is written, so `--out`/`--force`
 /// without `--tickets` would be silently ignored: refuse them (exit 2) instead.
 fn one_ticket_writes_no_file(args: &SuggestArgs) -> CmdResult {
-    if args.tickets.is_some() {
+    if args.tickets.is_some() || args.fraud_warnings {
         return Ok(());
     }
     let flag = match (&args.out, args.force) {
@@ -46,7 +53,7 @@ fn one_ticket_writes_no_file(args: &SuggestArgs) -> CmdResult {
         (None, false) => return Ok(()),
     };
     Err(Failure::usage(format!(
-        "{flag} applies to --tickets FILE only: one ticket's suggestion is printed on stdout as JSON (redirect it to keep it)"
+        "{flag} applies to --tickets FILE or --fraud-warnings only: one ticket's suggestion is printed on stdout as JSON (redirect it to keep it)"
     )))
 }
 
@@ -164,6 +171,40 @@ fn run_batch(ctx: &Ctx, args: &SuggestArgs, path: &Path, policy: &Policy) -> Cmd
             path.display(),
             rows.len()
         )));
+    }
+    Ok(())
+}
+
+/// The early fraud warnings queue: its two files into `--out`, then a line per currency
+/// and the paths on stdout; a note on stderr when the warnings could not be read.
+fn run_fraud_warnings(ctx: &Ctx, args: &SuggestArgs, policy: &Policy) -> CmdResult {
+    use crate::app::fraud_warnings as fw;
+    let request = ctx.request();
+    let data = fw::load(&request)?;
+    let q = fw::build(&request, &data, policy);
+    if let Some(note) = crate::report::fraud_warnings::read_note(&data.meta) {
+        eprintln!("tieout: {note}");
+    }
+    let dir = args.out.clone().unwrap_or_else(|| PathBuf::from("."));
+    let written = super::write_exports(&dir, &fw::files(&request, &data, &q, policy), args.force)?;
+    println!(
+        "Early fraud warnings to decide: {} (off the list: {} refunded, {} disputed)",
+        q.rows.len(),
+        q.refunded,
+        q.disputed
+    );
+    for (c, (n, stake, refund)) in q.totals() {
+        println!(
+            "{}: {n} warning(s), {} {} at stake, {} {} to refund now",
+            c.upper(),
+            crate::money::format_major(stake, c),
+            c.upper(),
+            crate::money::format_major(refund, c),
+            c.upper()
+        );
+    }
+    for (p, _) in written {
+        println!("{}", p.display());
     }
     Ok(())
 }
