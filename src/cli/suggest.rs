@@ -247,6 +247,7 @@ mod tests {
             message: None,
             ticket: None,
             tickets: tickets.map(PathBuf::from),
+            fraud_warnings: false,
             policy: None,
             out: out.map(PathBuf::from),
             force,

@@ -136,6 +136,7 @@ actions! {
     ChooseMonth => "choose_month", "Tie-out: show the month typed (YYYY-MM)", Table;
     BalanceView => "balance_view", "Tie-out: switch between the payouts and the Stripe balance roll-forward per currency (opening, activity, payouts, closing against Stripe's balance)", Table;
     ApproveRefund => "approve_refund", "Refunds: preview the suggested refund to approve and send it (test mode)", Table;
+    FraudView => "fraud_view", "Refunds: switch between the tickets and the early fraud warnings queue (refund now or wait, and what each costs)", Table;
     CopyUrl => "copy_url", "Refunds evidence: copy the selected id's Stripe Dashboard address", Table;
     OpenUrl => "open_url", "Refunds evidence: open the selected id in the Stripe Dashboard (system browser)", Table;
     ExportPacket => "export_packet", "Tie-out: write the month's close packet (asks for the folder)", Table;
@@ -206,6 +207,7 @@ impl Action {
             Action::ChooseMonth => "month",
             Action::BalanceView => "balance",
             Action::ApproveRefund => "approve",
+            Action::FraudView => "fraud warnings",
             Action::CopyUrl => "url",
             Action::OpenUrl => "stripe",
             Action::ExportPacket => "packet",
