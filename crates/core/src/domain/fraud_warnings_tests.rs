@@ -169,3 +169,36 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_policy_file_adds_currencies_and_bad_values_are_refused_with_their_line() {
+    use crate::domain::refunds::load_policy;
+    let p = load_policy(
+        "[fraud_warnings]\nrefund_up_to = { jpy = 30000 }\nreview_rule = \"efw-review\"\n",
+        "mine.toml",
+    )
+    .expect("loads");
+    let f = &p.fraud_warnings;
+    assert_eq!(f.refund_up_to.get(&cur("jpy")), Some(&30_000));
+    assert_eq!(f.refund_up_to.get(&cur("usd")), Some(&20_000), "kept");
+    assert_eq!(f.review_rule, "efw-review");
+    let bad = load_policy(
+        "[fraud_warnings]\nrefund_up_to = { usd = -5 }\n",
+        "mine.toml",
+    )
+    .expect_err("negative");
+    assert_eq!(bad.line, Some(2));
+    assert!(
+        bad.message
+            .contains("fraud_warnings.refund_up_to.usd is -5"),
+        "{bad}"
+    );
+    let bad = load_policy(
+        "[fraud_warnings]\ndispute_fee = { dollars = 5 }\n",
+        "mine.toml",
+    )
+    .expect_err("not a currency");
+    assert!(bad.message.contains("'dollars' is not a currency"), "{bad}");
+    let bad = load_policy("[fraud_warnings]\nrefund_limit = 5\n", "mine.toml").expect_err("typo");
+    assert_eq!(bad.line, Some(2));
+}
