@@ -268,13 +268,17 @@ mod tests {
             let f = one_ticket_writes_no_file(&args).expect_err("refused");
             assert_eq!(crate::cli::ExitStatus::code(f.kind), 2);
             assert!(
-                f.message
-                    .starts_with(&format!("{flag} applies to --tickets FILE only")),
+                f.message.starts_with(&format!(
+                    "{flag} applies to --tickets FILE or --fraud-warnings only"
+                )),
                 "{}",
                 f.message
             );
         }
         one_ticket_writes_no_file(&one(None, false, None)).expect("plain one ticket");
         one_ticket_writes_no_file(&one(Some("d"), true, Some("t.csv"))).expect("batch");
+        let mut fraud = one(Some("d"), true, None);
+        fraud.fraud_warnings = true;
+        one_ticket_writes_no_file(&fraud).expect("the fraud warnings queue writes files");
     }
 }
