@@ -27,6 +27,7 @@ fn account() -> AccountData {
         balance: None,
         lines_complete: false,
         lines_since: None,
+        fraud_warnings: Default::default(),
     });
     let currencies = [Currency::USD, Currency::EUR, Currency::JPY];
     d.balance_transactions = (0..LINES)

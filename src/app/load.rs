@@ -37,6 +37,10 @@ pub enum Need {
     /// with their payments and payment intents, the charges since then (failed and
     /// succeeded, with their payment methods), customers and subscriptions.
     Recovery(i64),
+    /// The early fraud warnings queue: the warnings, the charges (13 months back) and
+    /// disputes that say whether each is still to decide, the customers, and in a cache
+    /// the balance lines a charge's fee may come from.
+    FraudWarnings,
     /// Everything a sync reads.
     All,
     /// Everything the close packet of the month needs: what `All` reads, with the payouts
@@ -77,6 +81,14 @@ impl Need {
                     | Table::Charges
                     | Table::Customers
                     | Table::Subscriptions
+            ),
+            Need::FraudWarnings => matches!(
+                table,
+                Table::FraudWarnings
+                    | Table::Charges
+                    | Table::Disputes
+                    | Table::Customers
+                    | Table::BalanceTransactions
             ),
             Need::Refunds | Need::All | Need::Close(_) => true,
         }
@@ -122,6 +134,17 @@ impl Need {
             }
             Need::Refunds => {
                 let mut o = SyncOptions::for_months(now, tz, DEFAULT_MONTHS);
+                o.settled_invoices_since = None;
+                o
+            }
+            Need::FraudWarnings => {
+                let mut o = SyncOptions::for_months(now, tz, DEFAULT_MONTHS);
+                o.parts = Parts {
+                    fraud_warnings: true,
+                    charges: true,
+                    disputes: true,
+                    ..Parts::none()
+                };
                 o.settled_invoices_since = None;
                 o
             }

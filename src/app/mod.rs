@@ -14,6 +14,7 @@ pub mod close;
 pub mod connect;
 pub mod drift;
 pub mod exports;
+pub mod fraud_warnings;
 pub mod journal;
 pub mod load;
 pub mod pane_reads;

@@ -179,6 +179,7 @@ pub fn account_for(req: &ReadRequest, tickets: &[Ticket]) -> Result<TicketsAccou
         balance: None,
         lines_complete: false,
         lines_since: None,
+        fraud_warnings: Default::default(),
     };
     crate::stripe::blocking::block_on(async {
         let (data, reads) = fetch_tickets(client.clone(), tickets, meta)

@@ -283,10 +283,10 @@ pub struct JournalArgs {
 #[derive(Debug, Clone, Args)]
 pub struct SuggestArgs {
     /// The customer's email address.
-    #[arg(long, value_name = "E", required_unless_present_any = ["tickets", "confirm"])]
+    #[arg(long, value_name = "E", required_unless_present_any = ["tickets", "confirm", "fraud_warnings"])]
     pub email: Option<String>,
     /// The order id the customer quotes.
-    #[arg(long, value_name = "O", required_unless_present_any = ["tickets", "confirm"])]
+    #[arg(long, value_name = "O", required_unless_present_any = ["tickets", "confirm", "fraud_warnings"])]
     pub order: Option<String>,
     /// The customer's message.
     #[arg(long, value_name = "M")]
@@ -299,6 +299,11 @@ pub struct SuggestArgs {
     /// JSON lines or a JSON array.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["email", "order", "message", "ticket"])]
     pub tickets: Option<PathBuf>,
+    /// The early fraud warnings queue: fraud-warnings.csv and fraud-warnings.md into
+    /// --out (each warning whose charge is neither fully refunded nor disputed, what
+    /// refunding now and waiting cost, and the policy's [fraud_warnings] recommendation).
+    #[arg(long, conflicts_with_all = ["email", "order", "message", "ticket", "tickets", "explain", "columns", "order_pattern"])]
+    pub fraud_warnings: bool,
     /// Which header holds which field, over the built-in names and tickets.toml:
     /// ticket_id=Id,email="Requester email",order_id=…,message=…,subject=…,amount=….
     #[arg(long, value_name = "MAP", requires = "tickets")]
@@ -315,10 +320,12 @@ pub struct SuggestArgs {
     /// A refund policy file (TOML); the default policy otherwise.
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
-    /// Folder for refund-suggestions.jsonl/.csv (with --tickets).
+    /// Folder for refund-suggestions.jsonl/.csv (with --tickets), or fraud-warnings.csv/.md
+    /// (with --fraud-warnings).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Replace files written by an earlier, different run (with --tickets).
+    /// Replace files written by an earlier, different run (with --tickets or
+    /// --fraud-warnings).
     #[arg(long)]
     pub force: bool,
     /// Preview these tickets' refunds as one batch (comma-separated ids, each an approve

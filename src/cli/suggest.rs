@@ -10,6 +10,10 @@
 //!   its line number and skipped; the other tickets are still decided and written, and the
 //!   command then exits 5 (data that could not be understood), so a script notices.
 //!
+//! - The early fraud warnings queue (`--fraud-warnings`): writes `fraud-warnings.csv` and
+//!   `fraud-warnings.md` into `--out` (`app::fraud_warnings`), prints a line per currency
+//!   and the paths.
+//!
 //! Data: `--demo` reads the bundled demo account, `--cached` the local cache; otherwise
 //! only what the tickets need is read live from Stripe (`source::ticket_fetch`).
 //! `--policy FILE` replaces the default policy key by key; a bad policy exits 2.
@@ -31,6 +35,9 @@ pub fn run(ctx: &Ctx, args: &SuggestArgs) -> CmdResult {
     }
     one_ticket_writes_no_file(args)?;
     let policy = read_policy(args.policy.as_deref())?;
+    if args.fraud_warnings {
+        return run_fraud_warnings(ctx, args, &policy);
+    }
     match &args.tickets {
         Some(path) => run_batch(ctx, args, path, &policy),
         None => run_one(ctx, args, &policy),
@@ -40,7 +47,7 @@ pub fn run(ctx: &Ctx, args: &SuggestArgs) -> CmdResult {
 /// One ticket's suggestion goes to stdout and no file is written, so `--out`/`--force`
 /// without `--tickets` would be silently ignored: refuse them (exit 2) instead.
 fn one_ticket_writes_no_file(args: &SuggestArgs) -> CmdResult {
-    if args.tickets.is_some() {
+    if args.tickets.is_some() || args.fraud_warnings {
         return Ok(());
     }
     let flag = match (&args.out, args.force) {
@@ -49,7 +56,7 @@ fn one_ticket_writes_no_file(args: &SuggestArgs) -> CmdResult {
         (None, false) => return Ok(()),
     };
     Err(Failure::usage(format!(
-        "{flag} applies to --tickets FILE only: one ticket's suggestion is printed on stdout as JSON (redirect it to keep it)"
+        "{flag} applies to --tickets FILE or --fraud-warnings only: one ticket's suggestion is printed on stdout as JSON (redirect it to keep it)"
     )))
 }
 
@@ -178,6 +185,40 @@ fn run_batch(ctx: &Ctx, args: &SuggestArgs, path: &Path, policy: &Policy) -> Cmd
     Ok(())
 }
 
+/// The early fraud warnings queue: its two files into `--out`, then a line per currency
+/// and the paths on stdout; a note on stderr when the warnings could not be read.
+fn run_fraud_warnings(ctx: &Ctx, args: &SuggestArgs, policy: &Policy) -> CmdResult {
+    use crate::app::fraud_warnings as fw;
+    let request = ctx.request();
+    let data = fw::load(&request)?;
+    let q = fw::build(&request, &data, policy);
+    if let Some(note) = crate::report::fraud_warnings::read_note(&data.meta) {
+        eprintln!("tieout: {note}");
+    }
+    let dir = args.out.clone().unwrap_or_else(|| PathBuf::from("."));
+    let written = super::write_exports(&dir, &fw::files(&request, &data, &q, policy), args.force)?;
+    println!(
+        "Early fraud warnings to decide: {} (off the list: {} refunded, {} disputed)",
+        q.rows.len(),
+        q.refunded,
+        q.disputed
+    );
+    for (c, (n, stake, refund)) in q.totals() {
+        println!(
+            "{}: {n} warning(s), {} {} at stake, {} {} to refund now",
+            c.upper(),
+            crate::money::format_major(stake, c),
+            c.upper(),
+            crate::money::format_major(refund, c),
+            c.upper()
+        );
+    }
+    for (p, _) in written {
+        println!("{}", p.display());
+    }
+    Ok(())
+}
+
 /// The account the tickets are decided over (`app::suggest::account_for`), saying on
 /// stderr what a live read took and which tickets it could not read.
 fn account_for(ctx: &Ctx, tickets: &[Ticket]) -> Result<(AccountData, Vec<TicketRead>), Failure> {
@@ -216,6 +257,7 @@ mod tests {
             message: None,
             ticket: None,
             tickets: tickets.map(PathBuf::from),
+            fraud_warnings: false,
             policy: None,
             out: out.map(PathBuf::from),
             force,
@@ -239,13 +281,17 @@ mod tests {
             let f = one_ticket_writes_no_file(&args).expect_err("refused");
             assert_eq!(crate::cli::ExitStatus::code(f.kind), 2);
             assert!(
-                f.message
-                    .starts_with(&format!("{flag} applies to --tickets FILE only")),
+                f.message.starts_with(&format!(
+                    "{flag} applies to --tickets FILE or --fraud-warnings only"
+                )),
                 "{}",
                 f.message
             );
         }
         one_ticket_writes_no_file(&one(None, false, None)).expect("plain one ticket");
         one_ticket_writes_no_file(&one(Some("d"), true, Some("t.csv"))).expect("batch");
+        let mut fraud = one(Some("d"), true, None);
+        fraud.fraud_warnings = true;
+        one_ticket_writes_no_file(&fraud).expect("the fraud warnings queue writes files");
     }
 }

@@ -138,6 +138,7 @@ actions! {
     ApproveRefund => "approve_refund", "Refunds: preview the suggested refund to approve and send it (test mode)", Table;
     ToggleMark => "toggle_mark", "Refunds: mark or unmark the selected approve/partial ticket for a batch", Table;
     ApproveMarked => "approve_marked", "Refunds: preview the marked refunds as one batch to approve and send (asks who approves)", Table;
+    FraudView => "fraud_view", "Refunds: switch between the tickets and the early fraud warnings queue (refund now or wait, and what each costs)", Table;
     CopyUrl => "copy_url", "Refunds evidence: copy the selected id's Stripe Dashboard address", Table;
     OpenUrl => "open_url", "Refunds evidence: open the selected id in the Stripe Dashboard (system browser)", Table;
     ExportPacket => "export_packet", "Tie-out: write the month's close packet (asks for the folder)", Table;
@@ -210,6 +211,7 @@ impl Action {
             Action::ApproveRefund => "approve",
             Action::ToggleMark => "mark",
             Action::ApproveMarked => "approve marked",
+            Action::FraudView => "fraud warnings",
             Action::CopyUrl => "url",
             Action::OpenUrl => "stripe",
             Action::ExportPacket => "packet",

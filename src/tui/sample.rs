@@ -29,6 +29,7 @@ pub fn meta(origin: Origin) -> SnapshotMeta {
         balance: None,
         lines_complete: false,
         lines_since: None,
+        fraud_warnings: Default::default(),
     }
 }
 

@@ -291,6 +291,7 @@ fn meta(fetched_at: i64) -> SnapshotMeta {
         balance: None,
         lines_complete: false,
         lines_since: None,
+        fraud_warnings: Default::default(),
     }
 }
 

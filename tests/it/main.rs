@@ -16,6 +16,7 @@ mod dunning_since;
 mod expiring_cards;
 mod fake_stripe;
 mod floors;
+mod fraud_warnings;
 mod fuzz_bank;
 mod fuzz_json;
 mod fuzz_kit;

@@ -54,6 +54,7 @@ fn fixture_account() -> AccountData {
         balance: None,
         lines_complete: false,
         lines_since: None,
+        fraud_warnings: Default::default(),
     });
     data.customers = read_models::<models::Customer>("customers")
         .iter()

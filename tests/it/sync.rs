@@ -68,6 +68,7 @@ fn fixture_rows(dir: &Path) -> AccountData {
         balance: None,
         lines_complete: false,
         lines_since: None,
+        fraud_warnings: Default::default(),
     });
     d.payouts = read::<models::Payout>(dir, "payouts")
         .iter()
@@ -842,7 +843,14 @@ async fn the_demo_account_syncs_completely_through_faults() {
         + pages(want.refunds.len())
         + pages(want.disputes.len())
         + pages(want.subscriptions.len())
-        + pages(want.renewal_methods.len());
+        + pages(want.renewal_methods.len())
+        // The early fraud warnings since the charges' start, their fees expanded.
+        + pages(
+            demo.fraud_warnings
+                .iter()
+                .filter(|w| w.created >= opts.charges_since)
+                .count(),
+        );
     assert_eq!(
         (report.stats.requests - report.stats.retries) as usize,
         budget,
@@ -1035,6 +1043,10 @@ async fn a_paced_sync_under_a_rate_limit_stores_the_same_cache_with_no_needless_
     assert_eq!(
         lists("/v1/subscriptions", Some("active")),
         pages(d.renewal_methods.len())
+    );
+    assert_eq!(
+        lists("/v1/radar/early_fraud_warnings", None),
+        pages(d.fraud_warnings.len())
     );
     let charges_listed = all
         .charges

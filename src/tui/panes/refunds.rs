@@ -12,7 +12,8 @@
 //! the reason, and the evidence ids; `a` (approve_refund) on an approve/partial suggestion
 //! opens the frozen refund preview ([`approval`]): typing `yes` then Enter sends it through
 //! the gate (test mode only), and the outcome marks the ticket. While the preview is open
-//! keys are those of the keymap's `[keys.confirm]` mode layer.
+//! keys are those of the keymap's `[keys.confirm]` mode layer. `w` (fraud_view) switches
+//! to the early fraud warnings queue ([`fraud_view`]) and back.
 //!
 //! The suggestions are computed when the account (re)loads: at once for a small queue,
 //! off the UI task for a large one.
@@ -50,6 +51,7 @@ use crate::tui::workspace::Workspace;
 
 mod detail;
 mod evidence;
+mod fraud_view;
 mod reveal;
 mod trail_screen;
 
@@ -107,6 +109,9 @@ pub struct RefundsPane {
     /// The batch preview / confirmation / report overlay, when open.
     batch: Option<BatchOverlay>,
     gate_policy: Arc<GatePolicy>,
+    /// The early fraud warnings queue, and whether it is shown instead of the tickets.
+    fraud: fraud_view::FraudView,
+    fraud_shown: bool,
 }
 
 /// One queue row: the assessment and, once its refund ran, how that ended.
@@ -138,7 +143,14 @@ impl RefundsPane {
             single: None,
             batch: None,
             gate_policy: Arc::new(GatePolicy::default()),
+            fraud: fraud_view::FraudView::new(),
+            fraud_shown: false,
         }
+    }
+
+    /// Whether the Fraud warnings view is shown (else the tickets).
+    pub fn fraud_shown(&self) -> bool {
+        self.fraud_shown
     }
 
     fn show(&mut self, rows: Vec<Assessment>, cx: &mut Cx<'_>) {
@@ -354,6 +366,7 @@ impl Pane for RefundsPane {
             cx.toast("refund preview closed: the account was reloaded; review it again");
         }
         let (now, tz) = (cx.now(), cx.tz().clone());
+        self.fraud.load(&ws.data, &self.policy, now, cx);
         // A small queue over a small account is decided at once, anything larger off the
         // UI task.
         if work(&ws.data, ws.tickets.len()) <= INLINE_WORK {
@@ -410,6 +423,23 @@ impl Pane for RefundsPane {
             }
             return Handled::Yes;
         }
+        if action == Action::FraudView {
+            self.fraud_shown = !self.fraud_shown;
+            return Handled::Yes;
+        }
+        if self.fraud_shown {
+            return match action {
+                Action::CopyRow => {
+                    match self.fraud.paste_text() {
+                        Some(text) => cx.copy(text),
+                        None => cx.toast_error("nothing to copy"),
+                    }
+                    Handled::Yes
+                }
+                Action::ApproveRefund | Action::Open => Handled::Yes,
+                _ => Handled::No,
+            };
+        }
         match action {
             Action::ApproveRefund => {
                 self.open_approval(cx);
@@ -452,14 +482,25 @@ impl Pane for RefundsPane {
     }
 
     fn table(&self) -> Option<&DataTable> {
-        Some(&self.table)
+        Some(if self.fraud_shown {
+            &self.fraud.table
+        } else {
+            &self.table
+        })
     }
 
     fn table_mut(&mut self) -> Option<&mut DataTable> {
-        Some(&mut self.table)
+        Some(if self.fraud_shown {
+            &mut self.fraud.table
+        } else {
+            &mut self.table
+        })
     }
 
     fn render(&mut self, area: Rect, buf: &mut Buffer, cx: &ViewCx<'_>) {
+        if self.fraud_shown && self.approval.is_none() {
+            return self.fraud.render(area, buf, cx);
+        }
         // The queue gets what the selected ticket's details leave over (all of it when
         // the tickets fit).
         let detail_min: u16 = if area.height >= 30 { 16 } else { 13 };
@@ -505,6 +546,14 @@ impl Pane for RefundsPane {
         if self.approval.is_some() || self.batch.is_some() {
             return vec![Action::Cancel];
         }
+        if self.fraud_shown {
+            return vec![
+                Action::FraudView,
+                Action::CopyRow,
+                Action::Filter,
+                Action::Sort,
+            ];
+        }
         if !self.marked.is_empty() {
             return vec![
                 Action::ToggleMark,
@@ -516,6 +565,7 @@ impl Pane for RefundsPane {
         vec![
             Action::Open,
             Action::ApproveRefund,
+            Action::FraudView,
             Action::CopyRow,
             Action::Filter,
             Action::Sort,
@@ -554,5 +604,7 @@ impl Pane for RefundsPane {
     }
 }
 
+#[cfg(test)]
+mod fraud_view_tests;
 #[cfg(test)]
 mod tests;

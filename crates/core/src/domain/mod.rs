@@ -4,6 +4,7 @@
 pub mod balance;
 pub mod declines;
 pub mod dunning;
+pub mod fraud_warnings;
 pub mod locate;
 pub mod recovery;
 pub mod refund_approval;

@@ -22,8 +22,8 @@ use serde::{Deserialize, Serialize};
 use strum::IntoStaticStr;
 
 use rows::{
-    BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, InvoiceRow,
-    PaymentIntentRow, PayoutRow, RefundRow, RenewalMethodRow, SubscriptionRow,
+    BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, FraudWarningRow, InvoicePaymentRow,
+    InvoiceRow, PaymentIntentRow, PayoutRow, RefundRow, RenewalMethodRow, SubscriptionRow,
 };
 
 /// Live or test mode, as the key (and every object's `livemode`) says.
@@ -101,6 +101,10 @@ pub struct SnapshotMeta {
     /// lines); `None` in a read that did not, or a cache written before tieout did.
     #[serde(default)]
     pub lines_since: Option<i64>,
+    /// Whether the early fraud warnings were read (`GET /v1/radar/early_fraud_warnings`):
+    /// an older cache has not read them, and a key without Radar's read is refused.
+    #[serde(default)]
+    pub fraud_warnings: MethodsRead,
 }
 
 impl SnapshotMeta {
@@ -117,14 +121,16 @@ impl SnapshotMeta {
     }
 }
 
-/// Whether a read looked at the payment methods subscriptions renew with.
+/// Whether a read looked at an optional resource: the payment methods subscriptions renew
+/// with, or the early fraud warnings.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "state")]
 pub enum MethodsRead {
     /// Not read: a cache saved before tieout read them, or a read that did not ask.
     #[default]
     NotRead,
-    /// Read: the `renewal_methods` table holds every active subscription.
+    /// Read: its table (`renewal_methods`: every active subscription; `fraud_warnings`:
+    /// every warning since the charges' start) is complete.
     Read,
     /// The key may not make the read: Stripe's 403 named `permission`.
     Refused { permission: String },
@@ -229,6 +235,7 @@ tables! {
     Customers => customers: CustomerRow,
     Subscriptions => subscriptions: SubscriptionRow,
     RenewalMethods => renewal_methods: RenewalMethodRow,
+    FraudWarnings => fraud_warnings: FraudWarningRow,
 }
 
 impl std::fmt::Display for Table {
@@ -258,6 +265,7 @@ mod tests {
                 "customers",
                 "subscriptions",
                 "renewal_methods",
+                "fraud_warnings",
             ]
         );
         for (i, t) in Table::ALL.into_iter().enumerate() {

@@ -163,6 +163,15 @@ resources! {
         permission: "rak_payment_method_read",
         dashboard: "PaymentMethods",
     },
+    /// The early fraud warnings since the charges' start (Radar): a key without Radar's
+    /// read is recorded (`SnapshotMeta::fraud_warnings`), never a failed read.
+    FraudWarnings => fraud_warnings {
+        label: "early fraud warnings",
+        tables: [FraudWarnings],
+        list: "/v1/radar/early_fraud_warnings",
+        permission: "rak_radar_early_fraud_warning_read",
+        dashboard: "Radar: Early fraud warnings",
+    },
 }
 
 impl std::fmt::Display for Resource {
@@ -250,6 +259,7 @@ mod tests {
                 ("disputes", vec!["disputes"]),
                 ("subscriptions", vec!["subscriptions"]),
                 ("payment methods", vec!["renewal_methods"]),
+                ("early fraud warnings", vec!["fraud_warnings"]),
             ]
         );
     }

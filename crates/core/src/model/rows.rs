@@ -11,8 +11,8 @@ pub use crate::model::rate::ExchangeRate;
 use serde::{Deserialize, Serialize};
 
 use crate::model::status::{
-    ChargeStatus, DisputeStatus, InvoiceStatus, PayoutStatus, ReconciliationStatus, RefundStatus,
-    SubscriptionStatus, TraceIdStatus,
+    ChargeStatus, DisputeStatus, FraudType, InvoiceStatus, PayoutStatus, ReconciliationStatus,
+    RefundStatus, SubscriptionStatus, TraceIdStatus,
 };
 use crate::money::{Currency, Money};
 
@@ -371,6 +371,23 @@ pub struct DisputeRow {
     pub reason: Option<String>,
     pub created: i64,
     pub is_charge_refundable: bool,
+}
+
+/// An early fraud warning (`issfr_…`): the card network flagged a charge as fraudulent,
+/// usually weeks before a dispute.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FraudWarningRow {
+    pub id: String,
+    /// The charge it is for (`None` when Stripe gave none).
+    pub charge: Option<String>,
+    pub payment_intent: Option<String>,
+    pub created: i64,
+    pub fraud_type: FraudType,
+    /// Stripe's word: no dispute yet and not fully refunded.
+    pub actionable: bool,
+    /// The fee Stripe kept on the charge (its balance transaction's), when read with it.
+    #[serde(default)]
+    pub charge_fee: Option<i64>,
 }
 
 /// A customer.

@@ -91,6 +91,18 @@ open_enum!(
     }
 );
 open_enum!(
+    /// `radar.early_fraud_warning.fraud_type`: what the card network says happened.
+    FraudType {
+        CardNeverReceived = "card_never_received",
+        FraudulentCardApplication = "fraudulent_card_application",
+        MadeWithCounterfeitCard = "made_with_counterfeit_card",
+        MadeWithLostCard = "made_with_lost_card",
+        MadeWithStolenCard = "made_with_stolen_card",
+        Misc = "misc",
+        UnauthorizedUseOfCard = "unauthorized_use_of_card",
+    }
+);
+open_enum!(
     /// `subscription.status`.
     SubscriptionStatus {
         Incomplete = "incomplete",

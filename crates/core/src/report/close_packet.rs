@@ -251,6 +251,7 @@ mod tests {
             balance: None,
             lines_complete: false,
             lines_since: None,
+            fraud_warnings: Default::default(),
         });
         let (s, _) = "2026-09"
             .parse::<Month>()

@@ -532,6 +532,7 @@ mod tests {
             balance: None,
             lines_complete: false,
             lines_since: None,
+            fraud_warnings: Default::default(),
         }
     }
 

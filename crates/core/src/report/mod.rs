@@ -13,6 +13,7 @@ pub mod dunning;
 pub mod dunning_since;
 pub mod expiring_cards;
 pub mod fields;
+pub mod fraud_warnings;
 pub mod month_lines;
 pub mod packet;
 pub mod reconciliation;

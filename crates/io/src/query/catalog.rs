@@ -1,4 +1,4 @@
-//! The tables a query reads: the snapshot's eleven tables (with a `*_utc` datetime column
+//! The tables a query reads: the snapshot's twelve tables (with a `*_utc` datetime column
 //! beside each epoch-seconds column) and seven views of the domain's results
 //! (`payout_tieout`, `payout_lines`, `worklist`, `recovery`, `recovery_invoices`,
 //! `balance_rollforward`, `fees`),
@@ -89,6 +89,9 @@ fn about(table: &str) -> &'static str {
         "subscriptions" => "one subscription (status, current_period_end)",
         "renewal_methods" => {
             "one active subscription's next renewal and the payment method it is charged to (card expiry)"
+        }
+        "fraud_warnings" => {
+            "one early fraud warning (charge, fraud_type, actionable; charge_fee when read with it)"
         }
         "payout_tieout" => "view: one payout with the tie-out's verdict and difference",
         "payout_lines" => "view: one line of an itemised payout, with its payout and verdict",

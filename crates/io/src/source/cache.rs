@@ -136,6 +136,10 @@ pub struct Manifest {
     /// payouts' lines, or every line when `lines_complete`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lines_since: Option<i64>,
+    /// Whether the early fraud warnings were read (absent in a cache written before
+    /// tieout read them: not read).
+    #[serde(default)]
+    pub fraud_warnings: tieout_core::model::MethodsRead,
     /// Rows per table (a table added later is absent from an older cache's manifest).
     pub row_counts: BTreeMap<String, usize>,
     /// The tieout version that wrote the cache.
@@ -165,6 +169,7 @@ impl Manifest {
             balance: m.balance.clone(),
             lines_complete: m.lines_complete,
             lines_since: m.lines_since,
+            fraud_warnings: m.fraud_warnings.clone(),
             row_counts: snapshot.row_counts(),
             tieout_version: env!("CARGO_PKG_VERSION").to_string(),
             generation,
@@ -188,6 +193,7 @@ impl Manifest {
             balance: self.balance.clone(),
             lines_complete: self.lines_complete,
             lines_since: self.lines_since,
+            fraud_warnings: self.fraud_warnings.clone(),
         }
     }
 
@@ -644,6 +650,39 @@ mod tests {
         );
         let data = old.to_data().expect("rows");
         assert!(data.renewal_methods.is_empty());
+        assert_eq!(data.invoices.len(), 6);
+    }
+
+    /// A cache written before tieout read early fraud warnings: no `fraud_warnings` in
+    /// its manifest, no table file. It loads, the table empty and marked not read.
+    #[test]
+    fn a_cache_from_before_the_fraud_warnings_still_loads_them_as_not_read() {
+        let root = tempfile::tempdir().expect("tmp");
+        let cache = Cache::at(root.path());
+        let mut snap = snapshot(5, 6);
+        snap.meta.fraud_warnings = tieout_core::model::MethodsRead::Read;
+        let saved = cache.save(&snap).expect("save");
+        let path = saved.dir.join(MANIFEST);
+        let mut json: serde_json::Value =
+            serde_json::from_slice(&fs::read(&path).expect("manifest")).expect("json");
+        assert_eq!(json["fraud_warnings"]["state"], "read");
+        let obj = json.as_object_mut().expect("object");
+        obj.remove("fraud_warnings");
+        obj["row_counts"]
+            .as_object_mut()
+            .expect("counts")
+            .remove("fraud_warnings");
+        fs::write(&path, serde_json::to_vec(&json).expect("json")).expect("write");
+        fs::remove_file(saved.dir.join("gen-000001/fraud_warnings.parquet")).expect("rm");
+        let old = cache
+            .load("acct_1TEST", Mode::Test)
+            .expect("an old cache loads");
+        assert_eq!(
+            old.meta.fraud_warnings,
+            tieout_core::model::MethodsRead::NotRead
+        );
+        let data = old.to_data().expect("rows");
+        assert!(data.fraud_warnings.is_empty());
         assert_eq!(data.invoices.len(), 6);
     }
 

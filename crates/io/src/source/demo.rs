@@ -18,8 +18,8 @@ use serde::{Deserialize, Deserializer};
 
 use crate::stripe::models;
 use tieout_core::model::rows::{
-    ChargeRow, CustomerRow, DisputeRow, InvoicePaymentRow, InvoiceRow, PaymentIntentRow, PayoutId,
-    PayoutRow, RefundRow, RenewalMethodRow, SubscriptionRow,
+    ChargeRow, CustomerRow, DisputeRow, FraudWarningRow, InvoicePaymentRow, InvoiceRow,
+    PaymentIntentRow, PayoutId, PayoutRow, RefundRow, RenewalMethodRow, SubscriptionRow,
 };
 use tieout_core::model::{AccountData, Mode, Origin, SnapshotMeta};
 
@@ -51,6 +51,7 @@ demo_files!(
     "customers.json",
     "subscriptions.json",
     "payment_methods.json",
+    "early_fraud_warnings.json",
     "tickets.csv",
     "bank-usd.csv",
     "bank-eur.csv",
@@ -316,6 +317,7 @@ fn load(src: &Src) -> Result<AccountData, DemoError> {
         disputes.push(DisputeRow::from(&d))
     })?;
     let methods = payment_methods(src)?;
+    let (fraud_warnings, fraud_read) = fraud_warnings(src)?;
     let mut customers = Vec::new();
     let mut wire_customers = HashMap::new();
     src.each("customers.json", |mut c: models::Customer| {
@@ -374,6 +376,7 @@ fn load(src: &Src) -> Result<AccountData, DemoError> {
         // The generator writes every line the account has, paid out or not.
         lines_complete: true,
         lines_since: None,
+        fraud_warnings: fraud_read,
     };
     Ok(AccountData {
         meta,
@@ -388,7 +391,26 @@ fn load(src: &Src) -> Result<AccountData, DemoError> {
         customers,
         subscriptions,
         renewal_methods,
+        fraud_warnings,
     })
+}
+
+/// `early_fraud_warnings.json` as rows, and whether it was read: a generated folder from
+/// before the generator wrote it has not read them.
+fn fraud_warnings(
+    src: &Src,
+) -> Result<(Vec<FraudWarningRow>, tieout_core::model::MethodsRead), DemoError> {
+    const FILE: &str = "early_fraud_warnings.json";
+    if let Src::Dir(dir) = src
+        && !dir.join(FILE).exists()
+    {
+        return Ok((Vec::new(), tieout_core::model::MethodsRead::NotRead));
+    }
+    let mut rows = Vec::new();
+    src.each(FILE, |w: models::EarlyFraudWarning| {
+        rows.push(FraudWarningRow::from(&w))
+    })?;
+    Ok((rows, tieout_core::model::MethodsRead::Read))
 }
 
 /// `payment_methods.json` by id; `None` for a generated folder from before the generator

@@ -230,6 +230,24 @@ impl From<&models::Dispute> for DisputeRow {
     }
 }
 
+impl From<&models::EarlyFraudWarning> for FraudWarningRow {
+    fn from(w: &models::EarlyFraudWarning) -> Self {
+        Self {
+            id: w.id.clone(),
+            charge: id_of(&w.charge),
+            payment_intent: id_of(&w.payment_intent),
+            created: w.created.unwrap_or(0),
+            fraud_type: w
+                .fraud_type
+                .clone()
+                .unwrap_or_else(|| tieout_core::model::status::FraudType::Unknown(String::new())),
+            // Absent: Stripe did not say, so not taken to be actionable.
+            actionable: w.actionable.unwrap_or(false),
+            charge_fee: w.charge_fee(),
+        }
+    }
+}
+
 impl From<&models::Customer> for CustomerRow {
     fn from(c: &models::Customer) -> Self {
         let invoice_default = c

@@ -27,6 +27,7 @@ pub enum Part {
     Disputes,
     Subscriptions,
     RenewalMethods,
+    FraudWarnings,
 }
 
 impl Part {
@@ -46,6 +47,7 @@ impl Part {
             Part::Disputes => "disputes",
             Part::Subscriptions => "subscriptions",
             Part::RenewalMethods => "subscription payment methods",
+            Part::FraudWarnings => "early fraud warnings",
         }
     }
 

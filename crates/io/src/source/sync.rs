@@ -20,6 +20,7 @@
 //! - Customers, charges (`created[gte]` 13 months back, so a year of refund patterns is
 //!   visible), refunds, disputes and subscriptions (`status=all`): full lists.
 //! - Active subscriptions with their payment methods expanded, for the cards ([`cards`]).
+//! - Early fraud warnings since the charges' start ([`fraud`]; a 403 is recorded).
 //!
 //! # Using the rate budget to the full
 //!
@@ -94,6 +95,7 @@ use tieout_core::model::{AccountData, Mode, Origin, SnapshotMeta};
 mod balance;
 mod cards;
 mod expanding;
+mod fraud;
 mod options;
 pub use options::SyncOptions;
 mod invoices;
@@ -220,7 +222,7 @@ pub async fn fetch_each(
 ) -> (Fetched, Vec<(Resource, StripeError)>) {
     let parts = opts.parts;
     let charges_q = params([("created[gte]", opts.charges_since.to_string())]);
-    let (payouts, invoices, customers, charges, refunds, disputes, subscriptions, cards) = futures::join!(
+    let (payouts, invoices, customers, charges, refunds, disputes, subscriptions, cards, warnings) = futures::join!(
         async {
             if parts.payouts {
                 futures::try_join!(
@@ -293,6 +295,7 @@ pub async fn fetch_each(
             )
         ),
         cards::fetch(client, parts.payment_methods, progress),
+        fraud::fetch(client, parts.fraud_warnings, opts.charges_since, progress),
     );
     let mut failed: Vec<(Resource, StripeError)> = Vec::new();
     let payouts = keep(Resource::Payouts, payouts, &mut failed);
@@ -303,6 +306,7 @@ pub async fn fetch_each(
     let disputes = keep(Resource::Disputes, disputes, &mut failed);
     let subscriptions = keep(Resource::Subscriptions, subscriptions, &mut failed);
     let (renewal_methods, cards_read) = cards::methods_read(cards, &mut failed);
+    let (fraud_warnings, warnings_read) = fraud::warnings_read(warnings, &mut failed);
     let failed_read = |r: Resource| failed.iter().any(|(f, _)| *f == r);
 
     // A window is recorded only when the payouts in it were read.
@@ -330,6 +334,7 @@ pub async fn fetch_each(
         balance: None,
         lines_complete: false,
         lines_since: None,
+        fraud_warnings: warnings_read,
     });
     let (mut reused_payouts, mut reused_lines) = (0, 0);
     if let Some((p, b)) = payouts {
@@ -376,6 +381,7 @@ pub async fn fetch_each(
         invoice_subscriptions
     };
     data.renewal_methods = renewal_methods;
+    data.fraud_warnings = fraud_warnings;
     failed.sort_by_key(|(r, _)| *r);
     (
         Fetched {

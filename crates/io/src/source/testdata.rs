@@ -7,13 +7,13 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::stripe::models::{
-    ChargeStatus, DisputeStatus, InvoiceStatus, PayoutStatus, ReconciliationStatus, RefundStatus,
-    SubscriptionStatus, TraceIdStatus,
+    ChargeStatus, DisputeStatus, FraudType, InvoiceStatus, PayoutStatus, ReconciliationStatus,
+    RefundStatus, SubscriptionStatus, TraceIdStatus,
 };
 use tieout_core::model::rows::{
     BalanceTxnRow, ChargeRow, CompactString, CustomerRow, DisputeRow, FeeDetailRow,
-    InvoicePaymentRow, InvoiceRow, PaymentIntentRow, PayoutId, PayoutRow, RefundRow,
-    RenewalMethodRow, SharedText, StripeId, SubscriptionRow,
+    FraudWarningRow, InvoicePaymentRow, InvoiceRow, PaymentIntentRow, PayoutId, PayoutRow,
+    RefundRow, RenewalMethodRow, SharedText, StripeId, SubscriptionRow,
 };
 use tieout_core::model::{AccountData, Mode, Origin, SnapshotMeta};
 use tieout_core::money::Currency;
@@ -99,6 +99,7 @@ pub fn random_data(seed: u64, n: usize) -> AccountData {
         balance: None,
         lines_complete: false,
         lines_since: None,
+        fraud_warnings: Default::default(),
     };
     let mut d = AccountData::empty(meta);
     // Fee details come from their own stream, so the other fields keep their values.
@@ -320,6 +321,15 @@ pub fn random_data(seed: u64, n: usize) -> AccountData {
             card_last4: g.opt_text(),
             card_exp_month: g.opt_int(),
             card_exp_year: g.opt_int(),
+        });
+        d.fraud_warnings.push(FraudWarningRow {
+            id: g.id("issfr"),
+            charge: g.opt_id("ch"),
+            payment_intent: g.opt_id("pi"),
+            created: g.int(),
+            fraud_type: FraudType::parse(&g.status(&["misc", "made_with_stolen_card"])),
+            actionable: g.flag(),
+            charge_fee: g.opt_int(),
         });
     }
     d

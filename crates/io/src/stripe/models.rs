@@ -10,7 +10,7 @@
 //! with an `id` (which Stripe always sends) marks its other non-`Option` fields one by one.
 //!
 //! The rooms: `account`, `payouts`, `invoices`, `charges`, `customers` and
-//! `payment_methods`; this file holds
+//! `payment_methods`, `radar`; this file holds
 //! the lenient readers, the expandable reference and the list envelope.
 
 use std::collections::BTreeMap;
@@ -23,6 +23,7 @@ mod customers;
 mod invoices;
 mod payment_methods;
 mod payouts;
+mod radar;
 
 pub use account::*;
 pub use charges::*;
@@ -30,6 +31,7 @@ pub use customers::*;
 pub use invoices::*;
 pub use payment_methods::*;
 pub use payouts::*;
+pub use radar::*;
 
 /// Treats an explicit JSON `null` as the type's default (an empty list, `false`, ...).
 pub fn null_default<'de, D, T>(d: D) -> Result<T, D::Error>
@@ -180,6 +182,7 @@ has_id!(
     Charge,
     Refund,
     Dispute,
+    EarlyFraudWarning,
     Customer,
     Subscription,
     SubscriptionItem,

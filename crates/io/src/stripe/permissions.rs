@@ -102,6 +102,13 @@ pub const PERMISSIONS: &[Permission] = &[
         probe: Some("/v1/payment_methods"),
     },
     Permission {
+        slug: Resource::FraudWarnings.permission(),
+        resource: Resource::FraudWarnings.dashboard_row(),
+        used_for: "early fraud warnings (the fraud warnings queue; without it the queue says so)",
+        required: false,
+        probe: Some(Resource::FraudWarnings.list_path()),
+    },
+    Permission {
         slug: "rak_product_read",
         resource: "Products",
         used_for: "product names (optional)",
@@ -207,6 +214,7 @@ mod tests {
                 "rak_dispute_read",
                 "rak_subscription_read",
                 "rak_payment_method_read",
+                "rak_radar_early_fraud_warning_read",
             ]
         );
         for r in Resource::ALL {
@@ -226,6 +234,7 @@ mod tests {
             Resource::Charges,
             Resource::Disputes,
             Resource::Subscriptions,
+            Resource::FraudWarnings,
         ] {
             assert_eq!(
                 PERMISSIONS

@@ -181,7 +181,7 @@ fn filters<'a>(store: &'a Store, kind: ObjectKind, p: &'a Params) -> Result<Filt
             f.id_eq(p, "customer", &["customer"]);
             f.id_eq(p, "payment_intent", &["payment_intent"]);
         }
-        ObjectKind::Refund | ObjectKind::Dispute => {
+        ObjectKind::Refund | ObjectKind::Dispute | ObjectKind::EarlyFraudWarning => {
             f.id_eq(p, "charge", &["charge"]);
             f.id_eq(p, "payment_intent", &["payment_intent"]);
         }

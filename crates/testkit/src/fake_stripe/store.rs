@@ -24,10 +24,11 @@ pub enum ObjectKind {
     Customer,
     Subscription,
     PaymentMethod,
+    EarlyFraudWarning,
 }
 
 impl ObjectKind {
-    pub const ALL: [ObjectKind; 11] = [
+    pub const ALL: [ObjectKind; 12] = [
         ObjectKind::Payout,
         ObjectKind::BalanceTransaction,
         ObjectKind::Invoice,
@@ -39,6 +40,7 @@ impl ObjectKind {
         ObjectKind::Customer,
         ObjectKind::Subscription,
         ObjectKind::PaymentMethod,
+        ObjectKind::EarlyFraudWarning,
     ];
 
     /// The `object` field value (`"payout"`).
@@ -55,6 +57,7 @@ impl ObjectKind {
             ObjectKind::Customer => "customer",
             ObjectKind::Subscription => "subscription",
             ObjectKind::PaymentMethod => "payment_method",
+            ObjectKind::EarlyFraudWarning => "radar.early_fraud_warning",
         }
     }
 
@@ -72,12 +75,16 @@ impl ObjectKind {
             ObjectKind::Customer => "customers",
             ObjectKind::Subscription => "subscriptions",
             ObjectKind::PaymentMethod => "payment_methods",
+            ObjectKind::EarlyFraudWarning => "early_fraud_warnings",
         }
     }
 
-    /// The list URL (`"/v1/payouts"`).
+    /// The list URL (`"/v1/payouts"`; Radar's under `/v1/radar/`).
     pub fn path(self) -> String {
-        format!("/v1/{}", self.plural())
+        match self {
+            ObjectKind::EarlyFraudWarning => format!("/v1/radar/{}", self.plural()),
+            _ => format!("/v1/{}", self.plural()),
+        }
     }
 
     /// How Stripe names it in "No such ...: 'id'".
@@ -85,6 +92,7 @@ impl ObjectKind {
         match self {
             ObjectKind::BalanceTransaction => "balance transaction",
             ObjectKind::PaymentMethod => "payment method",
+            ObjectKind::EarlyFraudWarning => "early fraud warning",
             other => other.object(),
         }
     }
@@ -109,6 +117,7 @@ impl ObjectKind {
             ObjectKind::Customer => "rak_customer_read",
             ObjectKind::Subscription => "rak_subscription_read",
             ObjectKind::PaymentMethod => "rak_payment_method_read",
+            ObjectKind::EarlyFraudWarning => "rak_radar_early_fraud_warning_read",
         }
     }
 }

@@ -5,7 +5,8 @@
 //! one JSON array per object type (`payouts.json`, `balance_transactions.json`,
 //! `invoices.json`, `invoice_payments.json`, `payment_intents.json`, `charges.json`,
 //! `refunds.json`, `disputes.json`, `customers.json`, `subscriptions.json`,
-//! `payment_methods.json`, see [`cards`]), each sorted by
+//! `payment_methods.json`, see [`cards`]; `early_fraud_warnings.json`, see
+//! [`fraud_warnings`]), each sorted by
 //! `created` (oldest first; the API lists newest first, the fake server re-sorts), plus
 //! `payout_lines.json` (`{"po_...": ["txn_...", ...]}`: what each automatic payout paid
 //! out, its own `type=payout` transaction last), `account.json`, `balance.json`,
@@ -45,6 +46,7 @@ pub mod clock;
 pub mod declines;
 pub mod dunning;
 pub mod engine;
+pub mod fraud_warnings;
 pub mod ids;
 pub mod objects;
 pub mod people;
@@ -358,6 +360,8 @@ pub fn generate(seed: u64, scale: u32, out_dir: &Path) -> Result<Stats, GenError
     write_text(&f("tickets.csv"), &tickets::tickets_csv(&tickets)?)?;
     stats.files.insert("tickets", tickets.len() as u64);
 
+    write_fraud_warnings(out_dir, seed, &p, &mut stats)?;
+
     let window_start = month_start(p.first_arrival);
     let window_end = month_start(clock::add_months(month_start(p.now), 1));
     let meta = Meta {
@@ -389,6 +393,32 @@ pub fn generate(seed: u64, scale: u32, out_dir: &Path) -> Result<Stats, GenError
         }
     }
     Ok(stats)
+}
+
+/// The bundled demo's early fraud warnings, made from the charges just written (see
+/// [`fraud_warnings`]); a large account has none.
+fn write_fraud_warnings(
+    out_dir: &Path,
+    seed: u64,
+    p: &Params,
+    stats: &mut Stats,
+) -> Result<(), GenError> {
+    let f = |name: &str| out_dir.join(name);
+    let mut ww = ArrayWriter::create(&f("early_fraud_warnings.json"))?;
+    if p.scale == DEMO_SCALE {
+        let path = f("charges.json");
+        let text = std::fs::read_to_string(&path).map_err(|source| GenError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        let charges: Vec<serde_json::Value> = serde_json::from_str(&text)
+            .map_err(|e| GenError::Invalid(format!("{}: {e}", path.display())))?;
+        for w in fraud_warnings::warnings(&charges, seed, p.now) {
+            ww.push(&w)?;
+        }
+    }
+    stats.files.insert("early_fraud_warnings", ww.finish()?);
+    Ok(())
 }
 
 /// The first instant (UTC) of the month `ts` falls in.

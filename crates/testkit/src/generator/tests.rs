@@ -25,6 +25,7 @@ const FILES: &[&str] = &[
     "customers.json",
     "subscriptions.json",
     "payment_methods.json",
+    "early_fraud_warnings.json",
     "tickets.csv",
     "bank-usd.csv",
     "bank-eur.csv",

@@ -18,6 +18,7 @@ impl RefundsPane {
         let Some(row) = found else {
             return Reveal::No;
         };
+        self.fraud_shown = false;
         if !self.table.select_source_row(row) {
             self.table.set_filter("", cx);
             self.table.select_source_row(row);

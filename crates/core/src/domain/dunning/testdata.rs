@@ -25,6 +25,7 @@ pub fn meta() -> SnapshotMeta {
         balance: None,
         lines_complete: false,
         lines_since: None,
+        fraud_warnings: Default::default(),
     }
 }
 

@@ -17,6 +17,7 @@ pub mod decide;
 #[cfg(test)]
 mod decide_tests;
 pub mod facts;
+pub mod fraud_policy;
 pub mod matching;
 #[cfg(test)]
 mod matching_tests;
@@ -36,7 +37,7 @@ use crate::money::Currency;
 
 pub use decide::decide;
 pub use matching::{Facts, Matched, match_ticket};
-pub use policy::{Policy, PolicyError, RuleKind, load_policy};
+pub use policy::{FraudPolicy, Policy, PolicyError, RuleKind, load_policy};
 
 /// A support ticket asking for a refund.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]

@@ -9,6 +9,8 @@ use std::ops::Range;
 use serde::Deserialize;
 use toml::Spanned;
 
+pub use super::fraud_policy::FraudPolicy;
+use super::fraud_policy::{FraudDraft, RawFraud};
 use super::rules::RawRules;
 pub use super::rules::RuleKind;
 
@@ -42,6 +44,8 @@ pub struct Policy {
     /// This many refunds or more in the lookback sends the ticket to a person.
     pub pattern_threshold: i64,
     pub pattern_lookback_days: i64,
+    /// The early fraud warnings queue's section.
+    pub fraud_warnings: FraudPolicy,
     rules: Vec<RuleText>,
 }
 
@@ -64,6 +68,12 @@ impl Policy {
             annual_proration: true,
             pattern_threshold: 2,
             pattern_lookback_days: 365,
+            fraud_warnings: FraudPolicy {
+                refund_up_to: Default::default(),
+                dispute_fee: Default::default(),
+                refund_rule: "fraud-warning-actionable".into(),
+                review_rule: "fraud-warning-review".into(),
+            },
             rules: RuleKind::ALL
                 .iter()
                 .map(|k| RuleText {
@@ -157,6 +167,7 @@ struct RawPolicy {
     proration: Option<RawProration>,
     pattern: Option<RawPattern>,
     rules: Option<RawRules>,
+    fraud_warnings: Option<RawFraud>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -203,6 +214,7 @@ struct Draft {
     pattern_lookback_days: (i64, Option<Range<usize>>),
     ids: Vec<(String, Option<Range<usize>>)>,
     says: Vec<(String, Option<Range<usize>>)>,
+    fraud: FraudDraft,
 }
 
 fn overlay(draft: &mut Draft, raw: RawPolicy) {
@@ -227,6 +239,9 @@ fn overlay(draft: &mut Draft, raw: RawPolicy) {
         if let Some(l) = p.lookback_days {
             draft.pattern_lookback_days = (*l.get_ref(), Some(l.span()));
         }
+    }
+    if let Some(f) = raw.fraud_warnings {
+        draft.fraud.overlay(f);
     }
     if let Some(mut rules) = raw.rules {
         for kind in RuleKind::ALL {
@@ -254,6 +269,7 @@ fn empty_draft() -> Draft {
         pattern_lookback_days: (0, None),
         ids: vec![(String::new(), None); RuleKind::ALL.len()],
         says: vec![(String::new(), None); RuleKind::ALL.len()],
+        fraud: FraudDraft::default(),
     }
 }
 
@@ -391,7 +407,9 @@ fn validate(d: Draft, text: &str, source_name: &str) -> Result<Policy, PolicyErr
             says: filled.trim().to_string(),
         });
     }
+    let fraud_warnings = d.fraud.validate().map_err(|(msg, span)| err(&span, msg))?;
     Ok(Policy {
+        fraud_warnings,
         name: d.name,
         window_days: d.window_days.0,
         first_purchase_only: d.first_purchase_only,
@@ -434,6 +452,7 @@ pub fn load_policy(text: &str, source_name: &str) -> Result<Policy, PolicyError>
     for slot in draft.ids.iter_mut().chain(draft.says.iter_mut()) {
         slot.1 = None;
     }
+    draft.fraud.forget_spans();
     let user = parse_raw(text, source_name)?;
     overlay(&mut draft, user);
     validate(draft, text, source_name)

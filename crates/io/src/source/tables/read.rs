@@ -10,13 +10,13 @@ use rayon::prelude::*;
 use super::TableError;
 use super::cols::{Cols, owned};
 use crate::stripe::models::{
-    ChargeStatus, DisputeStatus, InvoiceStatus, PayoutStatus, ReconciliationStatus, RefundStatus,
-    SubscriptionStatus, TraceIdStatus,
+    ChargeStatus, DisputeStatus, FraudType, InvoiceStatus, PayoutStatus, ReconciliationStatus,
+    RefundStatus, SubscriptionStatus, TraceIdStatus,
 };
 use tieout_core::model::rows::{
-    BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, ExchangeRate, FeeParts, InvoicePaymentRow,
-    InvoiceRow, Metadata, PaymentIntentRow, PayoutRow, RefundRow, RenewalMethodRow, SharedText,
-    StripeId, SubscriptionRow,
+    BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, ExchangeRate, FeeParts, FraudWarningRow,
+    InvoicePaymentRow, InvoiceRow, Metadata, PaymentIntentRow, PayoutRow, RefundRow,
+    RenewalMethodRow, SharedText, StripeId, SubscriptionRow,
 };
 use tieout_core::model::{AccountData, Table};
 
@@ -38,6 +38,7 @@ pub(super) fn read_frame(
         Table::Customers => data.customers = customers_rows(df)?,
         Table::Subscriptions => data.subscriptions = subscriptions_rows(df)?,
         Table::RenewalMethods => data.renewal_methods = renewal_methods_rows(df)?,
+        Table::FraudWarnings => data.fraud_warnings = fraud_warnings_rows(df)?,
     }
     Ok(())
 }
@@ -416,6 +417,28 @@ fn disputes_rows(df: &DataFrame) -> Result<Vec<DisputeRow>, TableError> {
             reason: owned(reason[i]),
             created: created[i],
             is_charge_refundable: refundable[i],
+        })
+        .collect())
+}
+
+fn fraud_warnings_rows(df: &DataFrame) -> Result<Vec<FraudWarningRow>, TableError> {
+    let c = Cols::new("fraud_warnings", df);
+    let id = c.str("id")?;
+    let charge = c.opt_str("charge")?;
+    let payment_intent = c.opt_str("payment_intent")?;
+    let created = c.i64("created")?;
+    let fraud_type = c.str("fraud_type")?;
+    let actionable = c.bool("actionable")?;
+    let charge_fee = c.opt_i64("charge_fee")?;
+    Ok((0..c.height())
+        .map(|i| FraudWarningRow {
+            id: id[i].to_string(),
+            charge: owned(charge[i]),
+            payment_intent: owned(payment_intent[i]),
+            created: created[i],
+            fraud_type: FraudType::parse(fraud_type[i]),
+            actionable: actionable[i],
+            charge_fee: charge_fee[i],
         })
         .collect())
 }

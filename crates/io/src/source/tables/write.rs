@@ -6,8 +6,9 @@ use polars::prelude::DataFrame;
 use super::TableError;
 use super::frame::Frame;
 use tieout_core::model::rows::{
-    BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, FeeDetailRow, InvoicePaymentRow, InvoiceRow,
-    Metadata, PaymentIntentRow, PayoutRow, RefundRow, RenewalMethodRow, SubscriptionRow,
+    BalanceTxnRow, ChargeRow, CustomerRow, DisputeRow, FeeDetailRow, FraudWarningRow,
+    InvoicePaymentRow, InvoiceRow, Metadata, PaymentIntentRow, PayoutRow, RefundRow,
+    RenewalMethodRow, SubscriptionRow,
 };
 use tieout_core::model::{AccountData, Table};
 
@@ -25,6 +26,7 @@ pub(super) fn write_frame(data: &AccountData, table: Table) -> Result<DataFrame,
         Table::Customers => customers_frame(&data.customers),
         Table::Subscriptions => subscriptions_frame(&data.subscriptions),
         Table::RenewalMethods => renewal_methods_frame(&data.renewal_methods),
+        Table::FraudWarnings => fraud_warnings_frame(&data.fraud_warnings),
     }
 }
 
@@ -234,6 +236,18 @@ fn disputes_frame(rows: &[DisputeRow]) -> Result<DataFrame, TableError> {
         .opt_str("reason", |r| r.reason.as_deref())
         .i64("created", |r| r.created)
         .bool("is_charge_refundable", |r| r.is_charge_refundable)
+        .finish()
+}
+
+fn fraud_warnings_frame(rows: &[FraudWarningRow]) -> Result<DataFrame, TableError> {
+    Frame::new("fraud_warnings", rows)
+        .str("id", |r| &r.id)
+        .opt_str("charge", |r| r.charge.as_deref())
+        .opt_str("payment_intent", |r| r.payment_intent.as_deref())
+        .i64("created", |r| r.created)
+        .str("fraud_type", |r| r.fraud_type.as_str())
+        .bool("actionable", |r| r.actionable)
+        .opt_i64("charge_fee", |r| r.charge_fee)
         .finish()
 }
 
