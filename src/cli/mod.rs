@@ -328,17 +328,17 @@ pub struct SuggestArgs {
     /// --fraud-warnings).
     #[arg(long)]
     pub force: bool,
-    /// Preview these tickets' refunds as one batch (comma-separated ids, each an approve
-    /// or partial suggestion of --tickets FILE): the checks, the total, the hash and the
-    /// expiry; nothing is sent until --confirm.
-    #[arg(long, value_name = "IDS", value_delimiter = ',', requires = "tickets")]
+    /// Preview these refunds as one batch (comma-separated ids: approve or partial tickets
+    /// of --tickets FILE, or with --fraud-warnings the warnings to refund, issfr_…): the
+    /// checks, the total, the hash and the expiry; nothing is sent until --confirm.
+    #[arg(long, value_name = "IDS", value_delimiter = ',')]
     pub approve: Option<Vec<String>>,
     /// Who approves the batch: a name from the gate policy's approvers (its tier limits
     /// the amounts); left out when the policy names none (the OS user approves).
     #[arg(long, value_name = "NAME")]
     pub approver: Option<String>,
     /// Carry out the batch previewed with this hash (test mode only), before it expires.
-    #[arg(long, value_name = "HASH", conflicts_with_all = ["tickets", "email", "order", "message", "ticket", "approve"])]
+    #[arg(long, value_name = "HASH", conflicts_with_all = ["tickets", "email", "order", "message", "ticket", "approve", "fraud_warnings"])]
     pub confirm: Option<String>,
 }
 

@@ -40,6 +40,9 @@ pub fn run(ctx: &Ctx, args: &SuggestArgs) -> CmdResult {
     }
     match &args.tickets {
         Some(path) => run_batch(ctx, args, path, &policy),
+        None if args.approve.is_some() => Err(Failure::usage(
+            "--approve names tickets of --tickets FILE, or warnings with --fraud-warnings",
+        )),
         None => run_one(ctx, args, &policy),
     }
 }
@@ -134,7 +137,7 @@ fn run_batch(ctx: &Ctx, args: &SuggestArgs, path: &Path, policy: &Policy) -> Cmd
         ));
     }
     if let Some(keys) = &args.approve {
-        return super::suggest_batch::preview(ctx, args, &data, &tickets, policy, keys);
+        return super::suggest_batch::preview_tickets(ctx, args, &data, &tickets, policy, keys);
     }
     let (rows, trails) = suggest_all(&data, &tickets, &reads, policy, &ctx.request());
     if args.explain {
@@ -194,6 +197,11 @@ fn run_fraud_warnings(ctx: &Ctx, args: &SuggestArgs, policy: &Policy) -> CmdResu
     let q = fw::build(&request, &data, policy);
     if let Some(note) = crate::report::fraud_warnings::read_note(&data.meta) {
         eprintln!("tieout: {note}");
+    }
+    if let Some(keys) = &args.approve {
+        let keys = super::suggest_batch::approve_keys(keys);
+        let items = fw::items_for(&q, &keys).map_err(Failure::usage)?;
+        return super::suggest_batch::preview(ctx, args, items);
     }
     let dir = args.out.clone().unwrap_or_else(|| PathBuf::from("."));
     let written = super::write_exports(&dir, &fw::files(&request, &data, &q, policy), args.force)?;

@@ -1,4 +1,5 @@
 //! `tieout suggest --tickets FILE --approve T-1,T-2 [--approver NAME]` and
+//! `tieout suggest --fraud-warnings --approve issfr_1,issfr_2 [--approver NAME]` and
 //! `tieout suggest --confirm HASH`: a batch of refunds previewed, then carried out (README,
 //! "Approving several refunds at once"). The preview decides the tickets, lists each
 //! refund with its checks, the total per currency, the hash and the expiry, records the
@@ -10,7 +11,7 @@ use std::path::PathBuf;
 use crate::app::refund_batch::items_for;
 use crate::app::refund_exec::{GateSession, session};
 use crate::app::suggest::assess_all;
-use crate::domain::refund_batch::Batch;
+use crate::domain::refund_batch::{Batch, BatchItem};
 use crate::domain::refunds::{Policy, Ticket};
 use crate::failure::FailKind;
 use crate::model::AccountData;
@@ -38,8 +39,13 @@ fn batch_path(hash: &str) -> Result<PathBuf, Failure> {
     Ok(root.join("batches").join(format!("{short}.json")))
 }
 
-/// The preview: prints it, records it, keeps it for `--confirm`.
-pub fn preview(
+/// The ids `--approve` names, trimmed.
+pub fn approve_keys(keys: &[String]) -> Vec<String> {
+    keys.iter().map(|k| k.trim().to_string()).collect()
+}
+
+/// The preview of the tickets `keys` names: decides them, then [`preview`].
+pub fn preview_tickets(
     ctx: &Ctx,
     args: &SuggestArgs,
     data: &AccountData,
@@ -47,6 +53,12 @@ pub fn preview(
     policy: &Policy,
     keys: &[String],
 ) -> CmdResult {
+    let keys = approve_keys(keys);
+    if let Some(w) = keys.iter().find(|k| k.starts_with("issfr_")) {
+        return Err(Failure::usage(format!(
+            "{w} is an early fraud warning: approve warnings with --fraud-warnings --approve {w} (a batch holds tickets or warnings)"
+        )));
+    }
     let assessed = assess_all(
         data,
         ctx.global.stripe_account.as_deref(),
@@ -55,8 +67,12 @@ pub fn preview(
         ctx.now,
         &ctx.tz,
     );
-    let keys: Vec<String> = keys.iter().map(|k| k.trim().to_string()).collect();
     let items = items_for(&assessed, &keys).map_err(Failure::usage)?;
+    preview(ctx, args, items)
+}
+
+/// The preview of `items`: prints it, records it, keeps it for `--confirm`.
+pub fn preview(ctx: &Ctx, args: &SuggestArgs, items: Vec<BatchItem>) -> CmdResult {
     let g = gate(ctx)?;
     let approval = &g.gate.policy.approval;
     let signoff = approval
@@ -136,7 +152,7 @@ pub fn confirm(ctx: &Ctx, args: &SuggestArgs, hash: &str) -> CmdResult {
     let path = batch_path(hash)?;
     let text = std::fs::read(&path).map_err(|e| {
         Failure::usage(format!(
-            "no batch preview {} ({e}): preview it with --tickets FILE --approve …",
+            "no batch preview {} ({e}): preview it with --tickets FILE --approve … (or --fraud-warnings --approve …)",
             path.display()
         ))
     })?;

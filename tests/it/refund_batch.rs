@@ -541,3 +541,106 @@ fn the_cli_previews_a_batch_and_its_confirmation_stops_at_the_failing_second() {
         explain.stderr
     );
 }
+
+/// The demo's two USD warnings the policy says to refund (91.99 and 24.00 USD), approved
+/// together by Ana from the command line: each refund is `fraudulent`, names its warning
+/// as its source, and a warning for review or a warning in a tickets batch is refused.
+#[test]
+fn the_cli_batches_fraud_warnings_and_refunds_them_as_fraudulent() {
+    use crate::support::{Tieout, start_fake};
+    let fake = start_fake(FakeConfig::default());
+    let t = Tieout::against(&fake);
+    let policy = t.root().join("refund_gate.toml");
+    std::fs::write(&policy, POLICY).expect("policy");
+    let data = t.root().join("data");
+    let t = t
+        .env("TIEOUT_DATA_DIR", &data.display().to_string())
+        .env("TIEOUT_GATE_POLICY", &policy.display().to_string());
+    let stolen = "issfr_nQeNnMMr7wtkhwQoswUCCAnI";
+    let never_received = "issfr_0shbgmpwByFmCPHWhqSGgQcv";
+    let to_review = "issfr_chSi7qUz8OGjEQ9FUyqApE0p";
+
+    let review = t.run(&[
+        "suggest",
+        "--fraud-warnings",
+        "--approve",
+        &format!("{stolen},{to_review}"),
+    ]);
+    review.code(2);
+    assert!(
+        review
+            .stderr
+            .contains(&format!("nothing to refund: {to_review} is review")),
+        "{}",
+        review.stderr
+    );
+    let tickets =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/demo/tickets.csv");
+    let mixed = t.run(&[
+        "suggest",
+        "--tickets",
+        &tickets.display().to_string(),
+        "--approve",
+        &format!("T-1007,{stolen}"),
+    ]);
+    mixed.code(2);
+    assert!(
+        mixed.stderr.contains("--fraud-warnings --approve"),
+        "{}",
+        mixed.stderr
+    );
+
+    let shown = t.run(&[
+        "suggest",
+        "--fraud-warnings",
+        "--approve",
+        &format!("{stolen},{never_received}"),
+        "--approver",
+        "Ana",
+    ]);
+    shown.success();
+    let out = &shown.stdout;
+    assert!(
+        out.contains("2 refund(s), approved by Ana (agent)"),
+        "{out}"
+    );
+    assert!(out.contains("Total: 115.99 USD"), "{out}");
+    assert!(
+        out.contains(&format!(
+            "{stolen} 91.99 USD on ch_s1oRbGWls4LTLo4Z0LunCdkF rule fraud-warning-actionable"
+        )),
+        "{out}"
+    );
+    let hash = out
+        .strip_prefix("Batch ")
+        .and_then(|r| r.split(':').next())
+        .expect("the hash")
+        .to_string();
+    assert!(fake.created_refunds().is_empty(), "a preview sends nothing");
+
+    let run = t.run(&["suggest", "--confirm", &hash]);
+    run.success();
+    let created = fake.created_refunds();
+    assert_eq!(created.len(), 2, "{}", run.stdout);
+    for (refund, (warning, charge, amount)) in created.iter().zip([
+        (stolen, "ch_s1oRbGWls4LTLo4Z0LunCdkF", 9_199),
+        (never_received, "ch_9YmlDlXgqzl2MynYNJd0LV6M", 2_400),
+    ]) {
+        assert_eq!(refund["charge"], charge);
+        assert_eq!(refund["amount"], amount);
+        assert_eq!(refund["reason"], "fraudulent");
+        let m = &refund["metadata"];
+        assert_eq!(m["tieout_source"], format!("fraud_warning:{warning}"));
+        assert_eq!(m["tieout_rule"], "fraud-warning-actionable");
+        assert_eq!(m["tieout_approver"], "Ana");
+    }
+    let audit = t.run(&["audit", "--ticket", stolen]);
+    audit.success();
+    assert!(
+        audit
+            .stdout
+            .contains(&format!("source=fraud_warning:{stolen}")),
+        "{}",
+        audit.stdout
+    );
+}

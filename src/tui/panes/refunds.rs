@@ -102,7 +102,8 @@ pub struct RefundsPane {
     executed: BTreeMap<String, Result<Outcome, String>>,
     /// Tickets whose refund is being sent (no second preview until it answers).
     in_flight: BTreeSet<String>,
-    /// Tickets marked for a batch (`toggle_mark`), by ticket key.
+    /// Tickets and fraud warnings marked for a batch (`toggle_mark`), by ticket key or
+    /// warning id.
     marked: BTreeSet<String>,
     /// The one ticket `approve_refund` previews as a batch once the approver is named.
     single: Option<String>,
@@ -174,6 +175,11 @@ impl RefundsPane {
             .collect();
         let source = RowsSource::new(rows, columns());
         self.table.set_source(Arc::new(source), cx);
+        let marks = fraud_view::Marks {
+            marked: &self.marked,
+            executed: &self.executed,
+        };
+        self.fraud.remark(&marks, cx);
     }
 
     /// Opens the frozen refund preview for the selected ticket.
@@ -366,7 +372,11 @@ impl Pane for RefundsPane {
             cx.toast("refund preview closed: the account was reloaded; review it again");
         }
         let (now, tz) = (cx.now(), cx.tz().clone());
-        self.fraud.load(&ws.data, &self.policy, now, cx);
+        let marks = fraud_view::Marks {
+            marked: &self.marked,
+            executed: &self.executed,
+        };
+        self.fraud.load(&ws.data, &self.policy, now, &marks, cx);
         // A small queue over a small account is decided at once, anything larger off the
         // UI task.
         if work(&ws.data, ws.tickets.len()) <= INLINE_WORK {
@@ -436,6 +446,14 @@ impl Pane for RefundsPane {
                     }
                     Handled::Yes
                 }
+                Action::ToggleMark => {
+                    self.toggle_mark_warning(cx);
+                    Handled::Yes
+                }
+                Action::ApproveMarked => {
+                    self.approve_marked(cx);
+                    Handled::Yes
+                }
                 Action::ApproveRefund | Action::Open => Handled::Yes,
                 _ => Handled::No,
             };
@@ -499,7 +517,11 @@ impl Pane for RefundsPane {
 
     fn render(&mut self, area: Rect, buf: &mut Buffer, cx: &ViewCx<'_>) {
         if self.fraud_shown && self.approval.is_none() {
-            return self.fraud.render(area, buf, cx);
+            self.fraud.render(area, buf, cx);
+            if let Some(o) = &self.batch {
+                o.render(area, buf, cx);
+            }
+            return;
         }
         // The queue gets what the selected ticket's details leave over (all of it when
         // the tickets fit).
@@ -549,9 +571,10 @@ impl Pane for RefundsPane {
         if self.fraud_shown {
             return vec![
                 Action::FraudView,
+                Action::ToggleMark,
+                Action::ApproveMarked,
                 Action::CopyRow,
                 Action::Filter,
-                Action::Sort,
             ];
         }
         if !self.marked.is_empty() {

@@ -240,7 +240,7 @@ impl BatchOverlay {
             let p = &item.proposal;
             out.push(Line::from(vec![
                 Span::styled(
-                    format!("{:<9}", item.source.id()),
+                    format!("{:<8} ", item.source.id()),
                     cx.theme.style(Role::Title),
                 ),
                 Span::styled(p.amount_display(), cx.theme.style(Role::AmountPositive)),

@@ -5,6 +5,7 @@
 //! reason (README.md, "Fraud warnings"). Computed when the account (re)loads, like the
 //! tickets; the same queue `tieout suggest --fraud-warnings` writes.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use ratatui::buffer::Buffer;
@@ -12,7 +13,9 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
+use super::approval;
 use super::detail::push_field;
+use crate::app::refund_exec::Outcome;
 use crate::domain::fraud_warnings::{self, Queue, QueuedWarning, Recommendation};
 use crate::domain::refunds::Policy;
 use crate::model::AccountData;
@@ -20,7 +23,14 @@ use crate::money::Money;
 use crate::report::fraud_warnings::{read_note, refund_cost_text, wait_cost_text};
 use crate::tui::pane::{Cx, ViewCx};
 use crate::tui::theme::Role;
-use crate::tui::widgets::table::{Cell, ColumnDef, DataTable, RowsSource, cell_of, col};
+use crate::tui::widgets::table::{Cell, ColumnDef, DataTable, RowsSource, cell_of};
+
+/// What the pane knows about its marks: the keys marked for a batch, and how each refund
+/// tried ended (by ticket key or warning id).
+pub struct Marks<'a> {
+    pub marked: &'a BTreeSet<String>,
+    pub executed: &'a BTreeMap<String, Result<Outcome, String>>,
+}
 
 /// The view's queue and its table.
 pub struct FraudView {
@@ -30,34 +40,62 @@ pub struct FraudView {
     note: Option<String>,
 }
 
-fn rec_cell(r: &QueuedWarning) -> Cell<'_> {
-    let role = match r.recommendation {
-        Recommendation::Refund => Role::Ok,
-        Recommendation::Review => Role::Warning,
-    };
-    Cell::Tag(r.recommendation.as_str().into(), role)
+/// One row of the table: the warning, whether it is marked for a batch, and how its
+/// refund ended when one was tried (`refunded`, `failed`, …).
+#[derive(Clone)]
+pub struct WarningRow {
+    pub w: QueuedWarning,
+    pub marked: bool,
+    pub mark: Option<(&'static str, Role)>,
 }
 
-fn columns() -> Vec<ColumnDef<QueuedWarning>> {
+fn rec_cell(r: &WarningRow) -> Cell<'_> {
+    let word = r.w.recommendation.as_str();
+    match (r.mark, r.marked) {
+        (Some((text, role)), _) => Cell::Tag(text.into(), role),
+        (None, true) => Cell::Tag(format!("● {word}").into(), Role::Title),
+        (None, false) => Cell::Tag(
+            word.into(),
+            match r.w.recommendation {
+                Recommendation::Refund => Role::Ok,
+                Recommendation::Review => Role::Warning,
+            },
+        ),
+    }
+}
+
+fn wcol(
+    title: &'static str,
+    width: u16,
+    get: fn(&QueuedWarning) -> Cell<'_>,
+) -> ColumnDef<WarningRow> {
+    ColumnDef {
+        title,
+        max_width: width,
+        get: cell_of(move |r: &WarningRow| get(&r.w)),
+    }
+}
+
+fn columns() -> Vec<ColumnDef<WarningRow>> {
     vec![
-        col("Warning", 14, |r| Cell::text(&r.warning_id)),
+        wcol("Warning", 14, |r| Cell::text(&r.warning_id)),
         ColumnDef {
             title: "Suggest",
             max_width: 8,
             get: cell_of(rec_cell),
         },
-        col("Amount", 16, |r| {
+        wcol("Amount", 16, |r| {
             r.currency
                 .map_or(Cell::Empty, |c| Cell::Money(Money::new(r.at_stake, c)))
         }),
-        col("Age (d)", 7, |r| Cell::Int(r.age_days)),
-        col("Fraud type", 26, |r| Cell::text(r.fraud_type.as_str())),
-        col("Actionable", 10, |r| {
+        wcol("Age (d)", 7, |r| Cell::Int(r.age_days)),
+        wcol("Fraud type", 26, |r| Cell::text(r.fraud_type.as_str())),
+        wcol("Actionable", 10, |r| {
             Cell::text(if r.actionable { "yes" } else { "no" })
         }),
-        col("Charge", 28, |r| Cell::opt(r.charge_id.as_deref())),
-        col("Customer", 20, |r| Cell::opt(r.customer_id.as_deref())),
-        col("Rule", 24, |r| Cell::text(&r.rule)),
+        wcol("Charge", 28, |r| Cell::opt(r.charge_id.as_deref())),
+        wcol("Customer", 20, |r| Cell::opt(r.customer_id.as_deref())),
+        wcol("Rule", 24, |r| Cell::text(&r.rule)),
     ]
 }
 
@@ -67,15 +105,22 @@ impl FraudView {
             table: DataTable::new(
                 "Fraud warnings",
                 "No early fraud warning calls for a decision.",
-                Arc::new(RowsSource::<QueuedWarning>::new(Vec::new(), columns())),
+                Arc::new(RowsSource::<WarningRow>::new(Vec::new(), columns())),
             ),
             queue: Arc::new(Queue::default()),
             note: None,
         }
     }
 
-    /// Builds the queue of `data` at `now` under `policy`.
-    pub fn load(&mut self, data: &AccountData, policy: &Policy, now: i64, cx: &mut Cx<'_>) {
+    /// Builds the queue of `data` at `now` under `policy` (marks as `marks` says).
+    pub fn load(
+        &mut self,
+        data: &AccountData,
+        policy: &Policy,
+        now: i64,
+        marks: &Marks<'_>,
+        cx: &mut Cx<'_>,
+    ) {
         let q = fraud_warnings::queue(data, &policy.fraud_warnings, now);
         self.note = read_note(&data.meta);
         if let Some(note) = &self.note {
@@ -87,9 +132,26 @@ impl FraudView {
             q.refunded,
             q.disputed
         ));
-        let source = RowsSource::new(q.rows.clone(), columns());
         self.queue = Arc::new(q);
-        self.table.set_source(Arc::new(source), cx);
+        self.remark(marks, cx);
+    }
+
+    /// Gives the table its rows again with the marks and refund outcomes of `marks`.
+    pub fn remark(&mut self, marks: &Marks<'_>, cx: &mut Cx<'_>) {
+        let rows: Vec<WarningRow> = (self.queue.rows.iter())
+            .map(|w| WarningRow {
+                marked: marks.marked.contains(&w.warning_id),
+                mark: marks.executed.get(&w.warning_id).map(approval::mark),
+                w: w.clone(),
+            })
+            .collect();
+        self.table
+            .set_source(Arc::new(RowsSource::new(rows, columns())), cx);
+    }
+
+    /// The queue as last built.
+    pub fn queue(&self) -> &Queue {
+        &self.queue
     }
 
     pub fn selected(&self) -> Option<&QueuedWarning> {

@@ -1,9 +1,11 @@
-//! The Refunds pane's marks and batches: `toggle_mark` marks an approve/partial ticket,
+//! The Refunds pane's marks and batches: `toggle_mark` marks an approve/partial ticket (or,
+//! in the Fraud warnings view, a warning to refund; one batch may hold both),
 //! `approve_marked` asks who approves (when the gate policy names approvers) and opens
 //! the batch preview ([`super::batch`]), and the batch's report marks each ticket.
 
 use super::batch::BatchOverlay;
 use super::{RefundsPane, approval};
+use crate::app::fraud_warnings;
 use crate::app::refund_batch::ItemResult;
 use crate::app::refund_exec::Outcome;
 use crate::domain::refund_batch::Batch;
@@ -30,12 +32,31 @@ impl RefundsPane {
         self.table.handle(Action::Down, cx);
     }
 
+    /// Marks or unmarks the selected fraud warning for a batch (only one the policy says
+    /// to refund, with its charge in the data).
+    pub(super) fn toggle_mark_warning(&mut self, cx: &mut Cx<'_>) {
+        let Some(w) = self.fraud.selected() else {
+            return;
+        };
+        if let Err(why) = fraud_warnings::proposal_for(w) {
+            return cx.toast_error(why);
+        }
+        let key = w.warning_id.clone();
+        if !self.marked.remove(&key) {
+            self.marked.insert(key);
+        }
+        self.rebuild(cx);
+        self.fraud.table.handle(Action::Down, cx);
+    }
+
     /// `approve_marked`: asks who approves when the policy names approvers, else opens
     /// the batch preview at once (the OS user approves).
     pub(super) fn approve_marked(&mut self, cx: &mut Cx<'_>) {
         self.single = None;
         if self.marked.is_empty() {
-            cx.toast_error("mark the approve/partial tickets with space first");
+            cx.toast_error(
+                "mark the approve/partial tickets (or warnings to refund) with space first",
+            );
         } else if self.gate_policy.approval.names_approvers() {
             cx.prompt(PromptKind::Approver, "");
         } else {
@@ -56,22 +77,38 @@ impl RefundsPane {
         cx.prompt(PromptKind::Approver, "");
     }
 
-    /// Opens the batch preview of the marked tickets, in queue order (or of the one
-    /// ticket `approve_refund` named).
+    /// Opens the batch preview of the marked tickets in queue order, then the marked
+    /// warnings in theirs (or of the one ticket `approve_refund` named).
     pub(super) fn open_batch(&mut self, name: Option<&str>, cx: &mut Cx<'_>) {
-        let keys: Vec<String> = match self.single.take() {
-            Some(one) => vec![one],
-            None => self
-                .rows
-                .iter()
-                .map(approval::ticket_key)
-                .filter(|k| self.marked.contains(k))
-                .collect(),
+        let (tickets, warnings): (Vec<String>, Vec<String>) = match self.single.take() {
+            Some(one) => (vec![one], Vec::new()),
+            None => (
+                (self.rows.iter())
+                    .map(approval::ticket_key)
+                    .filter(|k| self.marked.contains(k))
+                    .collect(),
+                (self.fraud.queue().rows.iter())
+                    .map(|w| w.warning_id.clone())
+                    .filter(|k| self.marked.contains(k))
+                    .collect(),
+            ),
         };
-        let items = match crate::app::refund_batch::items_for(&self.rows, &keys) {
-            Ok(i) => i,
-            Err(why) => return cx.toast_error(why),
-        };
+        let mut items = Vec::new();
+        if !tickets.is_empty() {
+            match crate::app::refund_batch::items_for(&self.rows, &tickets) {
+                Ok(i) => items.extend(i),
+                Err(why) => return cx.toast_error(why),
+            }
+        }
+        if !warnings.is_empty() {
+            match fraud_warnings::items_for(self.fraud.queue(), &warnings) {
+                Ok(i) => items.extend(i),
+                Err(why) => return cx.toast_error(why),
+            }
+        }
+        if items.is_empty() {
+            return cx.toast_error("the marked tickets and warnings are no longer on the queue");
+        }
         let approval = &self.gate_policy.approval;
         let signoff = match approval.signoff(name, &crate::app::audit::os_user()) {
             Ok(s) => s,
