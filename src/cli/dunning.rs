@@ -73,6 +73,9 @@ impl SinceArg {
 
 pub fn run(ctx: &Ctx, args: &DunningArgs) -> CmdResult {
     let formats = Formats::parse(&args.out.format)?;
+    if let Some(name) = &ctx.global.view {
+        return run_view(ctx, args, formats, name);
+    }
     let since = args.since.map(|s| s.resolve(&ctx.tz)).transpose()?;
     let data = load(ctx)?;
     let w = build(&data, ctx.now)?;
@@ -100,6 +103,32 @@ pub fn run(ctx: &Ctx, args: &DunningArgs) -> CmdResult {
     if let Some(store) = &store {
         run_history::record(store, &data, &w, keep_days);
     }
+    for l in lines {
+        println!("{l}");
+    }
+    Ok(())
+}
+
+/// `--view NAME`: only the rows (and columns) the saved Worklist view shows
+/// ([`super::dunning_view`]); the channel post and the run record are the whole list's,
+/// so neither is made.
+fn run_view(ctx: &Ctx, args: &DunningArgs, formats: Formats, name: &str) -> CmdResult {
+    if args.since.is_some() || args.summary.is_some() {
+        return Err(Failure::usage(
+            "--view writes the rows of one saved view; --since and --summary are about the whole worklist: run them without --view",
+        ));
+    }
+    let view = super::dunning_view::find(name)?;
+    let data = load(ctx)?;
+    let w = build(&data, ctx.now)?;
+    let lines = super::dunning_view::write(
+        &w,
+        &view,
+        &ctx.tz,
+        args.out.out.as_deref(),
+        formats,
+        args.out.force,
+    )?;
     for l in lines {
         println!("{l}");
     }

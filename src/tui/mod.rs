@@ -109,6 +109,7 @@ pub mod tabs;
 pub mod theme;
 pub mod update;
 pub mod view;
+pub mod views;
 pub mod widgets;
 pub mod workspace;
 
@@ -116,6 +117,8 @@ pub mod workspace;
 mod copy_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod views_tests;
 
 pub use action::Action;
 pub use msg::{Effect, Job, Msg, Owner, RequestId};

@@ -77,6 +77,33 @@ pub trait Pane {
         None
     }
 
+    /// What the pane shows, as a saved view (`save_view`; the shell fills in its name and
+    /// tab): by default its table's filter, sort and visible columns. `Err`: why this
+    /// cannot be saved (no table, a view the file does not keep).
+    fn view_state(&self) -> Result<crate::app::views::SavedView, String> {
+        match self.table() {
+            Some(t) => Ok(super::views::of_table(t.table_view())),
+            None => Err("this screen has no table to save".into()),
+        }
+    }
+
+    /// Shows a saved view (`open_view`, `tieout --view NAME`): by default its filter,
+    /// sort and columns on the pane's table. Called before the data came, too: the pane
+    /// keeps what it cannot show yet.
+    fn apply_view(
+        &mut self,
+        view: &crate::app::views::SavedView,
+        cx: &mut Cx<'_>,
+    ) -> Result<(), String> {
+        match self.table_mut() {
+            Some(t) => {
+                t.apply_table_view(&super::views::table_view(view), cx);
+                Ok(())
+            }
+            None => Err("this tab has no table to show a view in".into()),
+        }
+    }
+
     /// The user answered a prompt this pane opened with [`Cx::prompt`] (Enter).
     fn on_prompt(&mut self, _kind: PromptKind, _text: &str, _cx: &mut Cx<'_>) {}
 

@@ -138,6 +138,10 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
         Msg::RefundExecuted { req, done } => on_refund_executed(state, req, done),
         Msg::BatchExecuted { req, done } => on_batch_executed(state, req, done),
         Msg::PacketExported { req, result } => on_packet_exported(state, req, result),
+        Msg::ViewSaved(r) => {
+            super::views::on_saved(state, r);
+            true
+        }
         Msg::Written(r) => {
             state.core.toast = Some(match r {
                 Ok(path) => Toast {
@@ -289,6 +293,14 @@ pub fn on_action(state: &mut State, action: Action) {
         }
         Action::Refresh => {
             refresh(state);
+            return;
+        }
+        Action::SaveView => {
+            super::views::ask_save(state);
+            return;
+        }
+        Action::OpenView => {
+            super::views::ask_open(state);
             return;
         }
         _ => {}

@@ -1,0 +1,154 @@
+//! Which columns the table shows: `hide_column` hides the selected one, `show_columns`
+//! brings every column back, and a saved view names the columns it keeps. The table
+//! draws, sorts, filters and copies a projection of its rows without the hidden columns
+//! ([`Projected`]), so everything that leaves the table is what is on screen. Also the
+//! table's part of a saved view ([`TableView`]): its filter, sort and visible columns,
+//! all by column title so a view survives new data.
+
+use super::*;
+
+/// The table's part of a saved view.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TableView {
+    pub filter: String,
+    /// The sort column's title and the direction.
+    pub sort: Option<(String, SortDir)>,
+    /// The visible columns' titles, in order; empty: every column.
+    pub columns: Vec<String>,
+}
+
+/// A source's rows with only some of its columns.
+struct Projected {
+    inner: Arc<dyn TableSource>,
+    /// Indices into the inner source's columns, in order.
+    keep: Vec<usize>,
+    columns: Vec<Column>,
+}
+
+impl TableSource for Projected {
+    fn columns(&self) -> &[Column] {
+        &self.columns
+    }
+    fn len(&self) -> usize {
+        self.inner.len()
+    }
+    fn cell(&self, row: usize, col: usize) -> Cell<'_> {
+        match self.keep.get(col) {
+            Some(c) => self.inner.cell(row, *c),
+            None => Cell::Text(Cow::Borrowed("")),
+        }
+    }
+    fn row_role(&self, row: usize) -> Option<Role> {
+        self.inner.row_role(row)
+    }
+}
+
+/// `base` without the columns titled in `hidden` (itself when none is hidden; never
+/// without every column: a source whose columns are all hidden is shown whole).
+pub(super) fn project(base: &Arc<dyn TableSource>, hidden: &[String]) -> Arc<dyn TableSource> {
+    let cols = base.columns();
+    let keep: Vec<usize> = (0..cols.len())
+        .filter(|c| !hidden.contains(&cols[*c].title))
+        .collect();
+    if keep.len() == cols.len() || keep.is_empty() {
+        return Arc::clone(base);
+    }
+    let columns = keep.iter().map(|c| cols[*c].clone()).collect();
+    Arc::new(Projected {
+        inner: Arc::clone(base),
+        keep,
+        columns,
+    })
+}
+
+impl DataTable {
+    /// The titles of the hidden columns.
+    pub fn hidden_columns(&self) -> &[String] {
+        &self.hidden
+    }
+
+    /// Hides the columns titled `hidden` (and shows the others), keeping the sort and
+    /// the selected column when they are still shown.
+    pub fn set_hidden(&mut self, hidden: Vec<String>, cx: &mut dyn Work) {
+        let sort = self.sort.map(|(c, d)| (self.column_title(c), d));
+        let col = self.column_title(self.col);
+        self.hidden = hidden;
+        self.source = project(&self.base, &self.hidden);
+        let find = |t: &str| self.source.columns().iter().position(|c| c.title == t);
+        self.sort = sort.and_then(|(t, d)| find(&t).map(|c| (c, d)));
+        self.col = find(&col).unwrap_or(0);
+        self.recompute(cx);
+    }
+
+    /// Hides the selected column (never the last one shown).
+    pub fn hide_selected_column(&mut self, cx: &mut dyn Work) {
+        if self.source.columns().len() <= 1 {
+            cx.toast_error("the last column shown stays".into());
+            return;
+        }
+        let title = self.column_title(self.col);
+        let mut hidden = self.hidden.clone();
+        hidden.push(title.clone());
+        self.set_hidden(hidden, cx);
+        cx.toast(format!("hid {title} (show_columns brings it back)"));
+    }
+
+    /// The filter, sort and visible columns, by title.
+    pub fn table_view(&self) -> TableView {
+        if let Some(view) = &self.pending {
+            return view.clone();
+        }
+        TableView {
+            filter: self.filter.clone(),
+            sort: self.sort.map(|(c, d)| (self.column_title(c), d)),
+            columns: if self.hidden.is_empty() {
+                Vec::new()
+            } else {
+                self.source
+                    .columns()
+                    .iter()
+                    .map(|c| c.title.clone())
+                    .collect()
+            },
+        }
+    }
+
+    /// Shows `view`: its columns (a title the table does not have is ignored), its sort
+    /// (off when its column is not shown) and its filter.
+    pub fn apply_table_view(&mut self, view: &TableView, cx: &mut dyn Work) {
+        if self.base.columns().is_empty() {
+            // No rows yet (the account is loading): shown when they come.
+            self.pending = Some(view.clone());
+            self.filter = view.filter.clone();
+            return;
+        }
+        let hidden = if view.columns.is_empty() {
+            Vec::new()
+        } else {
+            self.base
+                .columns()
+                .iter()
+                .filter(|c| !view.columns.contains(&c.title))
+                .map(|c| c.title.clone())
+                .collect()
+        };
+        self.hidden = hidden;
+        self.source = project(&self.base, &self.hidden);
+        self.sort = view.sort.as_ref().and_then(|(t, d)| {
+            let c = self.source.columns().iter().position(|c| &c.title == t)?;
+            Some((c, *d))
+        });
+        self.col = self.col.min(self.source.columns().len().saturating_sub(1));
+        self.filter = view.filter.clone();
+        self.recompute(cx);
+    }
+
+    /// The titles of every column the rows have, hidden or not.
+    pub fn all_columns(&self) -> Vec<String> {
+        self.base
+            .columns()
+            .iter()
+            .map(|c| c.title.clone())
+            .collect()
+    }
+}
