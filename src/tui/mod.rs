@@ -109,7 +109,6 @@ pub mod tabs;
 pub mod theme;
 pub mod update;
 pub mod view;
-pub mod views;
 pub mod widgets;
 pub mod workspace;
 

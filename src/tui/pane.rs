@@ -14,7 +14,7 @@ pub use super::context::{Handled, Reveal, ViewCx, Work};
 use super::keymap::Input;
 use super::msg::{Effect, Job, JobOutput, Owner, RequestId};
 use super::prompt::{Prompt, PromptKind};
-use super::widgets::table::DataTable;
+use super::widgets::table::{DataTable, TableView};
 use super::workspace::Workspace;
 use crate::app::settings::CopyFormat;
 pub use crate::domain::locate::Place;
@@ -82,7 +82,7 @@ pub trait Pane {
     /// cannot be saved (no table, a view the file does not keep).
     fn view_state(&self) -> Result<crate::app::views::SavedView, String> {
         match self.table() {
-            Some(t) => Ok(super::views::of_table(t.table_view())),
+            Some(t) => Ok(t.table_view().to_saved()),
             None => Err("this screen has no table to save".into()),
         }
     }
@@ -97,7 +97,7 @@ pub trait Pane {
     ) -> Result<(), String> {
         match self.table_mut() {
             Some(t) => {
-                t.apply_table_view(&super::views::table_view(view), cx);
+                t.apply_table_view(&TableView::of_saved(view), cx);
                 Ok(())
             }
             None => Err("this tab has no table to show a view in".into()),

@@ -176,7 +176,7 @@ impl State {
         };
         if let Some(view) = start_view {
             // Checked by the command line (`tieout --view`), so it has a tab.
-            if let Err(e) = super::views::show(&mut state, &view) {
+            if let Err(e) = state.show_view(&view) {
                 state.core.toast = Some(super::pane::Toast {
                     text: format!("view not opened: {e}"),
                     error: true,
@@ -344,6 +344,41 @@ impl State {
     /// Closes every screen (e.g. on a tab switch).
     pub fn pop_all_screens(&mut self) {
         while self.pop_screen() {}
+    }
+
+    /// Shows a saved view on its tab, closing the screens above the one on screen (the
+    /// tab's `Pane::apply_view`); `Err`: why not.
+    pub fn show_view(&mut self, view: &crate::app::views::SavedView) -> Result<(), String> {
+        let tab = super::tabs::ALL
+            .iter()
+            .position(|t| t.key == view.pane)
+            .filter(|i| *i < self.tabs.len())
+            .ok_or_else(|| {
+                let keys: Vec<&str> = super::tabs::ALL.iter().map(|t| t.key).collect();
+                format!(
+                    "view \"{}\": pane = \"{}\" is not a tab (one of {})",
+                    view.name,
+                    view.pane,
+                    keys.join(", ")
+                )
+            })?;
+        self.pop_all_screens();
+        self.active = tab;
+        let owner = Owner::Tab(tab);
+        let r = self
+            .with_owner(owner, |pane, cx| pane.apply_view(view, cx))
+            .unwrap_or(Ok(()));
+        self.apply_navigation(owner);
+        r
+    }
+
+    /// The saved views' names, comma-separated (the open prompt lists them).
+    pub fn view_names(&self) -> String {
+        self.views
+            .iter()
+            .map(|v| v.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// Whether the clock should tick: work is pending (spinner) or a key sequence is

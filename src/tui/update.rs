@@ -22,6 +22,7 @@ mod jump;
 mod loads;
 mod palette;
 mod typing;
+mod views;
 use loads::{on_loaded, on_loaded_first, on_loaded_rest};
 use typing::on_input;
 
@@ -139,7 +140,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
         Msg::BatchExecuted { req, done } => on_batch_executed(state, req, done),
         Msg::PacketExported { req, result } => on_packet_exported(state, req, result),
         Msg::ViewSaved(r) => {
-            super::views::on_saved(state, r);
+            views::on_saved(state, r);
             true
         }
         Msg::Written(r) => {
@@ -296,11 +297,11 @@ pub fn on_action(state: &mut State, action: Action) {
             return;
         }
         Action::SaveView => {
-            super::views::ask_save(state);
+            views::ask_save(state);
             return;
         }
         Action::OpenView => {
-            super::views::ask_open(state);
+            views::ask_open(state);
             return;
         }
         _ => {}

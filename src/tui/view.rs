@@ -409,7 +409,7 @@ fn draw_hints(state: &State, area: Rect, buf: &mut Buffer) {
             format!("  {help}")
         };
         if p.kind == PromptKind::OpenView {
-            help.push_str(&format!("  saved: {}", super::views::names(state)));
+            help.push_str(&format!("  saved: {}", state.view_names()));
         }
         let line = Line::from(vec![
             Span::styled(label, theme.style(Role::Prompt)),

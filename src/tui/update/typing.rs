@@ -39,8 +39,8 @@ fn on_prompt_input(state: &mut State, input: Input) {
             state.mode = Mode::Normal;
             match prompt.kind {
                 PromptKind::Goto => goto(state, &prompt.text),
-                PromptKind::SaveView => super::super::views::save(state, &prompt.text),
-                PromptKind::OpenView => super::super::views::open(state, &prompt.text),
+                PromptKind::SaveView => super::views::save(state, &prompt.text),
+                PromptKind::OpenView => super::views::open(state, &prompt.text),
                 _ => {}
             }
             if !matches!(

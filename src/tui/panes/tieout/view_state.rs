@@ -9,7 +9,7 @@ pub(super) fn save(p: &TieOutPane) -> Result<SavedView, String> {
     if p.balance.on {
         return Err("a view keeps the payouts; leave the Balance view first".into());
     }
-    let mut view = crate::tui::views::of_table(p.table.table_view());
+    let mut view = p.table.table_view().to_saved();
     view.month = p.month.map(|m| m.to_string());
     Ok(view)
 }
@@ -25,7 +25,7 @@ pub(super) fn apply(p: &mut TieOutPane, view: &SavedView, cx: &mut Cx<'_>) -> Re
     };
     p.balance.on = false;
     p.table
-        .apply_table_view(&crate::tui::views::table_view(view), cx);
+        .apply_table_view(&crate::tui::widgets::table::TableView::of_saved(view), cx);
     if let Some(m) = month {
         p.month = Some(m);
         p.recompute(cx);

@@ -48,6 +48,9 @@ pub fn view_table(w: &Worklist, view: &SavedView, tz: &TimeZone) -> Result<DataT
     let mut table =
         DataTable::new("Failed payments", EMPTY_TEXT, empty_source()).with_sync_limit(usize::MAX);
     table.set_source(Arc::new(source(rows)), &mut cx);
-    table.apply_table_view(&crate::tui::views::table_view(view), &mut cx);
+    table.apply_table_view(
+        &crate::tui::widgets::table::TableView::of_saved(view),
+        &mut cx,
+    );
     Ok(table)
 }

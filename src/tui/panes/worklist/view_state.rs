@@ -12,7 +12,7 @@ pub(super) fn save(p: &WorklistPane) -> Result<SavedView, String> {
     if p.changed_only {
         return Err("the facet \"new or changed\" is not kept in a view; clear it first".into());
     }
-    let mut view = crate::tui::views::of_table(p.table.table_view());
+    let mut view = p.table.table_view().to_saved();
     view.facets = Facets::of_filter(&p.filter);
     Ok(view)
 }
@@ -27,6 +27,6 @@ pub(super) fn apply(p: &mut WorklistPane, view: &SavedView, cx: &mut Cx<'_>) -> 
     p.filter = filter;
     p.rebuild(cx);
     p.table
-        .apply_table_view(&crate::tui::views::table_view(view), cx);
+        .apply_table_view(&crate::tui::widgets::table::TableView::of_saved(view), cx);
     Ok(())
 }

@@ -6,6 +6,7 @@
 //! all by column title so a view survives new data.
 
 use super::*;
+use crate::app::views::{Direction, SavedView, Sort};
 
 /// The table's part of a saved view.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -15,6 +16,41 @@ pub struct TableView {
     pub sort: Option<(String, SortDir)>,
     /// The visible columns' titles, in order; empty: every column.
     pub columns: Vec<String>,
+}
+
+impl TableView {
+    /// A saved view's table part.
+    pub fn of_saved(v: &SavedView) -> TableView {
+        TableView {
+            filter: v.filter.clone(),
+            sort: v.sort.as_ref().map(|s| {
+                (
+                    s.column.clone(),
+                    match s.direction {
+                        Direction::Asc => SortDir::Asc,
+                        Direction::Desc => SortDir::Desc,
+                    },
+                )
+            }),
+            columns: v.columns.clone(),
+        }
+    }
+
+    /// As a saved view (no name or tab yet: the shell fills them in).
+    pub fn to_saved(self) -> SavedView {
+        SavedView {
+            filter: self.filter,
+            columns: self.columns,
+            sort: self.sort.map(|(column, d)| Sort {
+                column,
+                direction: match d {
+                    SortDir::Asc => Direction::Asc,
+                    SortDir::Desc => Direction::Desc,
+                },
+            }),
+            ..SavedView::default()
+        }
+    }
 }
 
 /// A source's rows with only some of its columns.

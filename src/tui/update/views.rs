@@ -1,73 +1,23 @@
 //! Saved views in the workbench (`app::views` is the file): `save_view` asks for a name
 //! and saves what the tab on screen shows (each pane says what that is through
 //! `Pane::view_state`), `open_view` asks for a name and shows that view on its tab
-//! (`Pane::apply_view`); `tieout --view NAME` opens one at start. Saving is an effect
+//! (`State::show_view`, asking `Pane::apply_view`). Saving is an effect
 //! (the runtime rewrites `views.toml`, keeping the other views) answered by
 //! `Msg::ViewSaved`.
 
-use super::msg::{Effect, Owner};
-use super::pane::Toast;
-use super::prompt::{Prompt, PromptKind};
-use super::state::{Mode, State};
-use super::tabs;
-use super::widgets::table::{SortDir, TableView};
-use crate::app::views::{Direction, SavedView, Sort};
-
-/// A table's filter, sort and columns as a view (no name or tab yet).
-pub fn of_table(t: TableView) -> SavedView {
-    SavedView {
-        filter: t.filter,
-        columns: t.columns,
-        sort: t.sort.map(|(column, d)| Sort {
-            column,
-            direction: match d {
-                SortDir::Asc => Direction::Asc,
-                SortDir::Desc => Direction::Desc,
-            },
-        }),
-        ..SavedView::default()
-    }
-}
-
-/// A view's table part.
-pub fn table_view(v: &SavedView) -> TableView {
-    TableView {
-        filter: v.filter.clone(),
-        sort: v.sort.as_ref().map(|s| {
-            (
-                s.column.clone(),
-                match s.direction {
-                    Direction::Asc => SortDir::Asc,
-                    Direction::Desc => SortDir::Desc,
-                },
-            )
-        }),
-        columns: v.columns.clone(),
-    }
-}
-
-/// The tab index of a view's pane, or why there is none.
-fn tab_of(view: &SavedView) -> Result<usize, String> {
-    tabs::ALL
-        .iter()
-        .position(|t| t.key == view.pane)
-        .ok_or_else(|| {
-            let keys: Vec<&str> = tabs::ALL.iter().map(|t| t.key).collect();
-            format!(
-                "view \"{}\": pane = \"{}\" is not a tab (one of {})",
-                view.name,
-                view.pane,
-                keys.join(", ")
-            )
-        })
-}
+use super::super::msg::Effect;
+use super::super::pane::Toast;
+use super::super::prompt::{Prompt, PromptKind};
+use super::super::state::{Mode, State};
+use super::super::tabs;
+use crate::app::views::SavedView;
 
 fn toast(state: &mut State, text: String, error: bool) {
     state.core.toast = Some(Toast { text, error });
 }
 
 /// `save_view`: asks for the name (the tab on screen must be able to say its view).
-pub fn ask_save(state: &mut State) {
+pub(super) fn ask_save(state: &mut State) {
     if !state.screens.is_empty() {
         return toast(state, "go back to the tab to save its view".into(), true);
     }
@@ -85,7 +35,7 @@ pub fn ask_save(state: &mut State) {
 }
 
 /// `open_view`: asks for the name, when there are views to open.
-pub fn ask_open(state: &mut State) {
+pub(super) fn ask_open(state: &mut State) {
     if state.views.is_empty() {
         return toast(
             state,
@@ -101,17 +51,12 @@ pub fn ask_open(state: &mut State) {
 }
 
 /// The saved views' names, for the open prompt.
-pub fn names(state: &State) -> String {
-    state
-        .views
-        .iter()
-        .map(|v| v.name.as_str())
-        .collect::<Vec<_>>()
-        .join(", ")
+fn names(state: &State) -> String {
+    state.view_names()
 }
 
 /// The save prompt's answer: the tab's view under `name`, sent to the runtime to write.
-pub fn save(state: &mut State, name: &str) {
+pub(super) fn save(state: &mut State, name: &str) {
     let name = name.trim();
     if name.is_empty() {
         return toast(state, "not saved: a view needs a name".into(), true);
@@ -144,7 +89,7 @@ fn find<'a>(views: &'a [SavedView], text: &str) -> Option<&'a SavedView> {
 }
 
 /// The open prompt's answer: shows the view named, on its tab.
-pub fn open(state: &mut State, text: &str) {
+pub(super) fn open(state: &mut State, text: &str) {
     let Some(view) = find(&state.views, text).cloned() else {
         let names = names(state);
         return toast(
@@ -153,30 +98,14 @@ pub fn open(state: &mut State, text: &str) {
             true,
         );
     };
-    match show(state, &view) {
+    match state.show_view(&view) {
         Ok(()) => toast(state, format!("view {}", view.name), false),
         Err(e) => toast(state, format!("view not opened: {e}"), true),
     }
 }
 
-/// Shows `view` on its tab (closing the screens above the one on screen).
-pub fn show(state: &mut State, view: &SavedView) -> Result<(), String> {
-    let tab = tab_of(view)?;
-    if tab >= state.tabs.len() {
-        return Err(format!("this workbench has no {} tab", view.pane));
-    }
-    state.pop_all_screens();
-    state.active = tab;
-    let owner = Owner::Tab(tab);
-    let r = state
-        .with_owner(owner, |pane, cx| pane.apply_view(view, cx))
-        .unwrap_or(Ok(()));
-    state.apply_navigation(owner);
-    r
-}
-
 /// The runtime's answer to a save: the views now in the file, or why it was not written.
-pub fn on_saved(state: &mut State, result: Result<(String, Vec<SavedView>), String>) {
+pub(super) fn on_saved(state: &mut State, result: Result<(String, Vec<SavedView>), String>) {
     match result {
         Ok((name, views)) => {
             state.views = views;
