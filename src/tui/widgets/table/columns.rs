@@ -112,7 +112,9 @@ impl DataTable {
         self.source = project(&self.base, &self.hidden);
         let find = |t: &str| self.source.columns().iter().position(|c| c.title == t);
         self.sort = sort.and_then(|(t, d)| find(&t).map(|c| (c, d)));
-        self.col = find(&col).unwrap_or(0);
+        // The column hidden: its neighbour (the next, else the one before) is selected.
+        let at = self.col.min(self.source.columns().len().saturating_sub(1));
+        self.col = find(&col).unwrap_or(at);
         self.recompute(cx);
     }
 
@@ -186,5 +188,80 @@ impl DataTable {
             .iter()
             .map(|c| c.title.clone())
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::money::Currency;
+    use crate::tui::msg::Owner;
+    use crate::tui::pane::{Core, Cx};
+
+    fn source() -> Arc<dyn TableSource> {
+        let rows: Vec<(i64, &'static str)> = vec![(300, "b"), (100, "a"), (200, "c")];
+        Arc::new(RowsSource::new(
+            rows,
+            vec![
+                col("Name", 10, |r: &(i64, &'static str)| Cell::text(r.1)),
+                col("Amount", 12, |r: &(i64, &'static str)| {
+                    Cell::Money(Money::new(r.0, Currency::USD))
+                }),
+                col("Note", 10, |_: &(i64, &'static str)| Cell::text("x")),
+            ],
+        ))
+    }
+
+    #[test]
+    fn a_hidden_column_leaves_the_copies_and_the_sort_follows_its_title() {
+        let mut core = Core::new(0, TimeZone::UTC);
+        let mut cx = Cx::new(&mut core, Owner::Tab(0));
+        let mut t = DataTable::new("t", "none", source());
+        t.handle(Action::Right, &mut cx);
+        t.handle(Action::Sort, &mut cx);
+        t.handle(Action::Right, &mut cx);
+        t.handle(Action::HideColumn, &mut cx);
+        assert_eq!(t.hidden_columns(), ["Note".to_string()]);
+        let csv = String::from_utf8(t.to_csv()).expect("utf8");
+        assert_eq!(
+            csv.lines().next(),
+            Some("Name,Amount,Amount currency"),
+            "{csv}"
+        );
+        assert_eq!(
+            t.table_view(),
+            TableView {
+                filter: String::new(),
+                sort: Some(("Amount".into(), SortDir::Asc)),
+                columns: vec!["Name".into(), "Amount".into()],
+            }
+        );
+        // Hiding the sort column turns the sort off; the last column always stays.
+        assert_eq!(t.selected_col(), 1, "the neighbour of the column hidden");
+        t.handle(Action::HideColumn, &mut cx);
+        assert_eq!(t.sort(), None);
+        t.handle(Action::HideColumn, &mut cx);
+        assert_eq!(t.source().columns().len(), 1);
+        t.handle(Action::ShowColumns, &mut cx);
+        assert_eq!(t.source().columns().len(), 3);
+        // A view applied before the rows come waits for them.
+        let view = t.table_view();
+        let mut later =
+            DataTable::new("t", "none", Arc::new(RowsSource::<()>::new(vec![], vec![])));
+        let want = TableView {
+            filter: "a".into(),
+            sort: Some(("Amount".into(), SortDir::Desc)),
+            columns: vec!["Amount".into(), "Name".into()],
+        };
+        later.apply_table_view(&want, &mut cx);
+        later.set_source(source(), &mut cx);
+        assert_eq!(later.hidden_columns(), ["Note".to_string()]);
+        assert_eq!(later.sort(), Some((1, SortDir::Desc)));
+        assert_eq!(later.visible(), 1);
+        assert_eq!(
+            view.columns,
+            Vec::<String>::new(),
+            "every column shown: none listed"
+        );
     }
 }
