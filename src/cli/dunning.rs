@@ -110,7 +110,7 @@ pub fn run(ctx: &Ctx, args: &DunningArgs) -> CmdResult {
 }
 
 /// `--view NAME`: only the rows (and columns) the saved Worklist view shows
-/// ([`super::dunning_view`]); the channel post and the run record are the whole list's,
+/// ([`super::views`]); the channel post and the run record are the whole list's,
 /// so neither is made.
 fn run_view(ctx: &Ctx, args: &DunningArgs, formats: Formats, name: &str) -> CmdResult {
     if args.since.is_some() || args.summary.is_some() {
@@ -118,19 +118,27 @@ fn run_view(ctx: &Ctx, args: &DunningArgs, formats: Formats, name: &str) -> CmdR
             "--view writes the rows of one saved view; --since and --summary are about the whole worklist: run them without --view",
         ));
     }
-    let view = super::dunning_view::find(name)?;
+    let view = super::views::find(name, crate::tui::tabs::WORKLIST, "dunning")?;
     let data = load(ctx)?;
     let w = build(&data, ctx.now)?;
-    let lines = super::dunning_view::write(
-        &w,
-        &view,
-        &ctx.tz,
+    let table = crate::tui::panes::worklist::view_table(&w, &view, &ctx.tz)
+        .map_err(|e| super::views::refused(&view, &e))?;
+    let stem = format!("failed-payments-{}", super::views::file_part(&view));
+    let written = super::views::write_table(
+        &table,
+        &stem,
         args.out.out.as_deref(),
         formats,
         args.out.force,
     )?;
-    for l in lines {
-        println!("{l}");
+    println!(
+        "{} of {} invoices in view {}",
+        table.visible(),
+        w.rows.len(),
+        view.name
+    );
+    for path in written {
+        println!("{path}");
     }
     Ok(())
 }

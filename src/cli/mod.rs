@@ -18,7 +18,6 @@ pub mod balance;
 pub mod bank_profile;
 pub mod close;
 pub mod dunning;
-pub mod dunning_view;
 pub mod journal;
 pub mod keys;
 pub mod man_and_completions;
@@ -31,6 +30,7 @@ pub mod suggest;
 pub mod suggest_batch;
 pub mod sync;
 pub mod tui_cmd;
+pub mod views;
 
 pub use crate::app::exports::write_exports;
 pub use tieout_core::failure::{FailKind, Failure};
@@ -430,11 +430,11 @@ pub fn run(cli: Cli) -> CmdResult {
     if ctx.global.view.is_some()
         && !matches!(
             cli.command,
-            None | Some(Command::Demo) | Some(Command::Dunning(_))
+            None | Some(Command::Demo | Command::Dunning(_) | Command::Reconcile { .. })
         )
     {
         return Err(Failure::usage(
-            "--view opens a saved view in the workbench (`tieout --view NAME`) or writes one with `tieout dunning --view NAME`; this command takes none",
+            "--view opens a saved view in the workbench (`tieout --view NAME`) or writes one with `tieout dunning --view NAME` or `tieout reconcile --month YYYY-MM --view NAME`; this command takes none",
         ));
     }
     match cli.command {

@@ -24,6 +24,8 @@ facets = { no_retry_left = true }
 name = "october"
 pane = "tieout"
 month = "2026-10"
+columns = ["Arrival", "Payout", "Result", "Amount", "Difference"]
+sort = { column = "Amount", direction = "desc" }
 "#;
 
 /// A demo environment whose config folder holds `views`.
@@ -35,9 +37,9 @@ fn with_views(views: &str) -> Tieout {
     t.env("TIEOUT_CONFIG_DIR", &dir.display().to_string())
 }
 
-/// What the Worklist pane shows with `name` opened from the palette's prompt: its CSV
-/// export (`export`) and its row count.
-fn pane_csv(name: &str) -> (Vec<u8>, usize) {
+/// What the tab `tab` shows with `name` opened from the open prompt: its CSV export
+/// (`export`) and its row count.
+fn pane_csv(name: &str, tab: usize) -> (Vec<u8>, usize) {
     let cli = Cli::parse_from(["tieout", "--demo", "--now", NOW]);
     let ctx = Ctx::from_args(cli.global);
     let ws = tieout::cli::tui_cmd::demo_workspace(&ctx).expect("the demo account");
@@ -46,8 +48,8 @@ fn pane_csv(name: &str) -> (Vec<u8>, usize) {
     h.keys("2 V");
     h.type_text(name);
     h.keys("enter");
-    assert_eq!(h.state.active, 0, "the view opens on the Worklist");
-    let t = h.state.tabs[0].table().expect("the Worklist's table");
+    assert_eq!(h.state.active, tab, "the view opens on its tab");
+    let t = h.state.tabs[tab].table().expect("the tab's table");
     (t.to_csv(), t.visible())
 }
 
@@ -57,7 +59,7 @@ fn dunning_view_writes_exactly_what_the_pane_shows() {
     let run = t.run(&["dunning", "--view", "usd-by-amount"]);
     run.success();
     let csv = std::fs::read(t.work_dir().join("failed-payments-usd-by-amount.csv")).expect("csv");
-    let (want, rows) = pane_csv("usd-by-amount");
+    let (want, rows) = pane_csv("usd-by-amount", 0);
     assert!(rows > 0, "the view shows rows");
     assert_eq!(
         String::from_utf8_lossy(&csv),
@@ -113,7 +115,10 @@ fn an_unknown_view_or_one_of_another_tab_is_refused_with_the_names() {
     let run = t.run(&["--view", "nope"]);
     run.code(2);
     assert!(run.stderr.contains("the saved views are"), "{}", run.stderr);
-    let run = t.run(&["reconcile", "--month", "2026-10", "--view", "october"]);
+    let run = t.run(&["reconcile", "--month", "2026-09", "--view", "october"]);
+    run.code(2);
+    assert!(run.stderr.contains("--month 2026-10"), "{}", run.stderr);
+    let run = t.run(&["status", "--view", "october"]);
     run.code(2);
     assert!(
         run.stderr.contains("this command takes none"),
@@ -133,4 +138,33 @@ fn a_mistake_in_views_toml_is_placed_by_line_and_column() {
         run.stderr
     );
     assert!(run.stderr.contains("\"Saved views\""), "{}", run.stderr);
+}
+
+#[test]
+fn reconcile_view_writes_the_payouts_the_tieout_pane_shows() {
+    let t = with_views(VIEWS);
+    let run = t.run(&[
+        "reconcile",
+        "--month",
+        "2026-10",
+        "--view",
+        "october",
+        "--format",
+        "csv",
+    ]);
+    assert!(matches!(run.code, Some(0 | 5)), "{run:?}");
+    let csv = std::fs::read(t.work_dir().join("payouts-2026-10-october.csv")).expect("csv");
+    let (want, rows) = pane_csv("october", 1);
+    assert!(rows > 0, "the month has payouts");
+    assert_eq!(
+        String::from_utf8_lossy(&csv),
+        String::from_utf8_lossy(&want)
+    );
+    assert!(
+        String::from_utf8_lossy(&csv)
+            .starts_with("Arrival,Payout,Result,Amount,Amount currency,Difference"),
+        "{}",
+        String::from_utf8_lossy(&csv)
+    );
+    assert!(!t.work_dir().join("reconciliation-2026-10.csv").exists());
 }

@@ -35,11 +35,13 @@ use super::text::{contains_ci, fit, width};
 
 mod columns;
 mod copy;
+mod headless;
 mod render;
 mod source;
 mod view;
 
 pub use columns::TableView;
+pub use headless::Headless;
 pub use source::{
     Cell, CellOf, Column, ColumnDef, RowsSource, TableSource, cell_of, col, field_cell, field_col,
     money_role,

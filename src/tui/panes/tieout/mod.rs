@@ -28,6 +28,7 @@ mod bank_tests;
 mod columns;
 mod gaps;
 mod header;
+mod headless;
 mod journal;
 mod packet;
 mod reveal;
@@ -62,6 +63,7 @@ use crate::tui::workspace::{Gap, Workspace};
 pub use bank::BankScreen;
 use columns::rows_source;
 pub(crate) use columns::verdict_cell;
+pub use headless::view_table;
 pub use screens::{LinesScreen, PayoutScreen};
 pub use txn_fields::txn_fields;
 
