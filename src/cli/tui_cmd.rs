@@ -66,6 +66,18 @@ fn start_view(
             crate::app::views::VIEWS.see()
         )));
     }
+    // What the pane would refuse, refused here, before the screen opens.
+    view.facets
+        .to_filter()
+        .map_err(|e| super::views::refused(&view, &e))?;
+    if let Some(m) = &view.month
+        && m.trim().parse::<crate::time::Month>().is_err()
+    {
+        return Err(super::views::refused(
+            &view,
+            &format!("month = \"{m}\" is not a month (write it as YYYY-MM)"),
+        ));
+    }
     Ok(view)
 }
 

@@ -118,6 +118,10 @@ fn an_unknown_view_or_one_of_another_tab_is_refused_with_the_names() {
     let run = t.run(&["reconcile", "--month", "2026-09", "--view", "october"]);
     run.code(2);
     assert!(run.stderr.contains("--month 2026-10"), "{}", run.stderr);
+    let bad = with_views("[[view]]\nname = \"x\"\npane = \"tieout\"\nmonth = \"October\"\n");
+    let run = bad.run(&["--view", "x"]);
+    run.code(2);
+    assert!(run.stderr.contains("is not a month"), "{}", run.stderr);
     let run = t.run(&["status", "--view", "october"]);
     run.code(2);
     assert!(
