@@ -33,6 +33,7 @@ pub mod threads;
 pub mod ticket_fetch;
 pub mod tickets;
 pub mod toml_file;
+pub mod views;
 pub mod workbench;
 
 pub use connect::{client_config, connect, verify_key};

@@ -73,6 +73,9 @@ impl SinceArg {
 
 pub fn run(ctx: &Ctx, args: &DunningArgs) -> CmdResult {
     let formats = Formats::parse(&args.out.format)?;
+    if let Some(name) = &ctx.global.view {
+        return run_view(ctx, args, formats, name);
+    }
     let since = args.since.map(|s| s.resolve(&ctx.tz)).transpose()?;
     let data = load(ctx)?;
     let w = build(&data, ctx.now)?;
@@ -102,6 +105,40 @@ pub fn run(ctx: &Ctx, args: &DunningArgs) -> CmdResult {
     }
     for l in lines {
         println!("{l}");
+    }
+    Ok(())
+}
+
+/// `--view NAME`: only the rows (and columns) the saved Worklist view shows
+/// ([`super::views`]); the channel post and the run record are the whole list's,
+/// so neither is made.
+fn run_view(ctx: &Ctx, args: &DunningArgs, formats: Formats, name: &str) -> CmdResult {
+    if args.since.is_some() || args.summary.is_some() {
+        return Err(Failure::usage(
+            "--view writes the rows of one saved view; --since and --summary are about the whole worklist: run them without --view",
+        ));
+    }
+    let view = super::views::find(name, crate::tui::tabs::WORKLIST, "dunning")?;
+    let data = load(ctx)?;
+    let w = build(&data, ctx.now)?;
+    let table = crate::tui::panes::worklist::view_table(&w, &view, &ctx.tz)
+        .map_err(|e| super::views::refused(&view, &e))?;
+    let stem = format!("failed-payments-{}", super::views::file_part(&view));
+    let written = super::views::write_table(
+        &table,
+        &stem,
+        args.out.out.as_deref(),
+        formats,
+        args.out.force,
+    )?;
+    println!(
+        "{} of {} invoices in view {}",
+        table.visible(),
+        w.rows.len(),
+        view.name
+    );
+    for path in written {
+        println!("{path}");
     }
     Ok(())
 }

@@ -30,6 +30,7 @@ pub mod suggest;
 pub mod suggest_batch;
 pub mod sync;
 pub mod tui_cmd;
+pub mod views;
 
 pub use crate::app::exports::write_exports;
 pub use tieout_core::failure::{FailKind, Failure};
@@ -113,6 +114,10 @@ pub struct GlobalArgs {
     /// TUI: do not capture the mouse (lets the terminal select text).
     #[arg(long, global = true)]
     pub no_mouse: bool,
+    /// A saved view (views.toml in the config folder): the workbench opens on it;
+    /// `tieout dunning` writes only the rows and columns it shows.
+    #[arg(long, global = true, value_name = "NAME")]
+    pub view: Option<String>,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -422,6 +427,16 @@ impl Ctx {
 pub fn run(cli: Cli) -> CmdResult {
     profile_is_a_name(&cli.global.profile)?;
     let ctx = Ctx::from_args(cli.global);
+    if ctx.global.view.is_some()
+        && !matches!(
+            cli.command,
+            None | Some(Command::Demo | Command::Dunning(_) | Command::Reconcile { .. })
+        )
+    {
+        return Err(Failure::usage(
+            "--view opens a saved view in the workbench (`tieout --view NAME`) or writes one with `tieout dunning --view NAME` or `tieout reconcile --month YYYY-MM --view NAME`; this command takes none",
+        ));
+    }
     match cli.command {
         None => tui_cmd::run(&ctx, ctx.global.demo),
         Some(Command::Demo) => tui_cmd::run(&ctx, true),

@@ -20,10 +20,17 @@ use crate::time::{Month, zone_name};
 
 pub fn run(ctx: &Ctx, month: Month, out: &OutArgs, bank: &BankArgs) -> CmdResult {
     let formats = Formats::parse(&out.format)?;
+    let view = match &ctx.global.view {
+        Some(name) => Some(view_of(name, month)?),
+        None => None,
+    };
     // The statements are read first, so a malformed one stops the run before Stripe is asked.
     let statements = crate::app::bank::read_statements(&bank.statements())?;
     let data = uc::load_month(&ctx.request(), month, statements.is_some())?;
     let dir = out.out.clone().unwrap_or_else(|| PathBuf::from("."));
+    if let Some(view) = view {
+        return run_view(ctx, month, &data, &view, out, statements.as_deref());
+    }
     run_on(
         ctx,
         month,
@@ -62,6 +69,51 @@ pub fn run_on(
     }
     match (uc::verdict(&tieout), bank.as_ref().map(uc::bank_verdict)) {
         (Err(a), Some(Err(b))) => Err(Failure::data(format!("{} {}", a.message, b.message))),
+        (Err(a), _) => Err(a),
+        (Ok(()), Some(b)) => b,
+        (Ok(()), None) => Ok(()),
+    }
+}
+
+/// `--view NAME`: a Tie-out view, of this month when it names one.
+fn view_of(name: &str, month: Month) -> Result<crate::app::views::SavedView, Failure> {
+    let view = super::views::find(name, crate::tui::tabs::TIEOUT, "reconcile")?;
+    match view.month.as_deref().map(str::trim) {
+        Some(m) if m != month.to_string() => Err(Failure::usage(format!(
+            "view \"{name}\" shows {m}, not {month}: run with --month {m}, or save a view without a month"
+        ))),
+        _ => Ok(view),
+    }
+}
+
+/// Writes only the payouts the view shows for `month` ([`super::views`]), prints the
+/// summary, and exits as the whole month's tie-out does.
+fn run_view(
+    ctx: &Ctx,
+    month: Month,
+    data: &AccountData,
+    view: &crate::app::views::SavedView,
+    out: &OutArgs,
+    statements: Option<&[BankLine]>,
+) -> CmdResult {
+    let formats = Formats::parse(&out.format)?;
+    let tieout = uc::tie_out(data, month, &ctx.tz).into_owned();
+    let bank = statements.map(|lines| uc::match_bank(&tieout, &data.payouts, lines, ctx.now));
+    let table =
+        crate::tui::panes::tieout::view_table(&tieout, bank.as_ref(), view, &ctx.tz, ctx.now);
+    let stem = format!("payouts-{month}-{}", super::views::file_part(view));
+    let written = super::views::write_table(&table, &stem, out.out.as_deref(), formats, out.force)?;
+    println!("{}", uc::summary(&tieout, &zone_name(&ctx.tz)));
+    println!(
+        "{} of {} payouts in view {}",
+        table.visible(),
+        tieout.payouts.len(),
+        view.name
+    );
+    for path in written {
+        println!("{path}");
+    }
+    match (uc::verdict(&tieout), bank.as_ref().map(uc::bank_verdict)) {
         (Err(a), _) => Err(a),
         (Ok(()), Some(b)) => b,
         (Ok(()), None) => Ok(()),

@@ -26,6 +26,11 @@ pub fn settings(ctx: &Ctx, demo: bool) -> Result<Settings, Failure> {
     .map_err(|e| Failure::usage(e.to_string()))?;
     let file = crate::app::settings::Settings::load()?;
     let recent = runtime::copies::load_recent(config::data_dir().as_deref());
+    let views = crate::app::views::load()?;
+    let start_view = match &ctx.global.view {
+        Some(name) => Some(start_view(&views, name)?),
+        None => None,
+    };
     Ok(Settings {
         keymap,
         theme,
@@ -41,7 +46,39 @@ pub fn settings(ctx: &Ctx, demo: bool) -> Result<Settings, Failure> {
         tz: ctx.tz.clone(),
         copy_format: file.workbench.copy_format,
         recent: crate::tui::palette::Recent::parse(&recent),
+        views: views.view,
+        start_view,
     })
+}
+
+/// `--view NAME`: the saved view to open at start, which must name a tab.
+fn start_view(
+    views: &crate::app::views::ViewsFile,
+    name: &str,
+) -> Result<crate::app::views::SavedView, Failure> {
+    let view = views.find(name)?.clone();
+    if !crate::tui::tabs::ALL.iter().any(|t| t.key == view.pane) {
+        let keys: Vec<&str> = crate::tui::tabs::ALL.iter().map(|t| t.key).collect();
+        return Err(Failure::usage(format!(
+            "view \"{name}\": pane = \"{}\" is not a tab (one of {}); {}",
+            view.pane,
+            keys.join(", "),
+            crate::app::views::VIEWS.see()
+        )));
+    }
+    // What the pane would refuse, refused here, before the screen opens.
+    view.facets
+        .to_filter()
+        .map_err(|e| super::views::refused(&view, &e))?;
+    if let Some(m) = &view.month
+        && m.trim().parse::<crate::time::Month>().is_err()
+    {
+        return Err(super::views::refused(
+            &view,
+            &format!("month = \"{m}\" is not a month (write it as YYYY-MM)"),
+        ));
+    }
+    Ok(view)
 }
 
 pub fn run(ctx: &Ctx, demo: bool) -> CmdResult {

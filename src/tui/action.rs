@@ -129,6 +129,10 @@ actions! {
     CopyRow => "copy_row", "copy the selected row (TSV, or copy_format in settings.toml)", Table;
     CopyTable => "copy_table", "copy every row the table shows, filtered and sorted (TSV, Markdown or JSON)", Table;
     Export => "export", "write the rows on screen to a CSV file", Table;
+    HideColumn => "hide_column", "hide the selected column (show_columns brings every column back)", Table;
+    ShowColumns => "show_columns", "show every column again", Table;
+    SaveView => "save_view", "save what this tab shows (filter, facets, sort, columns, month) as a named view in views.toml", Table;
+    OpenView => "open_view", "open a saved view by name (views.toml; tieout --view NAME at start)", Table;
     Facets => "facets", "Worklist: filter by retries left, decline, currency or action", Table;
     RecoveryView => "recovery_view", "Worklist: switch between the failed invoices and the recovery picture (what came back, how, how fast)", Table;
     PrevMonth => "prev_month", "Tie-out: show the month before", Table;
@@ -203,6 +207,10 @@ impl Action {
             Action::Refresh => "refresh",
             Action::CycleTheme => "theme",
             Action::Export => "export",
+            Action::HideColumn => "hide column",
+            Action::ShowColumns => "all columns",
+            Action::SaveView => "save view",
+            Action::OpenView => "open view",
             Action::RecoveryView => "recovery",
             Action::PrevMonth => "month -",
             Action::NextMonth => "month +",

@@ -41,6 +41,8 @@ pub fn test_settings(startup: Startup) -> Settings {
         tz: jiff::tz::TimeZone::UTC,
         copy_format: Default::default(),
         recent: Default::default(),
+        views: Vec::new(),
+        start_view: None,
     }
 }
 
@@ -202,6 +204,16 @@ impl Harness {
                 Effect::Cancel(req) => {
                     self.cancelled.insert(req);
                     self.log.push(Effect::Cancel(req));
+                }
+                Effect::SaveView(view) => {
+                    // As the runtime with a views.toml holding the views on screen.
+                    let mut file = crate::app::views::ViewsFile {
+                        view: self.state.views.clone(),
+                    };
+                    let name = view.name.clone();
+                    file.put(view.clone());
+                    self.log.push(Effect::SaveView(view));
+                    self.step(Msg::ViewSaved(Ok((name, file.view))));
                 }
                 other => self.log.push(other),
             }

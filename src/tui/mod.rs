@@ -116,6 +116,8 @@ pub mod workspace;
 mod copy_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod views_tests;
 
 pub use action::Action;
 pub use msg::{Effect, Job, Msg, Owner, RequestId};

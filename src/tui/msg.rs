@@ -185,6 +185,8 @@ pub enum Msg {
     Opened(Result<String, String>),
     /// A file was written (its path), or why not.
     Written(Result<PathBuf, String>),
+    /// A saved view was written (its name, and every view now in the file), or why not.
+    ViewSaved(Result<(String, Vec<crate::app::views::SavedView>), String>),
     /// A close packet export finished (its progress came as `Msg::Progress`).
     PacketExported {
         req: RequestId,
@@ -244,6 +246,7 @@ impl fmt::Debug for Msg {
             Msg::Copied(r) => write!(f, "Copied({r:?})"),
             Msg::Opened(r) => write!(f, "Opened({r:?})"),
             Msg::Written(r) => write!(f, "Written({r:?})"),
+            Msg::ViewSaved(r) => write!(f, "ViewSaved({:?})", r.as_ref().map(|(n, _)| n)),
             Msg::RefundExecuted { req, done } => write!(f, "RefundExecuted({req:?}, {done:?})"),
             Msg::BatchExecuted { req, .. } => write!(f, "BatchExecuted({req:?})"),
             Msg::PacketExported { req, result } => write!(f, "PacketExported({req:?}, {result:?})"),
@@ -291,6 +294,9 @@ pub enum Effect {
     OpenUrl(String),
     /// Write a file atomically (refusing to replace a different file).
     Write { path: PathBuf, bytes: Vec<u8> },
+    /// Put a saved view in `views.toml` (read again, the view replaced or added, written
+    /// atomically); answered by `Msg::ViewSaved`.
+    SaveView(crate::app::views::SavedView),
     /// Send the approved refund through the gate (approve, execute; the proposal too if
     /// its preview did not record it) off the UI task, the approval bound to exactly this
     /// proposal; answered by `Msg::RefundExecuted`.

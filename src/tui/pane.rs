@@ -14,7 +14,7 @@ pub use super::context::{Handled, Reveal, ViewCx, Work};
 use super::keymap::Input;
 use super::msg::{Effect, Job, JobOutput, Owner, RequestId};
 use super::prompt::{Prompt, PromptKind};
-use super::widgets::table::DataTable;
+use super::widgets::table::{DataTable, TableView};
 use super::workspace::Workspace;
 use crate::app::settings::CopyFormat;
 pub use crate::domain::locate::Place;
@@ -75,6 +75,33 @@ pub trait Pane {
     /// again after new data (a refresh keeps it). `None`: nothing worth keeping.
     fn place(&self) -> Option<Place> {
         None
+    }
+
+    /// What the pane shows, as a saved view (`save_view`; the shell fills in its name and
+    /// tab): by default its table's filter, sort and visible columns. `Err`: why this
+    /// cannot be saved (no table, a view the file does not keep).
+    fn view_state(&self) -> Result<crate::app::views::SavedView, String> {
+        match self.table() {
+            Some(t) => Ok(t.table_view().to_saved()),
+            None => Err("this screen has no table to save".into()),
+        }
+    }
+
+    /// Shows a saved view (`open_view`, `tieout --view NAME`): by default its filter,
+    /// sort and columns on the pane's table. Called before the data came, too: the pane
+    /// keeps what it cannot show yet.
+    fn apply_view(
+        &mut self,
+        view: &crate::app::views::SavedView,
+        cx: &mut Cx<'_>,
+    ) -> Result<(), String> {
+        match self.table_mut() {
+            Some(t) => {
+                t.apply_table_view(&TableView::of_saved(view), cx);
+                Ok(())
+            }
+            None => Err("this tab has no table to show a view in".into()),
+        }
     }
 
     /// The user answered a prompt this pane opened with [`Cx::prompt`] (Enter).

@@ -17,6 +17,10 @@ pub enum PromptKind {
     /// Who approves the marked refunds: a name from the gate policy's approvers (the
     /// Refunds pane answers).
     Approver,
+    /// The name to save the tab's view under (the shell answers: `update::views`).
+    SaveView,
+    /// The saved view to open (the shell answers).
+    OpenView,
 }
 
 /// A one-line text prompt at the bottom of the screen.

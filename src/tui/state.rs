@@ -66,6 +66,10 @@ pub struct Settings {
     /// The palette's recent actions from the last session (the data folder's
     /// `palette-recent.txt`).
     pub recent: Recent,
+    /// The saved views (`views.toml` in the config folder).
+    pub views: Vec<crate::app::views::SavedView>,
+    /// The view to open at start (`tieout --view NAME`).
+    pub start_view: Option<crate::app::views::SavedView>,
 }
 
 /// The UI state.
@@ -112,6 +116,8 @@ pub struct State {
     /// A snapshot in the cache newer than the data on screen (a `tieout sync` elsewhere
     /// wrote it): the status bar offers it and `refresh` loads it.
     pub newer: Option<crate::app::workbench::OnDisk>,
+    /// The saved views (`open_view` lists them; a save brings the file's new list).
+    pub views: Vec<crate::app::views::SavedView>,
 }
 
 impl State {
@@ -138,7 +144,8 @@ impl State {
         let mut core = Core::new(settings.now, settings.tz);
         core.copy_format = settings.copy_format;
         core.clock_runs = settings.clock_runs;
-        State {
+        let start_view = settings.start_view;
+        let mut state = State {
             core,
             tabs,
             tab_contexts,
@@ -165,7 +172,18 @@ impl State {
             help_scroll: 0,
             recent: settings.recent,
             newer: None,
+            views: settings.views,
+        };
+        if let Some(view) = start_view {
+            // Checked by the command line (`tieout --view`), so it has a tab.
+            if let Err(e) = state.show_view(&view) {
+                state.core.toast = Some(super::pane::Toast {
+                    text: format!("view not opened: {e}"),
+                    error: true,
+                });
+            }
         }
+        state
     }
 
     /// The first effects: load the account (demo, or cache then fresh).
@@ -326,6 +344,41 @@ impl State {
     /// Closes every screen (e.g. on a tab switch).
     pub fn pop_all_screens(&mut self) {
         while self.pop_screen() {}
+    }
+
+    /// Shows a saved view on its tab, closing the screens above the one on screen (the
+    /// tab's `Pane::apply_view`); `Err`: why not.
+    pub fn show_view(&mut self, view: &crate::app::views::SavedView) -> Result<(), String> {
+        let tab = super::tabs::ALL
+            .iter()
+            .position(|t| t.key == view.pane)
+            .filter(|i| *i < self.tabs.len())
+            .ok_or_else(|| {
+                let keys: Vec<&str> = super::tabs::ALL.iter().map(|t| t.key).collect();
+                format!(
+                    "view \"{}\": pane = \"{}\" is not a tab (one of {})",
+                    view.name,
+                    view.pane,
+                    keys.join(", ")
+                )
+            })?;
+        self.pop_all_screens();
+        self.active = tab;
+        let owner = Owner::Tab(tab);
+        let r = self
+            .with_owner(owner, |pane, cx| pane.apply_view(view, cx))
+            .unwrap_or(Ok(()));
+        self.apply_navigation(owner);
+        r
+    }
+
+    /// The saved views' names, comma-separated (the open prompt lists them).
+    pub fn view_names(&self) -> String {
+        self.views
+            .iter()
+            .map(|v| v.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// Whether the clock should tick: work is pending (spinner) or a key sequence is

@@ -22,6 +22,7 @@ mod jump;
 mod loads;
 mod palette;
 mod typing;
+mod views;
 use loads::{on_loaded, on_loaded_first, on_loaded_rest};
 use typing::on_input;
 
@@ -138,6 +139,10 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
         Msg::RefundExecuted { req, done } => on_refund_executed(state, req, done),
         Msg::BatchExecuted { req, done } => on_batch_executed(state, req, done),
         Msg::PacketExported { req, result } => on_packet_exported(state, req, result),
+        Msg::ViewSaved(r) => {
+            views::on_saved(state, r);
+            true
+        }
         Msg::Written(r) => {
             state.core.toast = Some(match r {
                 Ok(path) => Toast {
@@ -289,6 +294,14 @@ pub fn on_action(state: &mut State, action: Action) {
         }
         Action::Refresh => {
             refresh(state);
+            return;
+        }
+        Action::SaveView => {
+            views::ask_save(state);
+            return;
+        }
+        Action::OpenView => {
+            views::ask_open(state);
             return;
         }
         _ => {}

@@ -398,14 +398,19 @@ fn draw_hints(state: &State, area: Rect, buf: &mut Buffer) {
             PromptKind::PacketDir => ("close packet folder: ", "write", "cancel"),
             PromptKind::Month => ("month (YYYY-MM): ", "show", "cancel"),
             PromptKind::Approver => ("approved by (name): ", "preview", "cancel"),
+            PromptKind::SaveView => ("save view as: ", "save", "cancel"),
+            PromptKind::OpenView => ("open view: ", "open", "cancel"),
         };
         // The prompt's keys, from its mode layer.
         let help = typing_keys(state, &[(Action::Submit, submit), (Action::Cancel, cancel)]);
-        let help = if help.is_empty() {
+        let mut help = if help.is_empty() {
             String::new()
         } else {
             format!("  {help}")
         };
+        if p.kind == PromptKind::OpenView {
+            help.push_str(&format!("  saved: {}", state.view_names()));
+        }
         let line = Line::from(vec![
             Span::styled(label, theme.style(Role::Prompt)),
             Span::styled(format!("{}█", p.text), theme.style(Role::Text)),

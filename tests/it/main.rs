@@ -38,6 +38,7 @@ mod reconcile;
 mod recovery;
 mod refund_batch;
 mod refund_gate;
+mod saved_views;
 mod schedule;
 mod screenshots;
 mod shared_limit;

@@ -34,6 +34,7 @@ use crate::tui::workspace::Workspace;
 mod cards;
 mod columns;
 mod facets;
+mod headless;
 mod invoice;
 mod picker;
 mod recovery;
@@ -44,8 +45,10 @@ mod reveal;
 mod since;
 use facets::{facet_line, facet_summary, key_hint};
 mod totals;
+mod view_state;
 
 use columns::*;
+pub use headless::view_table;
 pub use invoice::{InvoiceScreen, invoice_fields};
 use picker::*;
 use since::{Computed, SinceView};
@@ -430,6 +433,18 @@ impl Pane for WorklistPane {
 
     fn reveal(&mut self, place: &crate::tui::pane::Place, cx: &mut Cx<'_>) -> Reveal {
         self.reveal_place(place, cx)
+    }
+
+    fn view_state(&self) -> Result<crate::app::views::SavedView, String> {
+        view_state::save(self)
+    }
+
+    fn apply_view(
+        &mut self,
+        view: &crate::app::views::SavedView,
+        cx: &mut Cx<'_>,
+    ) -> Result<(), String> {
+        view_state::apply(self, view, cx)
     }
 
     fn place(&self) -> Option<crate::tui::pane::Place> {

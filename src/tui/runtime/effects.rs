@@ -299,6 +299,14 @@ impl EffectRunner {
                         .blocking_send(Msg::Written(crate::app::exports::write_new(&path, &bytes)));
                 });
             }
+            Effect::SaveView(view) => {
+                let tx = self.tx.clone();
+                spawn("save-view".into(), move || {
+                    let name = view.name.clone();
+                    let r = crate::app::views::save(view).map(|(_, file)| (name, file.view));
+                    let _ = tx.blocking_send(Msg::ViewSaved(r));
+                });
+            }
             Effect::ExportPacket {
                 req,
                 month,

@@ -37,10 +37,16 @@ fn on_prompt_input(state: &mut State, input: Input) {
         Input::Action(Action::Submit) => {
             let prompt = prompt.clone();
             state.mode = Mode::Normal;
-            if prompt.kind == PromptKind::Goto {
-                goto(state, &prompt.text);
+            match prompt.kind {
+                PromptKind::Goto => goto(state, &prompt.text),
+                PromptKind::SaveView => super::views::save(state, &prompt.text),
+                PromptKind::OpenView => super::views::open(state, &prompt.text),
+                _ => {}
             }
-            if !matches!(prompt.kind, PromptKind::Filter | PromptKind::Goto) {
+            if !matches!(
+                prompt.kind,
+                PromptKind::Filter | PromptKind::Goto | PromptKind::SaveView | PromptKind::OpenView
+            ) {
                 // A pane's own prompt (a folder, a month): the pane answers it.
                 let owner = state.focus_owner();
                 state.with_focus(|pane, cx| pane.on_prompt(prompt.kind, &prompt.text, cx));

@@ -33,11 +33,15 @@ use crate::tui::theme::Role;
 
 use super::text::{contains_ci, fit, width};
 
+mod columns;
 mod copy;
+mod headless;
 mod render;
 mod source;
 mod view;
 
+pub use columns::TableView;
+pub use headless::Headless;
 pub use source::{
     Cell, CellOf, Column, ColumnDef, RowsSource, TableSource, cell_of, col, field_cell, field_col,
     money_role,
@@ -52,7 +56,14 @@ pub const SYNC_LIMIT: usize = 50_000;
 pub struct DataTable {
     title: String,
     empty_text: String,
+    /// The rows as the pane gave them, every column.
+    base: Arc<dyn TableSource>,
+    /// What is drawn, sorted, filtered and copied: `base` without the hidden columns.
     source: Arc<dyn TableSource>,
+    /// The titles of the columns hidden (`hide_column`, a saved view).
+    hidden: Vec<String>,
+    /// A saved view opened before the rows came (shown on the first rows).
+    pending: Option<TableView>,
     view: Vec<u32>,
     selected: usize,
     offset: usize,
@@ -82,7 +93,10 @@ impl DataTable {
         DataTable {
             title: title.into(),
             empty_text: empty_text.into(),
+            base: Arc::clone(&source),
             source,
+            hidden: Vec::new(),
+            pending: None,
             view,
             selected: 0,
             offset: 0,
@@ -118,7 +132,14 @@ impl DataTable {
     /// Replaces the rows (new data), keeping filter, sort and the selected row if it is
     /// still there.
     pub fn set_source(&mut self, source: Arc<dyn TableSource>, cx: &mut dyn Work) {
-        self.source = source;
+        self.base = source;
+        if !self.base.columns().is_empty()
+            && let Some(view) = self.pending.take()
+        {
+            self.apply_table_view(&view, cx);
+            return;
+        }
+        self.source = columns::project(&self.base, &self.hidden);
         let ncols = self.source.columns().len();
         if self.sort.is_some_and(|(c, _)| c >= ncols) {
             self.sort = None;
@@ -292,6 +313,11 @@ impl DataTable {
                     Some((_, SortDir::Desc)) => cx.toast(format!("sorted by {name}, descending")),
                     None => cx.toast("sort off".into()),
                 }
+            }
+            Action::HideColumn => self.hide_selected_column(cx),
+            Action::ShowColumns => {
+                self.set_hidden(Vec::new(), cx);
+                cx.toast("every column shown".into());
             }
             Action::ClearFilter => {
                 self.set_filter("", cx);

@@ -28,6 +28,7 @@ mod bank_tests;
 mod columns;
 mod gaps;
 mod header;
+mod headless;
 mod journal;
 mod packet;
 mod reveal;
@@ -35,6 +36,7 @@ mod screens;
 #[cfg(test)]
 pub(crate) mod tests;
 mod txn_fields;
+mod view_state;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -61,6 +63,7 @@ use crate::tui::workspace::{Gap, Workspace};
 pub use bank::BankScreen;
 use columns::rows_source;
 pub(crate) use columns::verdict_cell;
+pub use headless::view_table;
 pub use screens::{LinesScreen, PayoutScreen};
 pub use txn_fields::txn_fields;
 
@@ -228,13 +231,12 @@ impl TieOutPane {
         let source = rows_source(&t, self.bank.as_deref());
         self.result = Some(t);
         let title = self.table.title().to_string();
-        // A new table, so a new month starts at its first row with its own empty text.
-        let filter = self.table.filter().to_string();
+        // A new table, so a new month starts at its first row with its own empty text;
+        // the filter, sort and columns stay.
+        let view = self.table.table_view();
         self.table = DataTable::new(title, empty, empty_source());
         self.table.set_source(source, cx);
-        if !filter.is_empty() {
-            self.table.set_filter(&filter, cx);
-        }
+        self.table.apply_table_view(&view, cx);
         self.finish_reveal(cx);
     }
 
@@ -338,6 +340,18 @@ impl Pane for TieOutPane {
                 (R::Disputes, "the dispute behind a line"),
             ],
         }
+    }
+
+    fn view_state(&self) -> Result<crate::app::views::SavedView, String> {
+        view_state::save(self)
+    }
+
+    fn apply_view(
+        &mut self,
+        view: &crate::app::views::SavedView,
+        cx: &mut Cx<'_>,
+    ) -> Result<(), String> {
+        view_state::apply(self, view, cx)
     }
 
     fn on_data(&mut self, ws: &Workspace, cx: &mut Cx<'_>) -> bool {

@@ -88,6 +88,12 @@ impl DataTable {
                 theme.style(Role::Muted),
             ));
         }
+        if !self.hidden.is_empty() {
+            title.push(Span::styled(
+                format!("{} hidden ", self.hidden.len()),
+                theme.style(Role::Muted),
+            ));
+        }
         Line::from(title)
     }
 
