@@ -31,11 +31,9 @@ use serde::Serialize;
 use crate::app::refund_exec::Outcome;
 use crate::domain::refund_gate::GatePolicy;
 use crate::domain::refunds::matching::{OrderMatch, PeriodLink};
-use crate::domain::refunds::{Assessment, Facts, Policy, Recommendation};
+use crate::domain::refunds::{Assessment, Facts, Policy};
 use crate::model::AccountData;
 use crate::money::{Money, format_major};
-use crate::report::fields as report_fields;
-use crate::report::refunds::fields as suggestion_fields;
 use crate::time::date_in;
 use crate::tui::action::Action;
 use crate::tui::keymap::{self, Input};
@@ -44,9 +42,7 @@ use crate::tui::pane::{Cx, Handled, Pane, Reads, Reveal, ViewCx};
 use crate::tui::panes::detail::RowDetail;
 use crate::tui::prompt::PromptKind;
 use crate::tui::theme::Role;
-use crate::tui::widgets::table::{
-    Cell, ColumnDef, DataTable, RowsSource, TableSource, cell_of, field_col,
-};
+use crate::tui::widgets::table::{Cell, DataTable, RowsSource, TableSource};
 use crate::tui::workspace::Workspace;
 
 mod detail;
@@ -83,6 +79,10 @@ pub fn pane() -> Box<dyn Pane> {
 pub mod approval;
 pub mod batch;
 mod marks;
+mod queue_table;
+
+pub use queue_table::{QueueRow, paste_text};
+use queue_table::{columns, rec_role};
 
 use approval::{ApprovalOverlay, KeyOutcome};
 use batch::BatchOverlay;
@@ -113,15 +113,6 @@ pub struct RefundsPane {
     /// The early fraud warnings queue, and whether it is shown instead of the tickets.
     fraud: fraud_view::FraudView,
     fraud_shown: bool,
-}
-
-/// One queue row: the assessment and, once its refund ran, how that ended.
-#[derive(Debug, Clone)]
-pub struct QueueRow {
-    pub a: Assessment,
-    pub mark: Option<(&'static str, Role)>,
-    /// Marked for a batch.
-    pub marked: bool,
 }
 
 fn empty_source() -> Arc<dyn TableSource> {
@@ -246,83 +237,6 @@ pub fn facts<'a>(data: &'a AccountData, connected: Option<&'a str>) -> Facts<'a>
 /// Decides every ticket (the job the pane runs off the UI task): the use case
 /// `tieout suggest` runs too.
 pub use crate::app::suggest::assess_all;
-
-fn rec_role(r: Recommendation) -> Role {
-    match r {
-        Recommendation::Approve => Role::Ok,
-        Recommendation::Partial => Role::Pending,
-        Recommendation::Decline => Role::Failed,
-        Recommendation::Review => Role::Warning,
-    }
-}
-
-fn suggest_cell(r: &QueueRow) -> Cell<'_> {
-    match (r.mark, r.marked) {
-        (Some((text, role)), _) => Cell::Tag(text.into(), role),
-        (None, true) => Cell::Tag(
-            format!("● {}", r.a.suggestion.recommendation.as_str()).into(),
-            Role::Title,
-        ),
-        (None, false) => Cell::Tag(
-            r.a.suggestion.recommendation.as_str().into(),
-            rec_role(r.a.suggestion.recommendation),
-        ),
-    }
-}
-
-/// The queue's columns, in order: a field of the suggestion row's one declaration
-/// (`report::refunds::fields`) and the most it is drawn wide.
-const SHOWN: &[(&str, u16)] = &[
-    ("ticket_id", 10),
-    ("recommendation", 9),
-    ("refund", 16),
-    ("rule", 22),
-    ("email", 30),
-    ("order_id", 12),
-    ("message", 60),
-    ("reason", 200),
-];
-
-/// The queue's columns: each a declared field under its title; the suggestion drawn as a
-/// tag coloured by what it says (or by what the approval did).
-fn columns() -> Vec<ColumnDef<QueueRow>> {
-    let declared = suggestion_fields::<Assessment>();
-    SHOWN
-        .iter()
-        .filter_map(|&(name, width)| {
-            let field = *report_fields::field(&declared, name)?;
-            Some(match name {
-                "recommendation" => ColumnDef {
-                    title: field.pane_title(),
-                    max_width: width,
-                    get: cell_of(suggest_cell),
-                },
-                _ => field_col(field, width, |r: &QueueRow| &r.a),
-            })
-        })
-        .collect()
-}
-
-/// The suggestion as text to paste: recommendation and amount, reason, evidence.
-pub fn paste_text(a: &Assessment) -> String {
-    let s = &a.suggestion;
-    let amount = s
-        .currency
-        .map(|c| format!(" {}", Money::new(s.amount, c).display()))
-        .filter(|_| s.amount > 0)
-        .unwrap_or_default();
-    let mut out = format!(
-        "{}: {}{amount} ({})\n{}",
-        s.ticket_id.as_deref().unwrap_or("ticket"),
-        s.recommendation.as_str(),
-        s.rule,
-        s.reason
-    );
-    if !s.evidence.is_empty() {
-        out.push_str(&format!("\nEvidence: {}", s.evidence.join(" ")));
-    }
-    out
-}
 
 impl Pane for RefundsPane {
     fn title(&self) -> String {
