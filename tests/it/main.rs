@@ -9,6 +9,7 @@ mod client;
 mod client_fake;
 mod close;
 mod congestion;
+mod deb_package;
 mod docs;
 mod drift;
 mod dunning;
