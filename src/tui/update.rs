@@ -546,23 +546,14 @@ fn on_batch_executed(
     req: super::msg::RequestId,
     done: super::msg::BatchDone,
 ) -> bool {
-    match state.core.pending.remove(&req) {
-        Some((owner, _)) => {
-            state.with_owner(owner, |pane, cx| pane.on_computed(req, Box::new(done), cx));
-            state.apply_navigation(owner);
-        }
-        None => {
-            let (text, error) = match &done.outcome {
-                Ok(r) => (
-                    r.lines().first().cloned().unwrap_or_default(),
-                    !r.complete(),
-                ),
-                Err(e) => (format!("batch not sent: {e}"), true),
-            };
-            state.core.toast = Some(Toast { text, error });
-        }
-    }
-    true
+    let (text, error) = match &done.outcome {
+        Ok(r) => (
+            r.lines().first().cloned().unwrap_or_default(),
+            !r.complete(),
+        ),
+        Err(e) => (format!("batch not sent: {e}"), true),
+    };
+    deliver_or_say(state, req, Box::new(done), Toast { text, error })
 }
 
 /// A refund's outcome goes to the pane that asked; if that pane is gone, the status line
@@ -572,18 +563,27 @@ fn on_refund_executed(
     req: super::msg::RequestId,
     done: super::msg::RefundDone,
 ) -> bool {
+    let (text, error) = match &done.outcome {
+        Ok(o) => (format!("{}: {}", done.ticket, o.summary()), false),
+        Err(e) => (format!("{}: not sent: {e}", done.ticket), true),
+    };
+    deliver_or_say(state, req, Box::new(done), Toast { text, error })
+}
+
+/// Gives a write's outcome to the pane that asked for it, or, when that pane is gone,
+/// puts `orphaned` on the status line.
+fn deliver_or_say(
+    state: &mut State,
+    req: super::msg::RequestId,
+    output: super::msg::JobOutput,
+    orphaned: Toast,
+) -> bool {
     match state.core.pending.remove(&req) {
         Some((owner, _)) => {
-            state.with_owner(owner, |pane, cx| pane.on_computed(req, Box::new(done), cx));
+            state.with_owner(owner, |pane, cx| pane.on_computed(req, output, cx));
             state.apply_navigation(owner);
         }
-        None => {
-            let (text, error) = match &done.outcome {
-                Ok(o) => (format!("{}: {}", done.ticket, o.summary()), false),
-                Err(e) => (format!("{}: not sent: {e}", done.ticket), true),
-            };
-            state.core.toast = Some(Toast { text, error });
-        }
+        None => state.core.toast = Some(orphaned),
     }
     true
 }

@@ -69,6 +69,43 @@ pub enum KeyOutcome {
     Close,
 }
 
+impl KeyOutcome {
+    /// A key once the refund (or batch) was sent: `cancel` closes the overlay while it
+    /// runs (the outcome still marks the rows), `cancel` or `submit` once it `answered`.
+    pub fn after_send(answered: bool, cancel: bool, submit: bool) -> Self {
+        if cancel || (answered && submit) {
+            KeyOutcome::Close
+        } else {
+            KeyOutcome::Stay
+        }
+    }
+}
+
+/// A typing key on the confirmation word: delete, clear, or a character (at most 12).
+pub fn edit_typed(typed: &mut String, input: Input) {
+    match input {
+        Input::Action(Action::DeleteBack) => {
+            typed.pop();
+        }
+        Input::Action(Action::ClearLine) => typed.clear(),
+        Input::Char(c) if typed.chars().count() < 12 => typed.push(c),
+        _ => {}
+    }
+}
+
+/// Where an overlay `w` wide holding `lines` lines (and its border) is drawn: centred in
+/// `area`, as tall as it needs up to the area's height.
+pub fn centred(area: Rect, w: u16, lines: usize) -> Rect {
+    let want = u16::try_from(lines.saturating_add(2)).unwrap_or(u16::MAX);
+    let h = want.min(area.height);
+    Rect {
+        x: area.x + area.width.saturating_sub(w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    }
+}
+
 /// The open overlay.
 #[derive(Debug, Clone)]
 pub struct ApprovalOverlay {
@@ -149,30 +186,13 @@ impl ApprovalOverlay {
                         typed.clear();
                         *nudge = true;
                     }
-                    Input::Action(Action::DeleteBack) => {
-                        typed.pop();
-                    }
-                    Input::Action(Action::ClearLine) => typed.clear(),
-                    Input::Char(c) if typed.chars().count() < 12 => typed.push(c),
-                    _ => {}
+                    other => edit_typed(typed, other),
                 }
                 KeyOutcome::Stay
             }
             // Closing while it runs is fine: the outcome still marks the row.
-            Stage::Sending { .. } => {
-                if cancel {
-                    KeyOutcome::Close
-                } else {
-                    KeyOutcome::Stay
-                }
-            }
-            Stage::Done(_) => {
-                if cancel || submit {
-                    KeyOutcome::Close
-                } else {
-                    KeyOutcome::Stay
-                }
-            }
+            Stage::Sending { .. } => KeyOutcome::after_send(false, cancel, submit),
+            Stage::Done(_) => KeyOutcome::after_send(true, cancel, submit),
         }
     }
 
@@ -190,14 +210,7 @@ impl ApprovalOverlay {
         let w = area.width.saturating_sub(4).min(84);
         let inner_w = usize::from(w.saturating_sub(2));
         let lines = self.lines(cx, inner_w);
-        let want = u16::try_from(lines.len() + 2).unwrap_or(u16::MAX);
-        let h = want.min(area.height);
-        let rect = Rect {
-            x: area.x + (area.width - w) / 2,
-            y: area.y + (area.height - h) / 2,
-            width: w,
-            height: h,
-        };
+        let rect = centred(area, w, lines.len());
         Clear.render(rect, buf);
         let title = format!(
             " Refund {} · {} ",

@@ -14,7 +14,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 
-use super::approval::{CONFIRM_WORD, KeyOutcome};
+use super::approval::{CONFIRM_WORD, KeyOutcome, centred, edit_typed};
 use crate::app::refund_batch::{BatchReport, ItemResult};
 use crate::domain::refund_batch::{Batch, ItemCheck};
 use crate::domain::refund_gate::GatePolicy;
@@ -137,29 +137,12 @@ impl BatchOverlay {
                             "Not sent: type {CONFIRM_WORD} exactly, then submit."
                         ));
                     }
-                    Input::Action(Action::DeleteBack) => {
-                        typed.pop();
-                    }
-                    Input::Action(Action::ClearLine) => typed.clear(),
-                    Input::Char(c) if typed.chars().count() < 12 => typed.push(c),
-                    _ => {}
+                    other => edit_typed(typed, other),
                 }
                 KeyOutcome::Stay
             }
-            Stage::Sending { .. } => {
-                if cancel {
-                    KeyOutcome::Close
-                } else {
-                    KeyOutcome::Stay
-                }
-            }
-            Stage::Done(_) => {
-                if cancel || submit {
-                    KeyOutcome::Close
-                } else {
-                    KeyOutcome::Stay
-                }
-            }
+            Stage::Sending { .. } => KeyOutcome::after_send(false, cancel, submit),
+            Stage::Done(_) => KeyOutcome::after_send(true, cancel, submit),
         }
     }
 
@@ -177,14 +160,7 @@ impl BatchOverlay {
         let w = area.width.saturating_sub(4).min(100);
         let inner_w = usize::from(w.saturating_sub(2));
         let lines = self.lines(cx, inner_w);
-        let want = u16::try_from(lines.len() + 2).unwrap_or(u16::MAX);
-        let h = want.min(area.height);
-        let rect = Rect {
-            x: area.x + (area.width - w) / 2,
-            y: area.y + (area.height - h) / 2,
-            width: w,
-            height: h,
-        };
+        let rect = centred(area, w, lines.len());
         Clear.render(rect, buf);
         let title = format!(
             " Approve {} refund(s) · batch {} ",
