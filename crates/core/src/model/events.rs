@@ -76,7 +76,9 @@ impl fmt::Display for FullReason {
     }
 }
 
-/// Whether a refresh can run: the `created` instant to read events after, or why not.
+/// Whether a refresh can run: the `created` instant to read events from (at or after:
+/// the cursor's own second may hold events the last sync had not seen; the cursor event
+/// itself is left out by id), or why not.
 /// `last_sync` is the cache's `fetched_at`; `same_scope` whether this sync reads what the
 /// cache's did (window, resources).
 pub fn start(
@@ -157,12 +159,12 @@ pub fn needs_expansion(object: &str) -> bool {
 
 /// The steps for the objects `events` touched (events newest first, as Stripe lists
 /// them), in a fixed order (by object and id), or [`FullReason::Gap`] when an event is
-/// not after the cursor or the events are out of order.
+/// older than the cursor or the events are out of order.
 pub fn plan(events: &[EventRef], since: i64) -> Result<Vec<(ObjectKey, Step)>, FullReason> {
     let mut newest: HashMap<&ObjectKey, (usize, i64)> = HashMap::new();
     let mut previous = i64::MAX;
     for (i, e) in events.iter().enumerate() {
-        if e.created <= since || e.created > previous {
+        if e.created < since || e.created > previous {
             return Err(FullReason::Gap);
         }
         previous = e.created;
@@ -257,7 +259,8 @@ mod tests {
     #[test]
     fn events_not_after_the_cursor_are_a_gap() {
         let events = vec![ev("evt_1", "charge.succeeded", 10, ("charge", "ch_1"))];
-        assert_eq!(plan(&events, 10), Err(FullReason::Gap));
+        assert_eq!(plan(&events, 11), Err(FullReason::Gap));
+        assert!(plan(&events, 10).is_ok());
         let unordered = vec![
             ev("evt_1", "charge.succeeded", 10, ("charge", "ch_1")),
             ev("evt_2", "charge.succeeded", 20, ("charge", "ch_2")),
