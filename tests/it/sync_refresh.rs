@@ -137,8 +137,22 @@ async fn refresh_equals_full(fake: &FakeStripe, seed: u64) -> (usize, usize, usi
     let day = fake
         .with_store(|s| next_day(s, seed, at(NOW), at(LATER)))
         .expect("a next day");
+    let before = tables(&refreshed, &fake.account_id());
     let (_, how, _, refresh_requests) = run(fake, &refreshed, LATER, false).await;
     assert!(matches!(how, How::Refreshed { .. }), "{how:?}");
+    let paths: Vec<String> = fake.requests().iter().map(|r| r.path.clone()).collect();
+    eprintln!("refresh requests: {paths:#?}");
+    let after = tables(&refreshed, &fake.account_id());
+    for name in [
+        "invoices",
+        "charges",
+        "refunds",
+        "payouts",
+        "balance_transactions",
+    ] {
+        let rows = |t: &[(String, Vec<String>)]| t.iter().find(|(n, _)| n == name).cloned();
+        assert_ne!(rows(&before), rows(&after), "the day changed {name}");
+    }
     let (_, how, _, full_requests) = run(fake, &full, LATER, true).await;
     assert_eq!(how, How::Full(FullReason::Forced));
     assert_same_tables(&refreshed, &full, &fake.account_id());

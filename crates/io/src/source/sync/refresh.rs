@@ -12,6 +12,10 @@
 //! the cache's, when the key may not read events (`rak_event_read`, named as every other
 //! missing permission) and when the events do not follow on from the cursor.
 //!
+//! What the last sync was refused (the renewal cards, the fraud warnings: recorded as
+//! refused, not failed) is read again in full by a refresh, so a permission added since
+//! shows at once, as after a full sync.
+//!
 //! A full sync made here records its cursor: the newest event before it read anything
 //! (`GET /v1/events?limit=1`, one request; a key that may not read events records none).
 //! A refresh keeps its answers in the sync journal like a full sync
@@ -21,10 +25,10 @@
 
 use serde::Deserialize;
 use serde_json::Value;
-use tieout_core::model::Parts;
 use tieout_core::model::events::{
     self as ev, EVENTS_PERMISSION, EventCursor, EventRef, FullReason, ObjectKey,
 };
+use tieout_core::model::{MethodsRead, Parts};
 
 use super::*;
 
@@ -138,6 +142,7 @@ fn decide(
     };
     let same = previous.as_ref().is_some_and(|p| same_scope(&p.meta, opts));
     ev::start(full, cursor.as_ref(), last_sync, opts.now, same)?;
+
     match (previous, cursor) {
         (Some(p), Some(c)) => Ok((p, c)),
         _ => Err(FullReason::NoCursor),
@@ -219,6 +224,7 @@ async fn refresh(
         objects: steps.len(),
     });
     let mut data = apply::apply(client, previous, &events, steps, opts, progress).await?;
+    read_refused_again(client, &mut data, opts, progress).await?;
     data.meta.origin = Origin::Live;
     data.meta.fetched_at = opts.now;
     data.meta.account_name = account.name.clone();
@@ -232,6 +238,33 @@ async fn refresh(
         },
     );
     Ok((data, next, how))
+}
+
+/// The optional reads the last sync was refused (or did not make), read again in full as
+/// a full sync reads them: a permission granted since is used at once.
+async fn read_refused_again(
+    client: &Client,
+    data: &mut AccountData,
+    opts: &SyncOptions,
+    progress: &dyn Progress,
+) -> Result<(), StripeError> {
+    let mut failed = Vec::new();
+    if data.meta.payment_methods != MethodsRead::Read {
+        let read = cards::fetch(client, true, progress).await;
+        let (rows, how) = cards::methods_read(read, &mut failed);
+        data.renewal_methods = rows;
+        data.meta.payment_methods = how;
+    }
+    if data.meta.fraud_warnings != MethodsRead::Read {
+        let read = fraud::fetch(client, true, opts.charges_since, progress).await;
+        let (rows, how) = fraud::warnings_read(read, &mut failed);
+        data.fraud_warnings = rows;
+        data.meta.fraud_warnings = how;
+    }
+    match failed.pop() {
+        Some((_, e)) => Err(e),
+        None => Ok(()),
+    }
 }
 
 /// `tieout sync`: an incremental refresh from the events when the cache allows one (see
