@@ -1,7 +1,7 @@
 //! "The next day" of an account already served by the fake ([`next_day`]): new charges
 //! (with their payment intents and balance transactions), refunds of recent charges, a
-//! few open invoices paid, failed again, voided or marked uncollectible, and the payout
-//! in transit paid, each change stored and logged as the events Stripe sends for it
+//! few open invoices paid, failed again, voided or marked uncollectible, a customer's new
+//! email and a card's new expiry, and the payout in transit paid, each change stored and logged as the events Stripe sends for it
 //! (`charge.succeeded`, `refund.created`, `invoice.paid`, `payout.paid`, ...), at instants
 //! spread over `(from, to]`. Same store, seed and instants give the same changes, so a
 //! full sync and an incremental refresh of the result can be compared.
@@ -237,6 +237,8 @@ pub fn next_day(store: &mut Store, seed: u64, from: i64, to: i64) -> Result<DayC
         settle_invoice(&mut day, &template, inv, k)?;
     }
 
+    renewals_change(&mut day)?;
+
     // The payout in transit arrives.
     let in_transit: Vec<Value> = day
         .objects(ObjectKind::Payout)
@@ -323,4 +325,37 @@ fn settle_invoice(
             day.emit("invoice.marked_uncollectible", inv, t)
         }
     }
+}
+
+/// A customer with an active subscription changes its email, and the card an active
+/// subscription renews with gets a new expiry (the card updater).
+fn renewals_change(day: &mut Day<'_>) -> Result<(), String> {
+    let active: Vec<Value> = day
+        .objects(ObjectKind::Subscription)
+        .into_iter()
+        .filter(|s| str_of(s, "status") == "active")
+        .collect();
+    let customer = active
+        .iter()
+        .filter_map(|s| s.get("customer").and_then(Value::as_str))
+        .nth(day.rng.below(3) as usize)
+        .and_then(|id| day.store.get(ObjectKind::Customer, id).cloned());
+    if let Some(mut c) = customer {
+        let t = day.at();
+        c["email"] = json!(format!("renamed{}@mail.example.com", day.rng.below(1000)));
+        day.emit("customer.updated", c, t)?;
+    }
+    let method = active
+        .iter()
+        .filter_map(|s| s.get("default_payment_method").and_then(Value::as_str))
+        .next()
+        .and_then(|id| day.store.get(ObjectKind::PaymentMethod, id).cloned());
+    if let Some(mut m) = method
+        && m.pointer("/card/exp_year").is_some()
+    {
+        let t = day.at();
+        m["card"]["exp_year"] = json!(int_of(&m["card"], "exp_year") + 3);
+        day.emit("payment_method.updated", m, t)?;
+    }
+    Ok(())
 }

@@ -3,7 +3,8 @@
 //! each, concurrently), then put in, replaced in or dropped from its table by the rule
 //! its list in a full sync follows (charges and fraud warnings since the charges' start,
 //! payouts arriving in the window, invoices open, uncollectible or settled since the
-//! recovery window). Then, as a full sync would: a payout that became itemisable or
+//! recovery window). An active subscription whose card row a changed customer or payment
+//! method is part of is read again too. Then, as a full sync would: a payout that became itemisable or
 //! changed status has its lines read again (`?payout=`), the failing invoices' payment
 //! intents not yet read (or changed) are read with their latest charge and the others
 //! dropped, the new balance transactions are listed by `created[gte]` of the newest kept,
@@ -131,6 +132,37 @@ async fn gather(
         .collect())
 }
 
+/// The plan with, when the renewal cards are kept, the active subscriptions whose card
+/// row a changed customer (its email, name, invoice default) or payment method (its
+/// card's expiry) is part of, read again with their expansions as the card read lists them.
+fn with_renewals(
+    mut steps: Vec<(ObjectKey, Step)>,
+    data: &AccountData,
+    renewal_methods: bool,
+) -> Vec<(ObjectKey, Step)> {
+    if !renewal_methods {
+        return steps;
+    }
+    let planned: HashSet<ObjectKey> = steps.iter().map(|(k, _)| k.clone()).collect();
+    let mut extra: BTreeSet<ObjectKey> = BTreeSet::new();
+    for (key, _) in &steps {
+        let id = Some(key.id.as_str());
+        for row in &data.renewal_methods {
+            let linked = match key.object.as_str() {
+                "customer" => row.customer.as_deref() == id,
+                "payment_method" => row.payment_method.as_deref() == id,
+                _ => false,
+            };
+            let sub = ObjectKey::new("subscription", &row.subscription);
+            if linked && !planned.contains(&sub) {
+                extra.insert(sub);
+            }
+        }
+    }
+    steps.extend(extra.into_iter().map(|k| (k, Step::Reread)));
+    steps
+}
+
 /// Applies the plan to `data` (see the module docs).
 pub(super) async fn apply(
     client: &Client,
@@ -147,6 +179,7 @@ pub(super) async fn apply(
         .filter(|(k, _)| k.object == "payment_intent")
         .map(|(k, _)| k.id.clone())
         .collect();
+    let steps = with_renewals(steps, &data, renewal_methods);
     let objects = gather(client, events, &steps, renewal_methods, progress).await?;
     let mut payouts_to_itemise: Vec<String> = Vec::new();
     let mut incomplete_invoices: Vec<String> = Vec::new();
