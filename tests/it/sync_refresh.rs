@@ -314,16 +314,24 @@ mod property {
     proptest! {
         #![proptest_config(ProptestConfig { cases: 4, ..ProptestConfig::default() })]
 
-        /// Whatever the day's seed and length, the refresh writes a full sync's tables.
+        /// Whatever the account's seed, the day's seed and its length, the refresh writes
+        /// a full sync's tables.
         #[test]
-        fn any_generated_day_refreshes_to_a_full_syncs_tables(seed in 0u64..1_000_000, hours in 1i64..8) {
+        fn any_generated_day_refreshes_to_a_full_syncs_tables(
+            account_seed in 1u64..1_000_000,
+            seed in 0u64..1_000_000,
+            hours in 1i64..8,
+        ) {
+            let fixtures = tempfile::tempdir().expect("tmp");
+            tieout_testkit::generator::generate(account_seed, 1, fixtures.path())
+                .expect("a generated account");
             let rt = tokio::runtime::Builder::new_multi_thread()
                 .worker_threads(2)
                 .enable_all()
                 .build()
                 .expect("a runtime");
             rt.block_on(async {
-                let fake = FakeStripe::start(FakeConfig::default()).await;
+                let fake = FakeStripe::start(FakeConfig::default().fixtures(fixtures.path())).await;
                 let root = tempfile::tempdir().expect("tmp");
                 let (refreshed, full) = (
                     Cache::at(root.path().join("refreshed")),
@@ -340,4 +348,36 @@ mod property {
             });
         }
     }
+}
+
+/// A manifest written before tieout read events (no `events` field) still loads, and the
+/// next sync is full because it has no cursor.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_older_manifest_without_a_cursor_loads_and_gets_a_full_sync() {
+    let fake = FakeStripe::start(FakeConfig::default()).await;
+    let root = tempfile::tempdir().expect("tmp");
+    let cache = Cache::at(root.path());
+    let (report, _, _, _) = run(&fake, &cache, NOW, false).await;
+    let path = report.saved.dir.join("manifest.json");
+    let mut manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).expect("manifest")).expect("json");
+    assert!(
+        manifest.get("events").is_some(),
+        "a sync records its cursor"
+    );
+    manifest
+        .as_object_mut()
+        .expect("an object")
+        .remove("events");
+    std::fs::write(&path, serde_json::to_vec(&manifest).expect("json")).expect("write");
+    cache
+        .load(&fake.account_id(), Mode::Test)
+        .expect("the older manifest loads");
+    let (_, how, heard, _) = run(&fake, &cache, LATER, false).await;
+    assert_eq!(how, How::Full(FullReason::NoCursor));
+    assert!(
+        heard
+            .full_reason()
+            .is_some_and(|r| r.contains("no event cursor"))
+    );
 }
