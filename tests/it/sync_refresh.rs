@@ -381,3 +381,50 @@ async fn an_older_manifest_without_a_cursor_loads_and_gets_a_full_sync() {
             .is_some_and(|r| r.contains("no event cursor"))
     );
 }
+
+/// With `--stripe-account`, the refresh reads that connected account's events: every
+/// request, the events list included, carries its `Stripe-Account`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connected_accounts_refresh_follows_that_accounts_events() {
+    let fake = FakeStripe::start(FakeConfig::default()).await;
+    // The fake serves one account: it is the connected one here.
+    let connected_id = fake.account_id();
+    let connected = connected_id.as_str();
+    let key = ApiKey::parse(TEST_KEY).expect("test key");
+    let mut cfg = ClientConfig::new(fake.base_url(), key);
+    cfg.rate = RateConfig::unthrottled();
+    cfg.stripe_account = Some(connected.to_string());
+    let client = Client::new(cfg).expect("client");
+    let root = tempfile::tempdir().expect("tmp");
+    let cache = Cache::at(root.path());
+    let sync = |now: &'static str| {
+        let (client, cache) = (&client, &cache);
+        async move {
+            sync::sync_incremental(
+                client,
+                Some(connected),
+                &opts(now),
+                cache,
+                "default",
+                false,
+                &Heard::default(),
+            )
+            .await
+            .expect("sync")
+            .1
+        }
+    };
+    sync(NOW).await;
+    fake.with_store(|s| next_day(s, 5, at(NOW), at(LATER)))
+        .expect("a next day");
+    fake.clear_requests();
+    assert!(matches!(sync(LATER).await, How::Refreshed { .. }));
+    let requests = fake.requests();
+    assert!(requests.iter().any(|r| r.path == "/v1/events"));
+    assert!(
+        requests
+            .iter()
+            .all(|r| r.stripe_account.as_deref() == Some(connected) && r.method == "GET"),
+        "{requests:#?}"
+    );
+}
