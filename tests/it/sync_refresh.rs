@@ -428,3 +428,38 @@ async fn a_connected_accounts_refresh_follows_that_accounts_events() {
         "{requests:#?}"
     );
 }
+
+/// The workbench's fresh read (its open and its refresh) after a complete read is a
+/// refresh from the events too: it sends no list of the whole account again, and the
+/// cache it saves equals a full sync's.
+#[test]
+fn the_workbench_read_refreshes_from_the_events_after_a_complete_read() {
+    let fake = crate::support::start_fake(FakeConfig::default());
+    let root = tempfile::tempdir().expect("tmp");
+    let (workbench, full) = (
+        Cache::at(root.path().join("workbench")),
+        Cache::at(root.path().join("full")),
+    );
+    let read = |now: &str| {
+        let quiet = |_: SyncEvent| {};
+        tieout::app::pane_reads::read(
+            &client(&fake, 5),
+            None,
+            (at(now), &jiff::tz::TimeZone::UTC),
+            Some(&workbench),
+            "default",
+            &quiet,
+        )
+        .expect("a read")
+    };
+    assert!(read(NOW).gaps.is_empty());
+    fake.with_store(|s| next_day(s, 9, at(NOW), at(LATER)))
+        .expect("a next day");
+    fake.clear_requests();
+    assert!(read(LATER).gaps.is_empty());
+    let paths: Vec<String> = fake.requests().into_iter().map(|r| r.path).collect();
+    assert!(paths.contains(&"/v1/events".to_string()), "{paths:?}");
+    assert!(!paths.contains(&"/v1/charges".to_string()), "{paths:?}");
+    fake.rt().block_on(run(&fake, &full, LATER, true));
+    assert_same_tables(&workbench, &full, &fake.account_id());
+}

@@ -267,6 +267,51 @@ async fn read_refused_again(
     }
 }
 
+/// A refresh of `account`'s cache from the events, saved as a new cache generation
+/// with its cursor: what it read, where it saved and how many events and objects; or why
+/// a full sync is needed instead (`full`, or any [`FullReason`]). A journal keeps its
+/// answers until it is saved, so an interrupted refresh resumes.
+pub(super) async fn refresh_and_save(
+    client: &Client,
+    cache: &Cache,
+    account: &AccountIdent,
+    opts: &SyncOptions,
+    profile: &str,
+    full: bool,
+    progress: &dyn Progress,
+) -> Result<Result<(AccountData, Saved, How), FullReason>, SyncError> {
+    let mode = client.key().mode();
+    let (previous, cursor) = match decide(cache, account, mode, opts, full) {
+        Ok(found) => found,
+        Err(reason) => return Ok(Err(reason)),
+    };
+    let tag = format!(" refresh from {}", cursor.last_event_id);
+    let journal = journal::DiskJournal::open_for(cache, &account.id, mode, opts, &tag)
+        .map_err(|e| tracing::warn!(error = %e, "no journal: an interrupted refresh starts again"))
+        .ok();
+    if let Some(j) = journal.as_ref().filter(|j| j.resumed() > 0) {
+        progress.event(SyncEvent::Resumed { pages: j.resumed() });
+    }
+    let reader = match &journal {
+        Some(j) => client.with_journal(j.clone()),
+        None => client.clone(),
+    };
+    let work = refresh(&reader, account, opts, previous, &cursor, progress);
+    let outcome = match with_pace(client, progress, work).await {
+        Ok((data, next, how)) => {
+            let saved =
+                save_snapshot(cache, profile, &data, opts.now, Some(next)).map_err(|e| *e)?;
+            Ok((data, saved, how))
+        }
+        Err(Stop::Failed(e)) => return Err(e.into()),
+        Err(Stop::Full(reason)) => Err(reason),
+    };
+    if let Some(j) = &journal {
+        j.finish();
+    }
+    Ok(outcome)
+}
+
 /// `tieout sync`: an incremental refresh from the events when the cache allows one (see
 /// the module docs), else (`full`, or any [`FullReason`]) a full sync, which says why
 /// in the progress and the log. Either way the new snapshot is saved as a new cache
@@ -286,49 +331,21 @@ pub async fn sync_incremental(
         part: Part::Account,
         count: 1,
     });
-    let mode = client.key().mode();
-    let reason = match decide(cache, &account, mode, opts, full) {
-        Err(reason) => reason,
-        Ok((previous, cursor)) => {
-            let tag = format!(" refresh from {}", cursor.last_event_id);
-            let journal = journal::DiskJournal::open_for(cache, &account.id, mode, opts, &tag)
-                .map_err(|e| tracing::warn!(error = %e, "no journal: an interrupted refresh starts again"))
-                .ok();
-            if let Some(j) = journal.as_ref().filter(|j| j.resumed() > 0) {
-                progress.event(SyncEvent::Resumed { pages: j.resumed() });
+    let reason =
+        match refresh_and_save(client, cache, &account, opts, profile, full, progress).await? {
+            Ok((data, saved, how)) => {
+                let report = SyncReport {
+                    data,
+                    saved,
+                    stats: stats_since(&before, &client.stats()),
+                    reused_payouts: 0,
+                    reused_lines: 0,
+                    previous_problem: None,
+                };
+                return Ok((report, how));
             }
-            let reader = match &journal {
-                Some(j) => client.with_journal(j.clone()),
-                None => client.clone(),
-            };
-            let work = refresh(&reader, &account, opts, previous, &cursor, progress);
-            match with_pace(client, progress, work).await {
-                Ok((data, next, how)) => {
-                    let saved = save_snapshot(cache, profile, &data, opts.now, Some(next))
-                        .map_err(|e| *e)?;
-                    if let Some(j) = &journal {
-                        j.finish();
-                    }
-                    let report = SyncReport {
-                        data,
-                        saved,
-                        stats: stats_since(&before, &client.stats()),
-                        reused_payouts: 0,
-                        reused_lines: 0,
-                        previous_problem: None,
-                    };
-                    return Ok((report, how));
-                }
-                Err(Stop::Failed(e)) => return Err(e.into()),
-                Err(Stop::Full(reason)) => {
-                    if let Some(j) = &journal {
-                        j.finish();
-                    }
-                    reason
-                }
-            }
-        }
-    };
+            Err(reason) => reason,
+        };
     tracing::info!(reason = %reason, "full sync");
     progress.event(SyncEvent::FullSync {
         reason: reason.to_string(),
