@@ -359,3 +359,42 @@ fn renewals_change(day: &mut Day<'_>) -> Result<(), String> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fake_stripe::demo_fixtures;
+
+    #[test]
+    fn the_same_seed_makes_the_same_day_and_every_change_is_an_event() {
+        let demo = Store::load(&demo_fixtures()).expect("the demo");
+        let (mut a, mut b) = (demo.clone(), demo);
+        let from = 1_796_040_000;
+        let day = next_day(&mut a, 7, from, from + 8 * 3600).expect("a day");
+        next_day(&mut b, 7, from, from + 8 * 3600).expect("a day");
+        assert_eq!(a.events.all(), b.events.all());
+        assert_eq!(a.events.all().len(), day.events);
+        assert!(day.events >= 20, "{day:?}");
+        let kinds: Vec<&str> = a
+            .events
+            .all()
+            .iter()
+            .filter_map(|e| e["type"].as_str())
+            .collect();
+        for kind in [
+            "charge.succeeded",
+            "refund.created",
+            "invoice.paid",
+            "payout.paid",
+        ] {
+            assert!(kinds.contains(&kind), "{kind} in {kinds:?}");
+        }
+        let times: Vec<i64> = a
+            .events
+            .all()
+            .iter()
+            .filter_map(|e| e["created"].as_i64())
+            .collect();
+        assert!(times.iter().all(|t| *t > from && *t <= from + 8 * 3600));
+    }
+}
