@@ -172,6 +172,9 @@ pub enum Command {
         /// How many months of payouts to keep (counting the current one).
         #[arg(long, default_value_t = 3)]
         months: u32,
+        /// Read everything again instead of refreshing the cache from Stripe's events.
+        #[arg(long)]
+        full: bool,
     },
     /// The failed-payment worklist: failed-payments.md/.csv/.json.
     Dunning(dunning::DunningArgs),
@@ -443,7 +446,7 @@ pub fn run(cli: Cli) -> CmdResult {
         Some(Command::Login) => keys::login(&ctx),
         Some(Command::Logout) => keys::logout(&ctx),
         Some(Command::Status) => status::run(&ctx),
-        Some(Command::Sync { months }) => sync::run(&ctx, months),
+        Some(Command::Sync { months, full }) => sync::run(&ctx, months, full),
         Some(Command::Dunning(args)) => dunning::run(&ctx, &args),
         Some(Command::Recovery(args)) => recovery::run(&ctx, &args),
         Some(Command::Balance(args)) => balance::run(&ctx, &args),

@@ -1,5 +1,7 @@
-//! `tieout sync [--months N]`: read the account from Stripe into the local cache, with
-//! progress on stderr and what was stored on stdout. On any failure the previous cache
+//! `tieout sync [--months N] [--full]`: read the account from Stripe into the local cache,
+//! with progress on stderr and what was stored on stdout. After a complete sync it
+//! refreshes the cache from Stripe's events (`--full` reads everything again; the
+//! progress says why a sync is full). On any failure the previous cache
 //! is left as it was (exit 3 for key or permission problems, 4 for Stripe or network).
 
 use std::fmt::Write as _;
@@ -11,7 +13,7 @@ use crate::source::cache::Cache;
 use crate::source::progress::{StderrProgress, grouped};
 use crate::source::sync::{self, SyncOptions, SyncReport};
 
-pub fn run(ctx: &Ctx, months: u32) -> CmdResult {
+pub fn run(ctx: &Ctx, months: u32, full: bool) -> CmdResult {
     if ctx.global.demo {
         return Err(Failure::usage(
             "`tieout sync` reads a Stripe account into the cache; the demo account needs no sync (drop --demo)",
@@ -31,17 +33,18 @@ pub fn run(ctx: &Ctx, months: u32) -> CmdResult {
     let cache = Cache::open_default().map_err(cache_failure)?;
     let opts = SyncOptions::for_months(ctx.now, &ctx.tz, months);
     let progress = StderrProgress::new();
-    let result = sync::block_on(sync::sync(
+    let result = sync::block_on(sync::sync_incremental(
         &client,
         ctx.global.stripe_account.as_deref(),
         &opts,
         &cache,
         &ctx.global.profile,
+        full,
         &progress,
     ))
     .map_err(|e| Failure::other(format!("could not start the network runtime: {e}")))?;
     progress.finish();
-    let report = result.map_err(|e| {
+    let (report, how) = result.map_err(|e| {
         let f = Failure::from(e);
         Failure::new(
             f.kind,
@@ -54,6 +57,14 @@ pub fn run(ctx: &Ctx, months: u32) -> CmdResult {
         );
     }
     print!("{}", summary(&report, &opts, ctx));
+    match how {
+        sync::How::Refreshed { events, objects } => println!(
+            "refreshed from {} events ({} changed objects)",
+            grouped(events),
+            grouped(objects)
+        ),
+        sync::How::Full(reason) => println!("full sync: {reason}"),
+    }
     Ok(())
 }
 

@@ -45,6 +45,7 @@ mod screenshots;
 mod shared_limit;
 mod suggest;
 mod sync;
+mod sync_refresh;
 mod sync_resume;
 mod tickets_exports;
 mod tui;

@@ -536,9 +536,10 @@ fn tieout_sync_prints_what_it_stored_and_a_failed_sync_keeps_the_cache() {
     );
     let manifest = std::fs::read(dir.join("manifest.json")).expect("manifest");
 
-    // Stripe keeps failing: exit 4, the cache is as it was.
+    // Stripe keeps failing: exit 4, the cache is as it was. (`--full`: a refresh from
+    // the events would not read the charges at all.)
     fake.inject(Fault::status("/v1/charges", 500, Fault::ALWAYS));
-    let out = t.run(&["sync"]);
+    let out = t.run(&["sync", "--full"]);
     out.code(4);
     assert!(
         out.stderr
@@ -554,7 +555,7 @@ fn tieout_sync_prints_what_it_stored_and_a_failed_sync_keeps_the_cache() {
 
     // A missing permission: exit 3 naming it; the cache is still intact.
     fake.deny(TEST_KEY, "rak_dispute_read");
-    let out = t.run(&["sync"]);
+    let out = t.run(&["sync", "--full"]);
     out.code(3);
     assert!(out.stderr.contains("rak_dispute_read"), "{}", out.stderr);
     assert_eq!(

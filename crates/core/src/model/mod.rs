@@ -10,6 +10,7 @@
 pub mod balance;
 pub mod compact;
 pub mod dashboard;
+pub mod events;
 pub mod rate;
 pub mod resource;
 pub mod rows;

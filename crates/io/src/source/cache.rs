@@ -140,6 +140,11 @@ pub struct Manifest {
     /// tieout read them: not read).
     #[serde(default)]
     pub fraud_warnings: tieout_core::model::MethodsRead,
+    /// The newest Stripe event the snapshot has taken into account: where the next
+    /// incremental refresh reads the events from (absent in a cache written before tieout
+    /// read events, or by a key that may not read them: the next sync is full).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub events: Option<tieout_core::model::events::EventCursor>,
     /// Rows per table (a table added later is absent from an older cache's manifest).
     pub row_counts: BTreeMap<String, usize>,
     /// The tieout version that wrote the cache.
@@ -149,7 +154,11 @@ pub struct Manifest {
 }
 
 impl Manifest {
-    fn of(snapshot: &Snapshot, generation: u64) -> Self {
+    fn of(
+        snapshot: &Snapshot,
+        generation: u64,
+        events: Option<tieout_core::model::events::EventCursor>,
+    ) -> Self {
         let m = &snapshot.meta;
         Self {
             format: CACHE_FORMAT,
@@ -170,6 +179,7 @@ impl Manifest {
             lines_complete: m.lines_complete,
             lines_since: m.lines_since,
             fraud_warnings: m.fraud_warnings.clone(),
+            events,
             row_counts: snapshot.row_counts(),
             tieout_version: env!("CARGO_PKG_VERSION").to_string(),
             generation,
@@ -422,6 +432,25 @@ impl Cache {
         snapshot: &Snapshot,
         hook: &mut dyn FnMut(SaveStep) -> io::Result<()>,
     ) -> Result<Saved, CacheError> {
+        self.save_inner(snapshot, None, hook)
+    }
+
+    /// [`Self::save`], recording in the manifest the newest event the snapshot has taken
+    /// into account (where the next incremental refresh starts).
+    pub fn save_at(
+        &self,
+        snapshot: &Snapshot,
+        events: Option<tieout_core::model::events::EventCursor>,
+    ) -> Result<Saved, CacheError> {
+        self.save_inner(snapshot, events, &mut |_| Ok(()))
+    }
+
+    fn save_inner(
+        &self,
+        snapshot: &Snapshot,
+        events: Option<tieout_core::model::events::EventCursor>,
+        hook: &mut dyn FnMut(SaveStep) -> io::Result<()>,
+    ) -> Result<Saved, CacheError> {
         let meta = &snapshot.meta;
         let dir = self.account_dir(&meta.account_id, meta.mode);
         fs::create_dir_all(&dir).map_err(|e| CacheError::write(&dir, e))?;
@@ -444,7 +473,7 @@ impl Cache {
             .max()
             .unwrap_or(0);
         let generation = current.max(highest_on_disk) + 1;
-        let manifest = Manifest::of(snapshot, generation);
+        let manifest = Manifest::of(snapshot, generation, events);
 
         let tmp = tempfile::Builder::new()
             .prefix(TMP_PREFIX)

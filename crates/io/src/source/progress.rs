@@ -28,6 +28,10 @@ pub enum Part {
     Subscriptions,
     RenewalMethods,
     FraudWarnings,
+    /// Stripe's events since the last sync (an incremental refresh).
+    Events,
+    /// The objects the events changed, read again by id.
+    Changed,
 }
 
 impl Part {
@@ -48,6 +52,8 @@ impl Part {
             Part::Subscriptions => "subscriptions",
             Part::RenewalMethods => "subscription payment methods",
             Part::FraudWarnings => "early fraud warnings",
+            Part::Events => "events",
+            Part::Changed => "changed objects",
         }
     }
 
@@ -96,6 +102,10 @@ pub enum SyncEvent {
     /// Pages an interrupted sync had already read, taken from its journal instead of
     /// read again.
     Resumed { pages: usize },
+    /// The sync reads everything rather than refresh from the events, and why.
+    FullSync { reason: String },
+    /// An incremental refresh: `events` read since the last sync touched `objects`.
+    Refreshing { events: usize, objects: usize },
 }
 
 /// What the progress says about the pace: `rate-limited, slowing to 6 req/s`, `back to
@@ -187,6 +197,12 @@ pub fn plain_line(event: &SyncEvent) -> Option<String> {
         SyncEvent::Resumed { pages } => Some(format!(
             "resuming the interrupted sync: {} pages already read",
             grouped(*pages)
+        )),
+        SyncEvent::FullSync { reason } => Some(format!("full sync: {reason}")),
+        SyncEvent::Refreshing { events, objects } => Some(format!(
+            "refreshing from {} events: {} changed objects",
+            grouped(*events),
+            grouped(*objects)
         )),
     }
 }
@@ -320,7 +336,9 @@ impl Progress for StderrProgress {
                 state.pace = (rate_limited && per_second < budget)
                     .then(|| pace_text(per_second, budget, rate_limited));
             }
-            SyncEvent::Resumed { .. } => {}
+            SyncEvent::Resumed { .. }
+            | SyncEvent::FullSync { .. }
+            | SyncEvent::Refreshing { .. } => {}
         }
         bar.set_message(state.message());
     }

@@ -103,11 +103,13 @@ pub mod journal;
 mod paced;
 pub mod partial;
 mod payouts;
+pub mod refresh;
 pub use invoices::failing_payment_intent;
 use invoices::*;
 use paced::with_pace;
 use payouts::*;
 pub use payouts::{itemisable, settled};
+pub use refresh::{How, sync_incremental};
 /// The vocabulary of what a read is made of lives in the core crate
 /// (`tieout_core::model::resource`); named here too while the shells move to it.
 use tieout_core::model::{AccountIdent, Resource};
@@ -470,7 +472,8 @@ pub struct SyncReport {
 
 /// A full sync: identifies the account, reads it (keeping settled payouts' lines from
 /// the previous cache), saves the new cache generation and points `profile` at it.
-/// Nothing is written unless everything was read.
+/// Nothing is written unless everything was read. `tieout sync` goes through
+/// [`sync_incremental`], which refreshes from the events when it can.
 pub async fn sync(
     client: &Client,
     stripe_account: Option<&str>,
@@ -485,6 +488,30 @@ pub async fn sync(
         part: Part::Account,
         count: 1,
     });
+    let start = Start {
+        before,
+        cursor: None,
+    };
+    sync_as(client, &account, opts, cache, profile, progress, start).await
+}
+
+/// Where a full sync starts: the client's counters, and the event cursor its snapshot
+/// records (read before anything else, [`refresh::events_head`]; `None`: none recorded).
+struct Start {
+    before: RequestStats,
+    cursor: Option<tieout_core::model::events::EventCursor>,
+}
+
+/// [`sync`] of an account already identified, from `start`.
+async fn sync_as(
+    client: &Client,
+    account: &AccountIdent,
+    opts: &SyncOptions,
+    cache: &Cache,
+    profile: &str,
+    progress: &dyn Progress,
+    start: Start,
+) -> Result<SyncReport, SyncError> {
     let mode = client.key().mode();
     let (previous, previous_problem) = match cache.load(&account.id, mode) {
         Ok(snap) => match snap.to_data() {
@@ -494,23 +521,15 @@ pub async fn sync(
         Err(CacheError::Missing { .. }) => (None, None),
         Err(e) => (None, Some(e.to_string())),
     };
-    let journal = open_journal(cache, &account, mode, opts, progress);
+    let journal = open_journal(cache, account, mode, opts, progress);
     let reader = match &journal {
         Some(j) => client.with_journal(j.clone()),
         None => client.clone(),
     };
-    let read = fetch(&reader, &account, opts, previous.as_ref(), progress);
+    let read = fetch(&reader, account, opts, previous.as_ref(), progress);
     let fetched = with_pace(client, progress, read).await?;
-    let snapshot = Snapshot::from_data(&fetched.data)?;
-    let saved = cache.save(&snapshot)?;
-    cache.set_last_used(
-        profile,
-        &ProfilePointer {
-            account_id: account.id.clone(),
-            mode,
-            updated_at: opts.now,
-        },
-    )?;
+    let saved = refresh::save_snapshot(cache, profile, &fetched.data, opts.now, start.cursor)
+        .map_err(|e| *e)?;
     if let Some(j) = &journal {
         j.finish();
     }
@@ -518,7 +537,7 @@ pub async fn sync(
     Ok(SyncReport {
         data: fetched.data,
         saved,
-        stats: stats_since(&before, &after),
+        stats: stats_since(&start.before, &after),
         reused_payouts: fetched.reused_payouts,
         reused_lines: fetched.reused_lines,
         previous_problem,

@@ -40,6 +40,7 @@ pub(super) fn permission_for(method: &Method, path: &str) -> Option<&'static str
         (&Method::POST, "refunds") => Some("rak_refund_write"),
         (_, "account") => Some("rak_accounts_kyc_id_numbers_read"),
         (_, "balance") => Some("rak_balance_read"),
+        (_, "events") => Some("rak_event_read"),
         (_, "radar") => Some(ObjectKind::EarlyFraudWarning.read_permission()),
         (_, other) => ObjectKind::from_plural(other).map(ObjectKind::read_permission),
     }

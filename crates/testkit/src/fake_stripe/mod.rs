@@ -19,6 +19,7 @@
 
 mod config;
 mod errors;
+pub mod events;
 mod gate;
 mod list;
 mod log;
@@ -315,6 +316,12 @@ impl FakeStripe {
             return Some(st.store.account.clone());
         }
         st.store.lookup(id).cloned()
+    }
+
+    /// Runs `f` on the served account (changes to it are served from the next request
+    /// on): the generator's next day ([`crate::generator::next_day`]) goes through here.
+    pub fn with_store<T>(&self, f: impl FnOnce(&mut Store) -> T) -> T {
+        f(&mut self.shared.state().store)
     }
 
     /// Inserts or replaces an object (its type comes from its `object` field).

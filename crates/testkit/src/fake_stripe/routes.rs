@@ -1,5 +1,5 @@
 //! The endpoints (axum routes) over the store: account, balance, list and retrieve for
-//! every object type, customer search, and `POST /v1/refunds`. Unknown URLs and methods get
+//! every object type, the events, customer search, and `POST /v1/refunds`. Unknown URLs and methods get
 //! Stripe's "Unrecognized request URL" 404.
 
 use std::sync::Arc;
@@ -55,6 +55,17 @@ async fn search(State(s): Shr, RawQuery(q): RawQuery) -> Response {
     respond(&s, result)
 }
 
+async fn events(State(s): Shr, RawQuery(q): RawQuery) -> Response {
+    let p = params(q);
+    let result = s.state().store.events.list(&p);
+    respond(&s, result)
+}
+
+async fn event(State(s): Shr, Path(id): Path<String>) -> Response {
+    let result = s.state().store.events.retrieve(&id);
+    respond(&s, result)
+}
+
 async fn unrecognized(method: Method, uri: Uri) -> Response {
     ApiErr::unrecognized(method.as_str(), uri.path()).into_response()
 }
@@ -100,7 +111,9 @@ pub(super) fn router(shared: Arc<Shared>) -> Router {
     let mut r: Router<Arc<Shared>> = Router::new()
         .route("/v1/account", get(account))
         .route("/v1/balance", get(balance))
-        .route("/v1/customers/search", get(search));
+        .route("/v1/customers/search", get(search))
+        .route("/v1/events", get(events))
+        .route("/v1/events/{id}", get(event));
     for kind in ObjectKind::ALL {
         let list_route = get(move |State(s): Shr, RawQuery(q): RawQuery| async move {
             let p = params(q);

@@ -219,6 +219,8 @@ pub struct Store {
     /// without a scan of every invoice payment per invoice of a page (a `--scale 100`
     /// account holds hundreds of thousands).
     payments_of_invoice: HashMap<String, BTreeSet<SortKey>>,
+    /// The change log `GET /v1/events` serves ([`Store::record`] adds to it).
+    pub events: super::events::EventLog,
 }
 
 fn read_json(path: &Path) -> Result<Option<Value>, FixtureError> {
@@ -253,6 +255,7 @@ impl Store {
                 .collect(),
             kind_of: HashMap::new(),
             payments_of_invoice: HashMap::new(),
+            events: super::events::EventLog::default(),
         }
     }
 
@@ -393,6 +396,13 @@ impl Store {
         } else {
             Err("an object needs a string \"id\"".to_string())
         }
+    }
+
+    /// A change: stores `object` (a `*.deleted` event removes nothing: the fake keeps
+    /// it) and logs an event of `kind` carrying it at `created`; returns the event id.
+    pub fn record(&mut self, kind: &str, object: Value, created: i64) -> Result<String, String> {
+        self.put(object.clone())?;
+        Ok(self.events.push(kind, object, created))
     }
 }
 

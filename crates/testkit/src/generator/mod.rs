@@ -48,6 +48,7 @@ pub mod dunning;
 pub mod engine;
 pub mod fraud_warnings;
 pub mod ids;
+pub mod next_day;
 pub mod objects;
 pub mod people;
 pub mod recovery;
@@ -62,6 +63,7 @@ use serde::Serialize;
 
 use clock::{DAY, DEMO_NOW, day_start, utc};
 use engine::{Gen, Writers};
+pub use next_day::{DayChanges, next_day};
 use objects as o;
 use tieout_core::money::Currency;
 pub use writer::GenError;

@@ -122,8 +122,21 @@ impl DiskJournal {
         mode: Mode,
         opts: &SyncOptions,
     ) -> std::io::Result<Arc<Self>> {
+        Self::open_for(cache, account, mode, opts, "")
+    }
+
+    /// As [`DiskJournal::open`], for a read told apart by `tag` (an incremental refresh
+    /// names the event cursor it reads from): a journal of another tag starts afresh.
+    pub fn open_for(
+        cache: &Cache,
+        account: &str,
+        mode: Mode,
+        opts: &SyncOptions,
+        tag: &str,
+    ) -> std::io::Result<Arc<Self>> {
         let dir = cache.account_dir(account, mode).join(JOURNAL_DIR);
-        let fresh = Plan::of(opts);
+        let mut fresh = Plan::of(opts);
+        fresh.reads.push_str(tag);
         let old: Option<Plan> = fs::read(dir.join(PLAN))
             .ok()
             .and_then(|b| serde_json::from_slice(&b).ok());

@@ -4,7 +4,9 @@
 //! core crate's `model::resource`) is read on its own, and one that cannot be read (a
 //! restricted key without its permission, a failure after retries) leaves its tables
 //! empty and is reported instead of failing the rest. The workbench shows each pane from the
-//! resources it needs and marks only those that miss one.
+//! resources it needs and marks only those that miss one. After a complete sync the
+//! read is an incremental refresh from Stripe's events ([`super::refresh`]), as
+//! `tieout sync` makes, and a full read records the event cursor for the next one.
 
 use std::sync::Arc;
 
@@ -50,13 +52,43 @@ pub async fn read_each(
     let before = client.stats();
     let account: AccountIdent = identify(client, stripe_account).await?;
     let mode = client.key().mode();
+    // After a complete sync, a refresh from the events, as `tieout sync` makes; whatever
+    // stops it (a full sync needed, a failure) leaves the read below to do the work.
+    if let Some(cache) = cache {
+        let refreshed = super::refresh::refresh_and_save(
+            client, cache, &account, opts, profile, false, progress,
+        );
+        match refreshed.await {
+            Ok(Ok((data, _, how))) => {
+                tracing::info!(?how, "refreshed from the events");
+                return Ok(PartialRead {
+                    fetched: Fetched {
+                        data,
+                        reused_payouts: 0,
+                        reused_lines: 0,
+                    },
+                    unread: Vec::new(),
+                    saved: true,
+                    stats: stats_since(&before, &client.stats()),
+                });
+            }
+            Ok(Err(reason)) => tracing::info!(reason = %reason, "full read"),
+            Err(e) => tracing::warn!(error = %e, "the refresh failed: reading everything"),
+        }
+    }
+    let cursor = match cache {
+        Some(_) if opts.parts == tieout_core::model::Parts::all() => {
+            super::refresh::events_head(client, opts.now).await
+        }
+        _ => None,
+    };
     let previous: Option<AccountData> = cache
         .and_then(|c| c.load(&account.id, mode).ok())
         .and_then(|s| s.to_data().ok());
     let (fetched, failed) = fetch_each(client, &account, opts, previous.as_ref(), progress).await;
     let unread = unread_of(failed);
     let saved = match cache {
-        Some(cache) if unread.is_empty() => save(cache, &fetched.data, profile, opts.now),
+        Some(cache) if unread.is_empty() => save(cache, &fetched.data, profile, opts.now, cursor),
         _ => false,
     };
     Ok(PartialRead {
@@ -98,10 +130,16 @@ fn unread_of(failed: Vec<(Resource, StripeError)>) -> Vec<Unread> {
 
 /// Saves a complete read as the profile's cache; a failure to save is logged, not fatal
 /// (the data is on screen; the next refresh saves again).
-fn save(cache: &Cache, data: &AccountData, profile: &str, now: i64) -> bool {
+fn save(
+    cache: &Cache,
+    data: &AccountData,
+    profile: &str,
+    now: i64,
+    cursor: Option<tieout_core::model::events::EventCursor>,
+) -> bool {
     let saved = Snapshot::from_data(data)
         .map_err(|e| e.to_string())
-        .and_then(|snap| cache.save(&snap).map_err(|e| e.to_string()))
+        .and_then(|snap| cache.save_at(&snap, cursor).map_err(|e| e.to_string()))
         .and_then(|_| {
             cache
                 .set_last_used(
