@@ -2,8 +2,9 @@
 # Checks a fake-Stripe request log (the JSON lines every fake server appends when the tests
 # run with TIEOUT_FAKE_REQUEST_LOG=FILE; `test` is the test that started the fake) for
 # requests that were not GET, outside the tests that are allowed to write: the refund
-# approval gate (`tests/it/refund_gate.rs`) and the fake server's own tests of its write
-# endpoints (`tests/it/fake_stripe.rs`).
+# approval gate (`tests/it/refund_gate.rs`), its batches of refunds
+# (`tests/it/refund_batch.rs`) and the fake server's own tests of its write endpoints
+# (`tests/it/fake_stripe.rs`).
 #
 #   TIEOUT_FAKE_REQUEST_LOG=/tmp/fake-requests.jsonl cargo test
 #   scripts/check-request-log.sh /tmp/fake-requests.jsonl
@@ -18,7 +19,7 @@ if [ -z "$log" ] || [ ! -f "$log" ]; then
   echo "usage: $0 REQUEST_LOG.jsonl (a file written via TIEOUT_FAKE_REQUEST_LOG)" >&2
   exit 2
 fi
-allow="${ALLOW:-^(refund_gate|fake_stripe)::}"
+allow="${ALLOW:-^(refund_gate|refund_batch|fake_stripe)::}"
 total=$(grep -c '"method"' "$log" || true)
 if [ "$total" -eq 0 ]; then
   echo "check-request-log: $log holds no requests; was TIEOUT_FAKE_REQUEST_LOG set for the tests?" >&2

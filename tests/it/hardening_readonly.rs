@@ -84,8 +84,10 @@ fn test_names(file: &str) -> Vec<String> {
 #[test]
 fn the_request_log_check_allows_the_gate_tests_and_catches_a_stray_write() {
     let gate = test_names("refund_gate.rs");
+    let batch = test_names("refund_batch.rs");
     let fake = test_names("fake_stripe.rs");
     assert!(gate.len() >= 5, "gate tests not found: {gate:?}");
+    assert!(batch.len() >= 5, "batch tests not found: {batch:?}");
     assert!(fake.len() >= 5, "fake server tests not found: {fake:?}");
     let mut clean: Vec<String> = vec![
         logged("sync::a_sync", "GET", "/v1/payouts"),
@@ -94,6 +96,11 @@ fn the_request_log_check_allows_the_gate_tests_and_catches_a_stray_write() {
     clean.extend(
         gate.iter()
             .map(|n| logged(&format!("refund_gate::{n}"), "POST", "/v1/refunds")),
+    );
+    clean.extend(
+        batch
+            .iter()
+            .map(|n| logged(&format!("refund_batch::{n}"), "POST", "/v1/refunds")),
     );
     clean.extend(
         fake.iter()
@@ -130,6 +137,10 @@ fn the_request_log_check_allows_the_gate_tests_and_catches_a_stray_write() {
         (
             logged("hardening_readonly::refund_gate::x", "POST", "/v1/refunds"),
             "a module that only contains refund_gate",
+        ),
+        (
+            logged("refund_batches::x", "POST", "/v1/refunds"),
+            "a module whose name merely starts with refund_batch",
         ),
         (
             logged("unnamed", "POST", "/v1/refunds"),
