@@ -463,3 +463,39 @@ fn the_workbench_read_refreshes_from_the_events_after_a_complete_read() {
     fake.rt().block_on(run(&fake, &full, LATER, true));
     assert_same_tables(&workbench, &full, &fake.account_id());
 }
+
+/// A pending balance transaction becomes available with no event (Stripe sends none): the
+/// refresh lists the lines again from the oldest pending one kept, so its status is the
+/// one a full sync reads.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_line_that_became_available_without_an_event_is_refreshed() {
+    let fake = FakeStripe::start(FakeConfig::default()).await;
+    let root = tempfile::tempdir().expect("tmp");
+    let (refreshed, full) = (
+        Cache::at(root.path().join("refreshed")),
+        Cache::at(root.path().join("full")),
+    );
+    run(&fake, &refreshed, NOW, false).await;
+    let flipped = fake.with_store(|s| {
+        let pending: Vec<serde_json::Value> = s
+            .table(tieout_testkit::fake_stripe::ObjectKind::BalanceTransaction)
+            .iter()
+            .filter(|l| l["status"] == "pending")
+            .take(3)
+            .cloned()
+            .collect();
+        for mut line in pending.clone() {
+            line["status"] = serde_json::json!("available");
+            s.put(line)?;
+        }
+        Ok::<usize, String>(pending.len())
+    });
+    assert_eq!(flipped, Ok(3), "the demo keeps pending lines");
+    let before = tables(&refreshed, &fake.account_id());
+    let (_, how, _, _) = run(&fake, &refreshed, LATER, false).await;
+    assert!(matches!(how, How::Refreshed { .. }), "{how:?}");
+    let after = tables(&refreshed, &fake.account_id());
+    assert_ne!(before, after, "the three lines' status changed");
+    run(&fake, &full, LATER, true).await;
+    assert_same_tables(&refreshed, &full, &fake.account_id());
+}

@@ -1,7 +1,9 @@
 //! "The next day" of an account already served by the fake ([`next_day`]): new charges
 //! (with their payment intents and balance transactions), refunds of recent charges, a
 //! few open invoices paid, failed again, voided or marked uncollectible, a customer's new
-//! email and a card's new expiry, and the payout in transit paid, each change stored and logged as the events Stripe sends for it
+//! email and a card's new expiry, the payout in transit paid, and the pending balance
+//! transactions whose `available_on` passed made available (with no event, as Stripe
+//! sends none), each other change stored and logged as the events Stripe sends for it
 //! (`charge.succeeded`, `refund.created`, `invoice.paid`, `payout.paid`, ...), at instants
 //! spread over `(from, to]`. Same store, seed and instants give the same changes, so a
 //! full sync and an incremental refresh of the result can be compared.
@@ -252,6 +254,14 @@ pub fn next_day(store: &mut Store, seed: u64, from: i64, to: i64) -> Result<DayC
         day.emit("payout.paid", p.clone(), t)?;
         let t = day.at();
         day.emit("payout.reconciliation_completed", p, t)?;
+    }
+
+    // Funds that became available: Stripe sends no event when a line's status moves on.
+    for mut line in day.objects(ObjectKind::BalanceTransaction) {
+        if str_of(&line, "status") == "pending" && int_of(&line, "available_on") <= to {
+            line["status"] = json!("available");
+            day.put(line)?;
+        }
     }
     Ok(day.changes)
 }

@@ -7,7 +7,8 @@
 //! method is part of is read again too. Then, as a full sync would: a payout that became itemisable or
 //! changed status has its lines read again (`?payout=`), the failing invoices' payment
 //! intents not yet read (or changed) are read with their latest charge and the others
-//! dropped, the new balance transactions are listed by `created[gte]` of the newest kept,
+//! dropped, the balance transactions are listed by `created[gte]` of the oldest still
+//! pending or else the newest kept (new lines added, pending ones given their status now),
 //! and the balance is read.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -428,17 +429,24 @@ async fn failing_intents(
 }
 
 /// The balance transactions created since the newest kept (`created[gte]`, so the lines
-/// of that same second are not missed), without a payout.
+/// of that same second are not missed), without a payout; and, since a line's `status`
+/// turns from `pending` to `available` with no event, every line from the oldest one kept
+/// as pending is listed again and takes the status Stripe gives it now.
 async fn new_lines(
     client: &Client,
     data: &mut AccountData,
     progress: &dyn Progress,
 ) -> Result<(), StripeError> {
-    let Some(since) = data
-        .balance_transactions
-        .iter()
+    let kept = &data.balance_transactions;
+    let newest = kept.iter().map(|l| l.created).max();
+    let oldest_pending = (kept.iter())
+        .filter(|l| l.status.as_str() == "pending")
         .map(|l| l.created)
-        .max()
+        .min();
+    let Some(since) = [newest, oldest_pending]
+        .into_iter()
+        .flatten()
+        .min()
         .or(data.meta.lines_since)
     else {
         return Ok(());
@@ -451,14 +459,15 @@ async fn new_lines(
         progress,
     )
     .await?;
-    let known: HashSet<String> = data
-        .balance_transactions
-        .iter()
-        .map(|l| l.id.as_str().to_string())
+    let known: HashMap<String, usize> = (data.balance_transactions.iter().enumerate())
+        .map(|(i, l)| (l.id.as_str().to_string(), i))
         .collect();
-    for t in lines.iter().filter(|t| !known.contains(t.id.as_str())) {
-        data.balance_transactions
-            .push(crate::source::from_wire::balance_txn_row(t, None));
+    for t in &lines {
+        let row = crate::source::from_wire::balance_txn_row(t, None);
+        match known.get(t.id.as_str()) {
+            Some(&i) => data.balance_transactions[i].status = row.status,
+            None => data.balance_transactions.push(row),
+        }
     }
     Ok(())
 }
