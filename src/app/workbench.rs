@@ -365,6 +365,13 @@ fn in_words(event: SyncEvent) -> Option<String> {
             budget,
             rate_limited,
         } => Some(pace_text(per_second, budget, rate_limited)),
+        // Whether this read follows the account's events or reads it whole, and why.
+        SyncEvent::FullSync { reason } => Some(format!("reading everything: {reason}")),
+        SyncEvent::Refreshing { events, objects } => Some(format!(
+            "{} events since the last read: {} changed objects",
+            grouped(events),
+            grouped(objects)
+        )),
         _ => None,
     }
 }
@@ -377,4 +384,28 @@ fn history(lookup: Arc<dyn StatusLookup>) -> Option<Session> {
         lookup,
         keep_days: run_history::keep_days_from_env(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_status_line_says_whether_a_read_follows_the_events_or_reads_everything() {
+        assert_eq!(
+            in_words(SyncEvent::Refreshing {
+                events: 1_250,
+                objects: 45
+            })
+            .as_deref(),
+            Some("1,250 events since the last read: 45 changed objects")
+        );
+        assert_eq!(
+            in_words(SyncEvent::FullSync {
+                reason: "the cache records no event cursor".into()
+            })
+            .as_deref(),
+            Some("reading everything: the cache records no event cursor")
+        );
+    }
 }
