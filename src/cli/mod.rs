@@ -433,11 +433,16 @@ pub fn run(cli: Cli) -> CmdResult {
     if ctx.global.view.is_some()
         && !matches!(
             cli.command,
-            None | Some(Command::Demo | Command::Dunning(_) | Command::Reconcile { .. })
+            None | Some(
+                Command::Demo
+                    | Command::Dunning(_)
+                    | Command::Reconcile { .. }
+                    | Command::Suggest(_)
+            )
         )
     {
         return Err(Failure::usage(
-            "--view opens a saved view in the workbench (`tieout --view NAME`) or writes one with `tieout dunning --view NAME` or `tieout reconcile --month YYYY-MM --view NAME`; this command takes none",
+            "--view opens a saved view in the workbench (`tieout --view NAME`) or writes one with `tieout dunning --view NAME`, `tieout reconcile --month YYYY-MM --view NAME` or `tieout suggest --tickets FILE --view NAME`; this command takes none",
         ));
     }
     match cli.command {

@@ -30,6 +30,11 @@ use crate::report::refunds::json_line;
 use super::{CmdResult, Ctx, Failure, SuggestArgs};
 
 pub fn run(ctx: &Ctx, args: &SuggestArgs) -> CmdResult {
+    if ctx.global.view.is_some() && args.tickets.is_none() {
+        return Err(Failure::usage(
+            "--view writes the Refunds queue as a saved view shows it: give the tickets with --tickets FILE",
+        ));
+    }
     if let Some(hash) = &args.confirm {
         return super::suggest_batch::confirm(ctx, args, hash);
     }
@@ -138,6 +143,9 @@ fn run_batch(ctx: &Ctx, args: &SuggestArgs, path: &Path, policy: &Policy) -> Cmd
     }
     if let Some(keys) = &args.approve {
         return super::suggest_batch::preview_tickets(ctx, args, &data, &tickets, policy, keys);
+    }
+    if let Some(name) = &ctx.global.view {
+        return run_view(ctx, args, &data, &tickets, policy, name);
     }
     let (rows, trails) = suggest_all(&data, &tickets, &reads, policy, &ctx.request());
     if args.explain {
@@ -252,6 +260,48 @@ fn account_for(ctx: &Ctx, tickets: &[Ticket]) -> Result<(AccountData, Vec<Ticket
         }
     }
     Ok((read.data, read.reads))
+}
+
+/// `--view NAME` with `--tickets FILE`: the tickets decided as the Refunds pane decides
+/// them, with the saved view's filter, sort and columns, to
+/// `refund-suggestions-<name>.csv/.md/.json` (the whole-queue files are not written).
+fn run_view(
+    ctx: &Ctx,
+    args: &SuggestArgs,
+    data: &AccountData,
+    tickets: &[Ticket],
+    policy: &Policy,
+    name: &str,
+) -> CmdResult {
+    let view = super::views::find(name, crate::tui::tabs::REFUNDS, "suggest")?;
+    let assessed = crate::app::suggest::assess_all(
+        data,
+        ctx.global.stripe_account.as_deref(),
+        tickets,
+        policy,
+        ctx.now,
+        &ctx.tz,
+    );
+    let total = assessed.len();
+    let table = crate::tui::panes::refunds::view_table(assessed, &view, &ctx.tz, ctx.now);
+    let stem = format!("refund-suggestions-{}", super::views::file_part(&view));
+    let formats = super::Formats {
+        md: true,
+        csv: true,
+        json: true,
+    };
+    let written =
+        super::views::write_table(&table, &stem, args.out.as_deref(), formats, args.force)?;
+    println!(
+        "{} of {} tickets in view {}",
+        table.visible(),
+        total,
+        view.name
+    );
+    for path in written {
+        println!("{path}");
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -2,7 +2,9 @@
 //! whole export. `tieout dunning --view` writes the Worklist's rows as the view shows
 //! them (its facets, text filter, sort and visible columns) to
 //! `failed-payments-<name>.csv/.md/.json`; `tieout reconcile --month M --view` the
-//! Tie-out's payouts of month M as the view shows them to `payouts-<M>-<name>.*`. The
+//! Tie-out's payouts of month M as the view shows them to `payouts-<M>-<name>.*`;
+//! `tieout suggest --tickets F --view` the Refunds queue to
+//! `refund-suggestions-<name>.*`. The
 //! rows come from the pane's own table built without a terminal
 //! (`tui::panes::worklist::view_table`, `tui::panes::tieout::view_table`), so a file is
 //! exactly what the workbench shows with that view open: the CSV is the pane's `export`,

@@ -172,3 +172,77 @@ fn reconcile_view_writes_the_payouts_the_tieout_pane_shows() {
     );
     assert!(!t.work_dir().join("reconciliation-2026-10.csv").exists());
 }
+
+const REFUND_VIEWS: &str = r#"
+[[view]]
+name = "usd approvals"
+pane = "refunds"
+filter = "usd"
+columns = ["Ticket", "Suggest", "Amount", "Rule"]
+sort = { column = "Amount", direction = "desc" }
+"#;
+
+/// `tieout suggest --tickets FILE --view NAME` writes the Refunds queue as the pane shows
+/// it with that view open (the demo's tickets, decided the same way).
+#[test]
+fn suggest_view_writes_the_tickets_the_refunds_pane_shows() {
+    let t = with_views(REFUND_VIEWS);
+    let tickets =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/demo/tickets.csv");
+    let tickets = tickets.display().to_string();
+    let run = t.run(&["suggest", "--tickets", &tickets, "--view", "usd approvals"]);
+    run.success();
+    let csv = std::fs::read(t.work_dir().join("refund-suggestions-usd-approvals.csv"))
+        .expect("the view's csv");
+    assert!(
+        !t.work_dir().join("refund-suggestions.csv").exists(),
+        "the whole queue is not written with --view"
+    );
+
+    let cli = Cli::parse_from(["tieout", "--demo", "--now", NOW]);
+    let ctx = Ctx::from_args(cli.global);
+    let ws = tieout::cli::tui_cmd::demo_workspace(&ctx).expect("the demo account");
+    let mut h = Harness::loaded(ws, 120, 40);
+    h.state.views = ViewsFile::parse(REFUND_VIEWS, "views.toml")
+        .expect("views")
+        .view;
+    h.keys("V");
+    h.type_text("usd");
+    h.keys("enter");
+    assert_eq!(h.state.active, 2, "the view opens on the Refunds tab");
+    let table = h.state.tabs[2].table().expect("the queue");
+    assert!(table.visible() > 0, "the view shows tickets");
+    assert_eq!(
+        String::from_utf8_lossy(&csv),
+        String::from_utf8_lossy(&table.to_csv()),
+        "the file is the pane's rows and columns"
+    );
+    let header = String::from_utf8_lossy(&csv)
+        .lines()
+        .next()
+        .unwrap_or("")
+        .to_string();
+    assert!(header.starts_with("Ticket,Suggest,Amount"), "{header}");
+    assert!(!header.contains("Email"), "{header}");
+    assert!(
+        run.stdout.contains(&format!("{} of ", table.visible())),
+        "{}",
+        run.stdout
+    );
+
+    let without = t.run(&[
+        "suggest",
+        "--email",
+        "a@b.c",
+        "--order",
+        "1",
+        "--view",
+        "usd approvals",
+    ]);
+    without.code(2);
+    assert!(
+        without.stderr.contains("--tickets FILE"),
+        "{}",
+        without.stderr
+    );
+}

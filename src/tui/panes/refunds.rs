@@ -78,9 +78,11 @@ pub fn pane() -> Box<dyn Pane> {
 
 pub mod approval;
 pub mod batch;
+mod headless;
 mod marks;
 mod queue_table;
 
+pub use headless::view_table;
 pub use queue_table::{QueueRow, paste_text};
 use queue_table::{columns, rec_role};
 
