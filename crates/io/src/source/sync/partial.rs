@@ -13,9 +13,8 @@ use std::sync::Arc;
 use tieout_core::model::{AccountData, AccountIdent, Resource};
 
 use super::{Fetched, RequestStats, SyncOptions, fetch_each, identify, stats_since};
-use crate::source::cache::{Cache, ProfilePointer};
+use crate::source::cache::Cache;
 use crate::source::progress::Progress;
-use crate::source::tables::Snapshot;
 use crate::stripe::{Client, StripeError};
 
 /// A resource that could not be read, and why.
@@ -137,23 +136,8 @@ fn save(
     now: i64,
     cursor: Option<tieout_core::model::events::EventCursor>,
 ) -> bool {
-    let saved = Snapshot::from_data(data)
-        .map_err(|e| e.to_string())
-        .and_then(|snap| cache.save_at(&snap, cursor).map_err(|e| e.to_string()))
-        .and_then(|_| {
-            cache
-                .set_last_used(
-                    profile,
-                    &ProfilePointer {
-                        account_id: data.meta.account_id.clone(),
-                        mode: data.meta.mode,
-                        updated_at: now,
-                    },
-                )
-                .map_err(|e| e.to_string())
-        });
-    match saved {
-        Ok(()) => true,
+    match super::refresh::save_snapshot(cache, profile, data, now, cursor) {
+        Ok(_) => true,
         Err(e) => {
             tracing::warn!(error = %e, "the fresh read could not be saved as the cache");
             false
