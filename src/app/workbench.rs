@@ -19,7 +19,7 @@ use crate::domain::refunds::Ticket;
 use crate::model::AccountData;
 use crate::model::{AccountIdent, Parts};
 use crate::source::cache::Cache;
-use crate::source::progress::{SyncEvent, grouped, pace_text};
+use crate::source::progress::{SyncEvent, grouped, pace_text, plain_line};
 use crate::time::Month;
 
 /// Where the workbench finds support tickets for a Stripe account (the demo brings its
@@ -365,13 +365,9 @@ fn in_words(event: SyncEvent) -> Option<String> {
             budget,
             rate_limited,
         } => Some(pace_text(per_second, budget, rate_limited)),
-        // Whether this read follows the account's events or reads it whole, and why.
-        SyncEvent::FullSync { reason } => Some(format!("reading everything: {reason}")),
-        SyncEvent::Refreshing { events, objects } => Some(format!(
-            "{} events since the last read: {} changed objects",
-            grouped(events),
-            grouped(objects)
-        )),
+        // Whether this read follows the account's events or reads it whole, and why: the
+        // words `tieout sync` prints.
+        e @ (SyncEvent::FullSync { .. } | SyncEvent::Refreshing { .. }) => plain_line(&e),
         _ => None,
     }
 }
@@ -398,14 +394,14 @@ mod tests {
                 objects: 45
             })
             .as_deref(),
-            Some("1,250 events since the last read: 45 changed objects")
+            Some("refreshing from 1,250 events: 45 changed objects")
         );
         assert_eq!(
             in_words(SyncEvent::FullSync {
                 reason: "the cache records no event cursor".into()
             })
             .as_deref(),
-            Some("reading everything: the cache records no event cursor")
+            Some("full sync: the cache records no event cursor")
         );
     }
 }
