@@ -100,7 +100,8 @@ fn run_view(
     let tieout = uc::tie_out(data, month, &ctx.tz).into_owned();
     let bank = statements.map(|lines| uc::match_bank(&tieout, &data.payouts, lines, ctx.now));
     let table =
-        crate::tui::panes::tieout::view_table(&tieout, bank.as_ref(), view, &ctx.tz, ctx.now);
+        crate::tui::panes::tieout::view_table(&tieout, bank.as_ref(), view, &ctx.tz, ctx.now)
+            .map_err(|e| super::views::refused(view, &e))?;
     let stem = format!("payouts-{month}-{}", super::views::file_part(view));
     let written = super::views::write_table(&table, &stem, out.out.as_deref(), formats, out.force)?;
     println!("{}", uc::summary(&tieout, &zone_name(&ctx.tz)));

@@ -283,7 +283,8 @@ fn run_view(
         &ctx.tz,
     );
     let total = assessed.len();
-    let table = crate::tui::panes::refunds::view_table(assessed, &view, &ctx.tz, ctx.now);
+    let table = crate::tui::panes::refunds::view_table(assessed, &view, &ctx.tz, ctx.now)
+        .map_err(|e| super::views::refused(&view, &e))?;
     let stem = format!("refund-suggestions-{}", super::views::file_part(&view));
     let formats = super::Formats {
         md: true,

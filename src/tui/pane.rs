@@ -97,7 +97,9 @@ pub trait Pane {
     ) -> Result<(), String> {
         match self.table_mut() {
             Some(t) => {
-                t.apply_table_view(&TableView::of_saved(view), cx);
+                let view = TableView::of_saved(view);
+                t.check_view(&view)?;
+                t.apply_table_view(&view, cx);
                 Ok(())
             }
             None => Err("this tab has no table to show a view in".into()),

@@ -246,3 +246,48 @@ fn suggest_view_writes_the_tickets_the_refunds_pane_shows() {
         without.stderr
     );
 }
+
+const MISSPELT_COLUMN: &str = r#"
+[[view]]
+name = "misspelt"
+pane = "worklist"
+columns = ["Customer", "Amnt"]
+sort = { column = "Days lat", direction = "desc" }
+"#;
+
+/// A view that names a column the table does not have is refused with the names it got
+/// wrong and the columns there are, from the command line and in the workbench (where
+/// the table stays as it was).
+#[test]
+fn a_view_naming_a_column_the_table_lacks_is_refused_with_the_columns() {
+    let t = with_views(MISSPELT_COLUMN);
+    let run = t.run(&["dunning", "--view", "misspelt"]);
+    run.code(2);
+    assert!(
+        run.stderr
+            .contains(r#"no column "Amnt", "Days lat" in the Failed payments table"#),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("Days late"), "{}", run.stderr);
+    assert!(
+        !t.work_dir().join("failed-payments-misspelt.csv").exists(),
+        "nothing is written"
+    );
+
+    let cli = Cli::parse_from(["tieout", "--demo", "--now", NOW]);
+    let ctx = Ctx::from_args(cli.global);
+    let ws = tieout::cli::tui_cmd::demo_workspace(&ctx).expect("the demo account");
+    let mut h = Harness::loaded(ws, 120, 40);
+    h.state.views = ViewsFile::parse(MISSPELT_COLUMN, "views.toml")
+        .expect("views")
+        .view;
+    let before = h.state.tabs[0].table().expect("the worklist").to_csv();
+    h.keys("V");
+    h.type_text("misspelt");
+    h.keys("enter");
+    let frame = h.frame();
+    assert!(frame.contains("no column \"Amnt\""), "{frame}");
+    let after = h.state.tabs[0].table().expect("the worklist").to_csv();
+    assert_eq!(before, after, "the table is as it was");
+}

@@ -12,13 +12,14 @@ use crate::app::views::SavedView;
 use crate::domain::refunds::Assessment;
 use crate::tui::widgets::table::{DataTable, Headless, RowsSource, TableView};
 
-/// The queue's table of `assessed` with `view` applied, as the pane shows it at `now`.
+/// The queue's table of `assessed` with `view` applied, as the pane shows it at `now`;
+/// refused when the view names a column the queue does not have.
 pub fn view_table(
     assessed: Vec<Assessment>,
     view: &SavedView,
     tz: &TimeZone,
     now: i64,
-) -> DataTable {
+) -> Result<DataTable, String> {
     let rows: Vec<QueueRow> = (assessed.into_iter())
         .map(|a| QueueRow {
             a,

@@ -8,14 +8,14 @@ use crate::bank::BankMatch;
 use crate::tui::widgets::table::{Headless, TableView};
 
 /// The payouts table of the month's tie-out `t` with `view` applied, as the pane shows
-/// it for that month.
+/// it for that month; refused when the view names a column the payouts do not have.
 pub fn view_table(
     t: &MonthTieOut<'static>,
     bank: Option<&BankMatch>,
     view: &SavedView,
     tz: &TimeZone,
     now: i64,
-) -> DataTable {
+) -> Result<DataTable, String> {
     let mut cx = Headless::new(tz.clone(), now);
     let title = format!("Payouts arriving in {}", t.month.title());
     DataTable::headless(

@@ -23,9 +23,10 @@ pub(super) fn apply(p: &mut TieOutPane, view: &SavedView, cx: &mut Cx<'_>) -> Re
         })?),
         None => None,
     };
+    let table_view = crate::tui::widgets::table::TableView::of_saved(view);
+    p.table.check_view(&table_view)?;
     p.balance.on = false;
-    p.table
-        .apply_table_view(&crate::tui::widgets::table::TableView::of_saved(view), cx);
+    p.table.apply_table_view(&table_view, cx);
     if let Some(m) = month {
         p.month = Some(m);
         p.recompute(cx);

@@ -17,10 +17,10 @@ pub fn view_table(w: &Worklist, view: &SavedView, tz: &TimeZone) -> Result<DataT
         .filter_map(|i| w.rows.get(i).cloned())
         .collect();
     let mut cx = Headless::new(tz.clone(), w.now);
-    Ok(DataTable::headless(
+    DataTable::headless(
         "Failed payments",
         Arc::new(source(rows)),
         &TableView::of_saved(view),
         &mut cx,
-    ))
+    )
 }

@@ -20,13 +20,14 @@ pub(super) fn save(p: &WorklistPane) -> Result<SavedView, String> {
 /// Shows `view`: the invoices with its facets, then its filter, sort and columns.
 pub(super) fn apply(p: &mut WorklistPane, view: &SavedView, cx: &mut Cx<'_>) -> Result<(), String> {
     let filter = view.facets.to_filter()?;
+    let table_view = crate::tui::widgets::table::TableView::of_saved(view);
+    p.table.check_view(&table_view)?;
     p.picker = None;
     p.recovery_view = false;
     p.cards_view = false;
     p.changed_only = false;
     p.filter = filter;
     p.rebuild(cx);
-    p.table
-        .apply_table_view(&crate::tui::widgets::table::TableView::of_saved(view), cx);
+    p.table.apply_table_view(&table_view, cx);
     Ok(())
 }

@@ -181,6 +181,33 @@ impl DataTable {
         self.recompute(cx);
     }
 
+    /// Ok when every column `view` names (to show, or to sort by) is a column of the rows,
+    /// or when no rows came yet; else which are not, and the columns there are.
+    pub fn check_view(&self, view: &TableView) -> Result<(), String> {
+        let have = self.all_columns();
+        if have.is_empty() {
+            return Ok(());
+        }
+        let named = (view.columns.iter()).chain(view.sort.as_ref().map(|(t, _)| t));
+        let unknown: Vec<&str> = named
+            .filter(|t| !have.contains(t))
+            .map(String::as_str)
+            .collect();
+        if unknown.is_empty() {
+            return Ok(());
+        }
+        Err(format!(
+            "no column {} in the {} table (its columns: {})",
+            unknown
+                .iter()
+                .map(|t| format!("\"{t}\""))
+                .collect::<Vec<_>>()
+                .join(", "),
+            self.title(),
+            have.join(", ")
+        ))
+    }
+
     /// The titles of every column the rows have, hidden or not.
     pub fn all_columns(&self) -> Vec<String> {
         self.base

@@ -35,15 +35,17 @@ impl Work for Headless {
 }
 
 impl DataTable {
-    /// A table over `source` with `view` applied, as a pane shows it, computed inline.
+    /// A table over `source` with `view` applied, as a pane shows it, computed inline;
+    /// refused when the view names a column the rows do not have.
     pub fn headless(
         title: &str,
         source: Arc<dyn TableSource>,
         view: &TableView,
         cx: &mut Headless,
-    ) -> DataTable {
+    ) -> Result<DataTable, String> {
         let mut table = DataTable::new(title, "", source).with_sync_limit(usize::MAX);
+        table.check_view(view)?;
         table.apply_table_view(view, cx);
-        table
+        Ok(table)
     }
 }
