@@ -222,7 +222,7 @@ pub fn load_cached(
     need: Need,
     tz: &TimeZone,
 ) -> Result<AccountData, Failure> {
-    let data = generation(cache, profile)?
+    let data = cached_generation(cache, profile)?
         .load_data(&|t| need.reads(t))
         .map_err(cache_failure)?;
     if let Some(m) = need.month()
@@ -258,7 +258,7 @@ pub fn with_month(data: &AccountData, mut month_data: AccountData) -> AccountDat
 }
 
 /// The current cache generation of the account `profile` last synced.
-fn generation(cache: &Cache, profile: &str) -> Result<Generation, Failure> {
+pub fn cached_generation(cache: &Cache, profile: &str) -> Result<Generation, Failure> {
     let pointer = cache.last_used(profile).map_err(cache_failure)?.ok_or_else(|| {
         Failure::usage(format!(
             "there is no cache for profile '{profile}' in {}: run `tieout sync` first, or drop --cached to read Stripe directly",
@@ -302,7 +302,7 @@ pub fn load_cached_in_parts(
     profile: &str,
     first: impl FnOnce(AccountData, CachedLookup),
 ) -> Result<AccountData, Failure> {
-    let generation = generation(cache, profile)?;
+    let generation = cached_generation(cache, profile)?;
     first(
         first_part(&generation)?,
         CachedLookup {
@@ -315,7 +315,7 @@ pub fn load_cached_in_parts(
 /// The first part of [`load_cached_in_parts`] alone (what the Worklist's first frame
 /// waits for), from the cache of the account `profile` last synced.
 pub fn load_cached_first_part(cache: &Cache, profile: &str) -> Result<AccountData, Failure> {
-    first_part(&generation(cache, profile)?)
+    first_part(&cached_generation(cache, profile)?)
 }
 
 fn first_part(generation: &Generation) -> Result<AccountData, Failure> {

@@ -6,31 +6,44 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use polars::prelude::DataFrame;
 
 use super::ReadRequest;
-use super::load::{Need, load};
+use super::load::{Need, cache_failure, cached_generation, load};
 use crate::failure::Failure;
 use crate::model::AccountData;
 use crate::query::output::{self, Format};
 use crate::query::saved::{self, Saved};
 use crate::query::{Engine, QueryError, functions};
+use crate::source::cache::Cache;
 
-/// The engine over everything the request reads (demo, cache or fresh).
+/// The engine over everything the request reads: over the cache (`--cached`) nothing is
+/// read until a query names a table, and then only its Parquet file's needed columns; the
+/// demo and a fresh read are read whole first, as the other commands read them.
 pub fn engine(ctx: &ReadRequest) -> Result<Engine, Failure> {
+    if ctx.cached && !ctx.demo {
+        let cache = Cache::open_default().map_err(cache_failure)?;
+        let generation = cached_generation(&cache, &ctx.profile)?;
+        return Engine::over_cache(generation, ctx.now, &ctx.tz).map_err(unprepared);
+    }
     let data = load(ctx, Need::All)?;
-    engine_for(&data, ctx.now, &ctx.tz)
+    engine_for(Arc::new(data), ctx.now, &ctx.tz)
 }
 
-/// The engine over `data` (the worklist at `now`, tie-out months in `tz`).
+/// The engine over `data` (the worklist at `now`, tie-out months in `tz`): each table
+/// becomes a frame, and each view is computed, the first time a query names it.
 pub fn engine_for(
-    data: &AccountData,
+    data: Arc<AccountData>,
     now: i64,
     tz: &jiff::tz::TimeZone,
 ) -> Result<Engine, Failure> {
-    Engine::from_data(data, now, tz)
-        .map_err(|e| Failure::data(format!("the snapshot could not be prepared for SQL: {e}")))
+    Engine::over_data(data, now, tz).map_err(unprepared)
+}
+
+fn unprepared(e: QueryError) -> Failure {
+    Failure::data(format!("the snapshot could not be prepared for SQL: {e}"))
 }
 
 /// A query's error as a command failure (usage: the SQL needs changing), with the line
@@ -100,7 +113,11 @@ pub struct SqlEngine(Engine);
 
 impl SqlEngine {
     /// The engine over `data` (the worklist at `now`, tie-out months in `tz`).
-    pub fn over(data: &AccountData, now: i64, tz: &jiff::tz::TimeZone) -> Result<Self, Failure> {
+    pub fn over(
+        data: Arc<AccountData>,
+        now: i64,
+        tz: &jiff::tz::TimeZone,
+    ) -> Result<Self, Failure> {
         engine_for(data, now, tz).map(SqlEngine)
     }
 
@@ -172,16 +189,13 @@ fn appendix() -> [(&'static str, Vec<(String, String)>); 2] {
     ]
 }
 
-/// Every table, column and type, the added functions and the saved queries, as text.
-pub fn describe(engine: &Engine) -> String {
+/// Every table, column and type, the added functions and the saved queries, as text
+/// (a view's rows are counted by building it).
+pub fn describe(engine: &Engine) -> Result<String, Failure> {
     let mut out = String::new();
     for t in engine.tables() {
-        out.push_str(&format!(
-            "{} ({} rows): {}\n",
-            t.name,
-            t.frame.height(),
-            t.about
-        ));
+        let rows = t.rows().map_err(unprepared)?;
+        out.push_str(&format!("{} ({rows} rows): {}\n", t.name, t.about));
         for (name, ty) in t.columns() {
             out.push_str(&format!("  {name:<30} {ty}\n"));
         }
@@ -196,7 +210,7 @@ pub fn describe(engine: &Engine) -> String {
             out.push_str(&format!("  {name:<30} {what}\n"));
         }
     }
-    out
+    Ok(out)
 }
 
 /// Every table and view with its columns and types, the added functions and the saved

@@ -9,6 +9,7 @@ use clap::Args;
 
 use super::{CmdResult, Ctx, Failure};
 use crate::app::query as uc;
+use crate::query::Budget;
 use crate::query::output::Format;
 
 #[derive(Debug, Clone, Args)]
@@ -36,6 +37,13 @@ pub struct QueryArgs {
     /// never a link's target, a device or a FIFO).
     #[arg(long)]
     pub force: bool,
+    /// Stop a query whose memory grows past this many MiB while it runs (or whose result
+    /// is larger).
+    #[arg(long, value_name = "MIB", default_value_t = Budget::default().max_memory >> 20)]
+    pub max_memory: u64,
+    /// Refuse, before it runs, a query with a step of more cells (rows times columns).
+    #[arg(long, value_name = "CELLS", default_value_t = Budget::default().max_cells)]
+    pub max_cells: u64,
 }
 
 pub fn run(ctx: &Ctx, args: &QueryArgs) -> CmdResult {
@@ -50,11 +58,14 @@ pub fn run(ctx: &Ctx, args: &QueryArgs) -> CmdResult {
     } else {
         Some(sql_of(args)?)
     };
-    let engine = uc::engine(&ctx.request())?;
+    let engine = uc::engine(&ctx.request())?.with_budget(Budget {
+        max_memory: args.max_memory.saturating_mul(1 << 20),
+        max_cells: args.max_cells,
+    });
     let Some(sql) = sql else {
         let text = match format {
             Format::Md => uc::describe_markdown(&engine),
-            _ => uc::describe(&engine),
+            _ => uc::describe(&engine)?,
         };
         print!("{text}");
         return Ok(());

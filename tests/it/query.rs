@@ -71,7 +71,7 @@ fn three_builtin_queries_agree_with_the_domain() {
     let data = load_demo().expect("demo");
     let now = tieout::time::parse_instant(NOW).expect("now");
     let tz = jiff::tz::TimeZone::UTC;
-    let engine = uc::engine_for(&data, now, &tz).expect("engine");
+    let engine = uc::engine_for(std::sync::Arc::new(data.clone()), now, &tz).expect("engine");
 
     // Fees per category per month, from the tie-out's per-payout subtotals.
     let months: std::collections::BTreeSet<Month> = data
@@ -336,9 +336,74 @@ fn the_readme_sql_examples_run_on_the_demo() {
     assert!(blocks.len() >= 3, "three worked examples: {}", blocks.len());
     let data = load_demo().expect("demo");
     let now = tieout::time::parse_instant(NOW).expect("now");
-    let engine = uc::engine_for(&data, now, &jiff::tz::TimeZone::UTC).expect("engine");
+    let engine =
+        uc::engine_for(std::sync::Arc::new(data), now, &jiff::tz::TimeZone::UTC).expect("engine");
     for sql in blocks {
         let df = uc::run(&engine, sql).unwrap_or_else(|f| panic!("{sql}\n{}", f.message));
         assert!(df.height() > 0, "no rows: {sql}");
     }
+}
+
+/// Over a synced cache (`--cached`: the Parquet files scanned lazily), a question answers
+/// as over the same rows in memory; a cross join of the largest table with itself over the
+/// budget is refused before it runs with the budget's message (exit 2, nothing printed on
+/// stdout); `--max-cells` and `--max-memory` set the budget.
+#[test]
+fn over_the_cache_a_runaway_query_is_refused_and_the_budget_is_configurable() {
+    use crate::support::{FakeConfig, start_fake};
+    let fake = start_fake(FakeConfig::default());
+    let t = Tieout::against(&fake);
+    t.run(&["sync"]).success();
+    let sql = "SELECT currency, COUNT(*) AS n, SUM(net) AS net FROM balance_transactions \
+               GROUP BY currency ORDER BY currency";
+    let cached = t.run(&["--cached", "query", "--format", "csv", sql]);
+    cached.success();
+    assert!(cached.stdout.lines().count() > 2, "{}", cached.stdout);
+    let fresh = t.run(&["query", "--format", "csv", sql]);
+    fresh.success();
+    assert_eq!(cached.stdout, fresh.stdout);
+
+    // A month's lines crossed with themselves fit the default budget here; on a large
+    // account they are a runaway (BENCHMARKS.md §12), as they are here under a smaller one.
+    let run = t.run(&[
+        "--cached",
+        "query",
+        "--max-cells",
+        "1000000",
+        "SELECT * FROM balance_transactions a CROSS JOIN balance_transactions b",
+    ]);
+    run.code(2);
+    assert!(
+        run.stderr.contains("refused before it ran"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+
+    let run = t.run(&[
+        "--cached",
+        "query",
+        "--max-cells",
+        "10",
+        "SELECT * FROM payouts",
+    ]);
+    run.code(2);
+    assert!(
+        run.stderr.contains("over the query budget of 10 cells"),
+        "{}",
+        run.stderr
+    );
+    let run = t.run(&[
+        "--cached",
+        "query",
+        "--max-memory",
+        "0",
+        "SELECT * FROM payouts",
+    ]);
+    run.code(2);
+    assert!(
+        run.stderr.contains("query budget of 0 MiB"),
+        "{}",
+        run.stderr
+    );
 }

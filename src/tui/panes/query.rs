@@ -132,8 +132,7 @@ impl QueryPane {
         let engine = self.engine.clone();
         let (now, tz) = (self.now, self.tz.clone());
         let job = Job::new("running the query", move |flag| -> Ran {
-            let engine =
-                engine.get_or_init(|| Engine::over(&data, now, &tz).map_err(|f| f.message));
+            let engine = engine.get_or_init(|| Engine::over(data, now, &tz).map_err(|f| f.message));
             let engine = engine.as_ref().map_err(|e| (e.clone(), None))?;
             // Esc cancels the job's flag: the engine stops polars' work at its next step.
             engine

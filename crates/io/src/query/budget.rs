@@ -17,9 +17,12 @@
 
 use std::collections::HashMap;
 
-use polars::prelude::{DataFrame, DataType, IntoLazy, JoinArgs, JoinType, col, len, lit};
+use polars::prelude::{
+    DataFrame, DataType, IntoLazy, JoinArgs, JoinType, LazyFrame, PlRefPath, ScanArgsParquet, col,
+    len, lit,
+};
 use polars_plan::plans::expr_ir::ExprIR;
-use polars_plan::prelude::{AExpr, Arena, IR, IRPlan, Node};
+use polars_plan::prelude::{AExpr, Arena, FileInfo, IR, IRPlan, Node};
 
 use super::QueryError;
 
@@ -108,11 +111,17 @@ impl Sizer<'_> {
     /// the largest step.
     fn rows_of(&mut self, node: Node) -> u64 {
         let ir = self.lp.get(node);
-        let inputs: Vec<Node> = ir.inputs().collect();
+        // A step used twice (a table joined with itself) is a cache whose input `inputs`
+        // does not list: sized through it all the same.
+        let inputs: Vec<Node> = match ir {
+            IR::Cache { input, .. } => vec![*input],
+            _ => ir.inputs().collect(),
+        };
         let sizes: Vec<u64> = inputs.iter().map(|n| self.rows_of(*n)).collect();
         let widest = sizes.iter().copied().max().unwrap_or(0);
         let (rows, what) = match ir {
             IR::DataFrameScan { df, .. } => (df.height() as u64, "a table"),
+            IR::Scan { file_info, .. } => (scan_rows(file_info), "a table"),
             IR::Slice { len, .. } => (widest.min(u64::from(*len)), "a LIMIT"),
             IR::Join {
                 input_left,
@@ -181,6 +190,7 @@ impl Sizer<'_> {
         let lp = self.lp;
         match lp.get(node) {
             IR::DataFrameScan { df, .. } => counts_of(df, column),
+            IR::Scan { sources, .. } => scan_counts(sources.first_path()?, column),
             IR::Filter { input, .. }
             | IR::Slice { input, .. }
             | IR::Sort { input, .. }
@@ -250,6 +260,27 @@ fn counts_of(df: &DataFrame, column: &str) -> Option<KeyCounts> {
         .ok()?
         .lazy()
         .select([col(column).cast(DataType::String).alias("k")])
+        .filter(col("k").is_not_null())
+        .group_by([col("k")])
+        .agg([len().cast(DataType::UInt64).alias("n")])
+        .collect()
+        .ok()
+}
+
+/// The rows a file scan yields at most: the files' own count (Parquet's metadata says it).
+fn scan_rows(info: &FileInfo) -> u64 {
+    let (known, estimated) = info.row_estimation;
+    match known {
+        Some(n) => n as u64,
+        None if estimated != usize::MAX => estimated as u64,
+        None => 0,
+    }
+}
+
+/// [`counts_of`] the Parquet file at `path`, reading that one column.
+fn scan_counts(path: &PlRefPath, column: &str) -> Option<KeyCounts> {
+    let lf = LazyFrame::scan_parquet(path.clone(), ScanArgsParquet::default()).ok()?;
+    lf.select([col(column).cast(DataType::String).alias("k")])
         .filter(col("k").is_not_null())
         .group_by([col("k")])
         .agg([len().cast(DataType::UInt64).alias("n")])

@@ -23,6 +23,24 @@ pub const MAX_OPERATORS: usize = 2_000;
 /// The longest query text, in bytes.
 pub const MAX_BYTES: usize = 256 << 10;
 
+/// Every word of `sql` that could name a table (quoted or not), lowercased: the engine
+/// registers only the tables and views among them.
+pub fn words(sql: &str) -> std::collections::BTreeSet<String> {
+    use sqlparser::tokenizer::{Token, Tokenizer};
+    Tokenizer::new(&GenericDialect, sql)
+        .tokenize()
+        .map(|tokens| {
+            tokens
+                .into_iter()
+                .filter_map(|t| match t {
+                    Token::Word(w) => Some(w.value.to_ascii_lowercase()),
+                    _ => None,
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// Refuses a query too long or with too many operators to be parsed and planned safely,
 /// before any parser sees it (counting tokens does not recurse). A long `IN (…)` list is
 /// one operator, however many values it holds.

@@ -13,6 +13,7 @@
 //! returns a list instead of a number (upstream pola-rs/polars#14938): such a result is
 //! refused with how to write it.
 
+mod account;
 mod balance_views;
 pub mod budget;
 pub mod catalog;
@@ -20,15 +21,21 @@ pub mod functions;
 pub mod guard;
 pub mod output;
 pub mod saved;
+pub mod views;
 
 use std::fmt;
 
 use jiff::tz::TimeZone;
-use polars::prelude::{DataFrame, DataType, InProcessQuery, IntoLazy, LazyFrame, PolarsError};
+use std::sync::Arc;
+
+use polars::prelude::{DataFrame, DataType, InProcessQuery, LazyFrame, PolarsError};
 use polars::sql::SQLContext;
 use sqlparser::ast::Statement;
 
 use tieout_core::model::AccountData;
+
+use crate::source::cache::Generation;
+use account::Account;
 
 pub use budget::Budget;
 pub use catalog::TableInfo;
@@ -174,9 +181,28 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// Every table and view of `data` (the worklist at `now`, months in `tz`).
-    pub fn from_data(data: &AccountData, now: i64, tz: &TimeZone) -> Result<Self, QueryError> {
-        Ok(Self::from_tables(catalog::build(data, now, tz)?))
+    /// Every table and view of the rows in `data` (the worklist at `now`, months in `tz`),
+    /// nothing built yet: a table becomes a frame, and a view is computed, the first time
+    /// a query names it.
+    pub fn over_data(data: Arc<AccountData>, now: i64, tz: &TimeZone) -> Result<Self, QueryError> {
+        Ok(Self::from_tables(catalog::lazy(Account::in_memory(
+            data, now, tz,
+        ))?))
+    }
+
+    /// Every table and view of a cache generation, nothing read yet: a query reads the
+    /// Parquet files of the tables it names (only the columns and row groups it needs), and
+    /// a view's tables only when it names the view.
+    pub fn over_cache(generation: Generation, now: i64, tz: &TimeZone) -> Result<Self, QueryError> {
+        Ok(Self::from_tables(catalog::lazy(Account::cached(
+            generation, now, tz,
+        ))?))
+    }
+
+    /// Every table and view of `data`, built at once (the reference the lazy engines are
+    /// compared with).
+    pub fn eager(data: &AccountData, now: i64, tz: &TimeZone) -> Result<Self, QueryError> {
+        Ok(Self::from_tables(catalog::eager(data, now, tz)?))
     }
 
     /// An engine over the given tables (tests, benches).
@@ -187,7 +213,7 @@ impl Engine {
         }
     }
 
-    /// The same engine with another budget (tests).
+    /// The same engine with another budget (`tieout query --max-memory`, tests).
     pub fn with_budget(mut self, budget: Budget) -> Self {
         self.budget = budget;
         self
@@ -234,8 +260,13 @@ impl Engine {
     ) -> Result<DataFrame, QueryError> {
         let statements = guard::check(sql)?;
         let mut ctx = SQLContext::new().with_function_registry(functions::registry());
+        // Only what the query names is registered: a view is built, and a table read,
+        // only for a query that may read it (a word that is not a table costs nothing).
+        let words = guard::words(sql);
         for t in &self.tables {
-            ctx.register(&t.name, t.frame.clone().lazy());
+            if words.contains(&t.name.to_ascii_lowercase()) {
+                ctx.register(&t.name, t.lazy()?);
+            }
         }
         let explain = |e| self.explain(e, &statements);
         let lf = ctx.execute(sql).map_err(explain)?;
@@ -354,12 +385,7 @@ impl Engine {
         let mut v: Vec<String> = self
             .tables
             .iter()
-            .flat_map(|t| {
-                t.frame
-                    .get_column_names()
-                    .into_iter()
-                    .map(|n| n.to_string())
-            })
+            .flat_map(|t| t.schema.iter_names().map(|n| n.to_string()))
             .collect();
         v.sort();
         v.dedup();
@@ -398,5 +424,7 @@ pub fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Opt
     (best.0 <= limit).then(|| best.1.to_string())
 }
 
+#[cfg(test)]
+mod lazy_tests;
 #[cfg(test)]
 mod tests;

@@ -11,7 +11,8 @@ fn demo() -> &'static Engine {
     static E: OnceLock<Engine> = OnceLock::new();
     E.get_or_init(|| {
         let data = load_demo().expect("demo");
-        Engine::from_data(&data, data.meta.fetched_at, &TimeZone::UTC).expect("engine")
+        let now = data.meta.fetched_at;
+        Engine::over_data(std::sync::Arc::new(data), now, &TimeZone::UTC).expect("engine")
     })
 }
 
@@ -287,11 +288,7 @@ fn a_million_row_result_is_returned_and_written_row_by_row() {
     let amounts = Int64Chunked::from_vec("amount".into(), (0..n as i64).map(|i| i % 997).collect())
         .into_column();
     let frame = DataFrame::new(n, vec![ids, amounts]).expect("frame");
-    let engine = Engine::from_tables(vec![TableInfo {
-        name: "big".into(),
-        about: "",
-        frame,
-    }]);
+    let engine = Engine::from_tables(vec![TableInfo::from_frame("big", "", frame)]);
     let df = engine
         .run("SELECT n, amount * 2 AS twice FROM big")
         .expect("runs");

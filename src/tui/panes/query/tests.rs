@@ -130,11 +130,7 @@ fn a_million_row_result_stays_virtualised_and_exports_streamed() {
         "amount" => (0..n).map(|i| i % 997).collect::<Vec<i64>>(),
     )
     .expect("frame");
-    let engine = Engine::from_tables(vec![TableInfo {
-        name: "big".into(),
-        about: "",
-        frame,
-    }]);
+    let engine = Engine::from_tables(vec![TableInfo::from_frame("big", "", frame)]);
     let dir = tempfile::tempdir().expect("dir");
     let ws = crate::tui::sample::workspace(Origin::Demo);
     let mut h = Harness::with_tabs(

@@ -75,6 +75,21 @@ impl Generation {
 }
 
 impl Generation {
+    /// The Parquet file of `table` in this generation and its row count, when the cache
+    /// holds the table (a cache written before a table was added lacks it): what a lazy
+    /// scan reads (`query`).
+    pub fn table_file(&self, table: Table) -> Option<(PathBuf, usize)> {
+        let rows = self.manifest.row_counts.get(table.name()).copied()?;
+        Some((self.dir.join(parquet_file(table)), rows))
+    }
+
+    /// What the cache holds (account, mode, window, when it was read).
+    pub fn meta(&self) -> tieout_core::model::SnapshotMeta {
+        self.manifest.meta()
+    }
+}
+
+impl Generation {
     /// [`Self::load_data`] for the first part of a staged open: the tables `wanted` names,
     /// but of the invoices only those the worklist reads, with their invoice payments, and
     /// of the charges and payment intents only the rows those reach (see

@@ -136,6 +136,12 @@ impl Snapshot {
     }
 }
 
+/// `table`'s frame of `data`'s rows, as the cache stores it (the columns of an empty
+/// `data` are every table's columns and types).
+pub fn frame_of(data: &AccountData, table: Table) -> Result<DataFrame, TableError> {
+    write_frame(data, table)
+}
+
 /// Where [`data_from_tables`]'s reader puts a table's frames, one at a time.
 pub type FrameSink<'a, E> = dyn FnMut(DataFrame) -> Result<(), E> + 'a;
 
