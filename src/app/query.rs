@@ -46,6 +46,17 @@ fn unprepared(e: QueryError) -> Failure {
     Failure::data(format!("the snapshot could not be prepared for SQL: {e}"))
 }
 
+/// What a query may name, in a sentence (the Query tab's first screen).
+pub fn introduction() -> String {
+    let tables: Vec<&str> = crate::model::Table::ALL.iter().map(|t| t.name()).collect();
+    let views: Vec<&str> = crate::query::views::VIEWS.iter().map(|(n, _)| *n).collect();
+    format!(
+        "SQL over the loaded account: tables {}; views {} (--tables lists the columns).",
+        tables.join(", "),
+        views.join(", ")
+    )
+}
+
 /// A query's error as a command failure (usage: the SQL needs changing), with the line
 /// of SQL it points at.
 pub fn failure(e: &QueryError, sql: &str) -> Failure {

@@ -373,7 +373,7 @@ impl Pane for QueryPane {
             Body::Empty => {
                 let mut lines = vec![
                     Line::from(Span::styled(
-                        "SQL over the loaded account: tables payouts, balance_transactions, charges, refunds, disputes, invoices, invoice_payments, payment_intents, customers, subscriptions; views payout_tieout, payout_lines, worklist (tieout query --tables lists the columns).",
+                        uc::introduction(),
                         cx.theme.style(Role::Muted),
                     )),
                     Line::from(""),
