@@ -361,6 +361,51 @@ pub async fn sync_incremental(
     Ok((report, How::Full(reason)))
 }
 
+/// A command's fresh read that follows the events when it can (the morning `tieout
+/// dunning`): after a complete sync of the account (the key's, or `stripe_account`) into
+/// `cache`, the refresh `tieout sync` runs, over `sync_opts` (what `tieout sync` reads:
+/// the cache's scope), saved as a new cache generation as a sync saves it; its snapshot
+/// is the answer. Otherwise (no cache, no cursor, too old, another window, the key may
+/// not read events, a gap) the progress says why in the words `tieout sync` prints, and
+/// only `own` (the command's partial read) is read, as [`super::read_fresh`] reads it;
+/// nothing is saved then. A refresh that fails fails the read, as it fails a sync (the
+/// cache is untouched).
+pub async fn read_fresh_refreshing(
+    client: &Client,
+    stripe_account: Option<&str>,
+    (sync_opts, own): (&SyncOptions, &SyncOptions),
+    cache: Option<&Cache>,
+    profile: &str,
+    progress: &dyn Progress,
+) -> Result<(AccountData, How), SyncError> {
+    let account = identify(client, stripe_account).await?;
+    let reason = match cache {
+        Some(cache) => {
+            match refresh_and_save(client, cache, &account, sync_opts, profile, false, progress)
+                .await?
+            {
+                Ok((data, _, how)) => return Ok((data, how)),
+                Err(reason) => reason,
+            }
+        }
+        None => FullReason::NoCursor,
+    };
+    tracing::info!(reason = %reason, "fresh read in full");
+    progress.event(SyncEvent::FullSync {
+        reason: reason.to_string(),
+    });
+    let previous = match cache {
+        Some(cache) if own.parts.payouts => cache
+            .load(&account.id, client.key().mode())
+            .ok()
+            .and_then(|s| s.to_data().ok()),
+        _ => None,
+    };
+    let read = fetch(client, &account, own, previous.as_ref(), progress);
+    let fetched = with_pace(client, progress, read).await?;
+    Ok((fetched.data, How::Full(reason)))
+}
+
 /// Saves `data` as the account's new cache generation with its event cursor and points
 /// `profile` at it.
 pub(super) fn save_snapshot(
