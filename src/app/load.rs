@@ -394,9 +394,9 @@ fn load_fresh(ctx: &ReadRequest, need: Need) -> Result<AccountData, Failure> {
 /// A fresh read for `need` that follows the account's events when its cache allows a
 /// refresh (`sync::read_fresh_refreshing`: the refresh `tieout sync` runs, over what
 /// `tieout sync` reads, saved as a new cache generation as a sync saves it), keeping
-/// only the tables `need` reads, as a cached load does; otherwise `need`'s own fresh
-/// read, the progress saying why it read in full (`full sync: ...`, `tieout sync`'s
-/// words).
+/// only the tables `need` reads, as a cached load does; otherwise (or when the refresh
+/// needs a permission the key lacks) `need`'s own fresh read, the progress saying why it
+/// read in full (`full sync: ...`, in `tieout sync`'s words).
 fn read_following_events(
     ctx: &ReadRequest,
     need: Need,
@@ -417,8 +417,8 @@ fn read_following_events(
     .map_err(|e| Failure::other(format!("could not start the network runtime: {e}")))?
     .map_err(Failure::from)?;
     Ok(match how {
-        sync::How::Refreshed { .. } => only_what(need, data),
-        sync::How::Full(_) => data,
+        sync::FreshHow::Refreshed { .. } => only_what(need, data),
+        sync::FreshHow::Own(_) => data,
     })
 }
 

@@ -205,3 +205,28 @@ fn a_connected_accounts_morning_dunning_follows_that_accounts_events() {
         "{requests:#?}"
     );
 }
+
+/// A refresh needs reads the dunning's own part does not (the balance and its lines): a
+/// key refused one of them gets the dunning's own read instead, which says why, and the
+/// worklist of a fresh read.
+#[test]
+fn a_refresh_refused_a_read_the_dunning_does_not_need_falls_back_to_its_own_read() {
+    let fake = start_fake(FakeConfig::default());
+    let root = tempfile::tempdir().expect("tmp");
+    let (synced, empty) = (root.path().join("synced"), root.path().join("empty"));
+    cli(&fake, &synced, NOW).run(&["sync"]).success();
+    fake.with_store(|s| next_day(s, 13, at(NOW), at(LATER)))
+        .expect("a next day");
+    fake.deny(TEST_KEY, "rak_balance_read");
+    let (run, refused, paths) = dunning(&fake, &synced);
+    assert!(
+        run.stderr.contains(
+            "full sync: the key may not read all a refresh reads (missing rak_balance_read)"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(paths.iter().any(|p| p == "/v1/invoices"), "{paths:?}");
+    let (_, fresh, _) = dunning(&fake, &empty);
+    assert_same_files(&refused, &fresh);
+}

@@ -361,15 +361,25 @@ pub async fn sync_incremental(
     Ok((report, How::Full(reason)))
 }
 
+/// How a command's fresh read went ([`read_fresh_refreshing`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FreshHow {
+    /// Refreshed from `events` events, which changed `objects` objects; the cache saved.
+    Refreshed { events: usize, objects: usize },
+    /// The command's own part read, for this reason (said in the progress).
+    Own(String),
+}
+
 /// A command's fresh read that follows the events when it can (the morning `tieout
 /// dunning`): after a complete sync of the account (the key's, or `stripe_account`) into
 /// `cache`, the refresh `tieout sync` runs, over `sync_opts` (what `tieout sync` reads:
 /// the cache's scope), saved as a new cache generation as a sync saves it; its snapshot
 /// is the answer. Otherwise (no cache, no cursor, too old, another window, the key may
-/// not read events, a gap) the progress says why in the words `tieout sync` prints, and
-/// only `own` (the command's partial read) is read, as [`super::read_fresh`] reads it;
-/// nothing is saved then. A refresh that fails fails the read, as it fails a sync (the
-/// cache is untouched).
+/// not read events, a gap: the words `tieout sync` prints), or when the refresh needs a
+/// permission the key lacks (the balance, say, which the command may not need) or its
+/// snapshot cannot be saved, the progress says why and only `own` (the command's part)
+/// is read, as [`super::read_fresh`] reads it; nothing is saved then. Any other failure
+/// of the refresh (Stripe or the network) fails the read, the cache untouched.
 pub async fn read_fresh_refreshing(
     client: &Client,
     stripe_account: Option<&str>,
@@ -377,22 +387,34 @@ pub async fn read_fresh_refreshing(
     cache: Option<&Cache>,
     profile: &str,
     progress: &dyn Progress,
-) -> Result<(AccountData, How), SyncError> {
+) -> Result<(AccountData, FreshHow), SyncError> {
     let account = identify(client, stripe_account).await?;
     let reason = match cache {
         Some(cache) => {
             match refresh_and_save(client, cache, &account, sync_opts, profile, false, progress)
-                .await?
+                .await
             {
-                Ok((data, _, how)) => return Ok((data, how)),
-                Err(reason) => reason,
+                Ok(Ok((data, _, How::Refreshed { events, objects }))) => {
+                    return Ok((data, FreshHow::Refreshed { events, objects }));
+                }
+                Ok(Ok((_, _, How::Full(reason)))) | Ok(Err(reason)) => reason.to_string(),
+                Err(SyncError::Stripe(e @ StripeError::MissingPermission { .. })) => {
+                    let slug = e.missing_permission().unwrap_or("a read permission");
+                    tracing::warn!(error = %e, "the refresh was refused: reading the command's part");
+                    format!("the key may not read all a refresh reads (missing {slug})")
+                }
+                Err(e @ SyncError::Stripe(_)) => return Err(e),
+                Err(e) => {
+                    tracing::warn!(error = %e, "the refresh could not be saved: reading the command's part");
+                    format!("the refresh could not be saved ({e})")
+                }
             }
         }
-        None => FullReason::NoCursor,
+        None => FullReason::NoCursor.to_string(),
     };
-    tracing::info!(reason = %reason, "fresh read in full");
+    tracing::info!(%reason, "fresh read of the command's part");
     progress.event(SyncEvent::FullSync {
-        reason: reason.to_string(),
+        reason: reason.clone(),
     });
     let previous = match cache {
         Some(cache) if own.parts.payouts => cache
@@ -403,7 +425,7 @@ pub async fn read_fresh_refreshing(
     };
     let read = fetch(client, &account, own, previous.as_ref(), progress);
     let fetched = with_pace(client, progress, read).await?;
-    Ok((fetched.data, How::Full(reason)))
+    Ok((fetched.data, FreshHow::Own(reason)))
 }
 
 /// Saves `data` as the account's new cache generation with its event cursor and points
