@@ -6,6 +6,11 @@
 //! with progress on stderr. Lines of settled payouts are taken from the cache when one
 //! exists for the account (they cannot change; see `source::sync`); everything else is
 //! read fresh, so an invoice paid overnight is gone from the worklist.
+//!
+//! The morning `tieout dunning` reads only what changed: when the account has a complete
+//! cache with an event cursor a refresh may follow (the conditions of `tieout sync`), its
+//! fresh read is that refresh, saved as a sync saves it, and the worklist is built from
+//! the refreshed snapshot; otherwise it reads its own part fresh and says why on stderr.
 
 use jiff::tz::TimeZone;
 
@@ -171,6 +176,12 @@ impl Need {
                 o
             }
         }
+    }
+
+    /// Whether a fresh read for this need refreshes the cache from the account's events
+    /// when it can (the morning `tieout dunning`), rather than reading its own part.
+    fn follows_events(&self) -> bool {
+        matches!(self, Need::Dunning)
     }
 
     /// The month whose payouts this need reads, whatever the cache holds.
@@ -371,9 +382,53 @@ pub fn load_month_and_next(ctx: &ReadRequest, month: Month) -> Result<AccountDat
 
 fn load_fresh(ctx: &ReadRequest, need: Need) -> Result<AccountData, Failure> {
     let progress = StderrProgress::new();
-    let result = load_fresh_with(ctx, need, &progress);
+    let result = if need.follows_events() {
+        read_following_events(ctx, need, &progress)
+    } else {
+        load_fresh_with(ctx, need, &progress)
+    };
     progress.finish();
     result
+}
+
+/// A fresh read for `need` that follows the account's events when its cache allows a
+/// refresh (`sync::read_fresh_refreshing`: the refresh `tieout sync` runs, over what
+/// `tieout sync` reads, saved as a new cache generation as a sync saves it), keeping
+/// only the tables `need` reads, as a cached load does; otherwise (or when the refresh
+/// needs a permission the key lacks) `need`'s own fresh read, the progress saying why it
+/// read in full (`full sync: ...`, in `tieout sync`'s words).
+fn read_following_events(
+    ctx: &ReadRequest,
+    need: Need,
+    progress: &dyn crate::source::progress::Progress,
+) -> Result<AccountData, Failure> {
+    let client = super::connect(ctx)?;
+    let cache = Cache::open_default().ok();
+    let sync_opts = Need::All.options(ctx.now, &ctx.tz);
+    let own = need.options(ctx.now, &ctx.tz);
+    let (data, how) = sync::block_on(sync::read_fresh_refreshing(
+        &client,
+        ctx.stripe_account.as_deref(),
+        (&sync_opts, &own),
+        cache.as_ref(),
+        &ctx.profile,
+        progress,
+    ))
+    .map_err(|e| Failure::other(format!("could not start the network runtime: {e}")))?
+    .map_err(Failure::from)?;
+    Ok(match how {
+        sync::FreshHow::Refreshed { .. } => only_what(need, data),
+        sync::FreshHow::Own(_) => data,
+    })
+}
+
+/// `data` with only the tables `need` reads (the others empty), as a cached load gives.
+fn only_what(need: Need, mut data: AccountData) -> AccountData {
+    let mut out = AccountData::empty(data.meta.clone());
+    for table in Table::ALL.into_iter().filter(|t| need.reads(*t)) {
+        out.take_table(table, &mut data);
+    }
+    out
 }
 
 /// A fresh read from Stripe for `need`, reporting to `progress` (the TUI's status line;

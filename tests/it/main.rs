@@ -13,6 +13,7 @@ mod deb_package;
 mod docs;
 mod drift;
 mod dunning;
+mod dunning_refresh;
 mod dunning_since;
 mod expiring_cards;
 mod fake_stripe;

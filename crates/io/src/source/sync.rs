@@ -109,7 +109,7 @@ use invoices::*;
 use paced::with_pace;
 use payouts::*;
 pub use payouts::{itemisable, settled};
-pub use refresh::{How, sync_incremental};
+pub use refresh::{FreshHow, How, read_fresh_refreshing, sync_incremental};
 /// The vocabulary of what a read is made of lives in the core crate
 /// (`tieout_core::model::resource`); named here too while the shells move to it.
 use tieout_core::model::{AccountIdent, Resource};

@@ -361,6 +361,73 @@ pub async fn sync_incremental(
     Ok((report, How::Full(reason)))
 }
 
+/// How a command's fresh read went ([`read_fresh_refreshing`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FreshHow {
+    /// Refreshed from `events` events, which changed `objects` objects; the cache saved.
+    Refreshed { events: usize, objects: usize },
+    /// The command's own part read, for this reason (said in the progress).
+    Own(String),
+}
+
+/// A command's fresh read that follows the events when it can (the morning `tieout
+/// dunning`): after a complete sync of the account (the key's, or `stripe_account`) into
+/// `cache`, the refresh `tieout sync` runs, over `sync_opts` (what `tieout sync` reads:
+/// the cache's scope), saved as a new cache generation as a sync saves it; its snapshot
+/// is the answer. Otherwise (no cache, no cursor, too old, another window, the key may
+/// not read events, a gap: the words `tieout sync` prints), or when the refresh needs a
+/// permission the key lacks (the balance, say, which the command may not need) or its
+/// snapshot cannot be saved, the progress says why and only `own` (the command's part)
+/// is read, as [`super::read_fresh`] reads it; nothing is saved then. Any other failure
+/// of the refresh (Stripe or the network) fails the read, the cache untouched.
+pub async fn read_fresh_refreshing(
+    client: &Client,
+    stripe_account: Option<&str>,
+    (sync_opts, own): (&SyncOptions, &SyncOptions),
+    cache: Option<&Cache>,
+    profile: &str,
+    progress: &dyn Progress,
+) -> Result<(AccountData, FreshHow), SyncError> {
+    let account = identify(client, stripe_account).await?;
+    let reason = match cache {
+        Some(cache) => {
+            match refresh_and_save(client, cache, &account, sync_opts, profile, false, progress)
+                .await
+            {
+                Ok(Ok((data, _, How::Refreshed { events, objects }))) => {
+                    return Ok((data, FreshHow::Refreshed { events, objects }));
+                }
+                Ok(Ok((_, _, How::Full(reason)))) | Ok(Err(reason)) => reason.to_string(),
+                Err(SyncError::Stripe(e @ StripeError::MissingPermission { .. })) => {
+                    let slug = e.missing_permission().unwrap_or("a read permission");
+                    tracing::warn!(error = %e, "the refresh was refused: reading the command's part");
+                    format!("the key may not read all a refresh reads (missing {slug})")
+                }
+                Err(e @ SyncError::Stripe(_)) => return Err(e),
+                Err(e) => {
+                    tracing::warn!(error = %e, "the refresh could not be saved: reading the command's part");
+                    format!("the refresh could not be saved ({e})")
+                }
+            }
+        }
+        None => FullReason::NoCursor.to_string(),
+    };
+    tracing::info!(%reason, "fresh read of the command's part");
+    progress.event(SyncEvent::FullSync {
+        reason: reason.clone(),
+    });
+    let previous = match cache {
+        Some(cache) if own.parts.payouts => cache
+            .load(&account.id, client.key().mode())
+            .ok()
+            .and_then(|s| s.to_data().ok()),
+        _ => None,
+    };
+    let read = fetch(client, &account, own, previous.as_ref(), progress);
+    let fetched = with_pace(client, progress, read).await?;
+    Ok((fetched.data, FreshHow::Own(reason)))
+}
+
 /// Saves `data` as the account's new cache generation with its event cursor and points
 /// `profile` at it.
 pub(super) fn save_snapshot(
