@@ -7,8 +7,8 @@
 //! method is part of is read again too. Then, as a full sync would: a payout that became itemisable or
 //! changed status has its lines read again (`?payout=`), the failing invoices' payment
 //! intents not yet read (or changed) are read with their latest charge and the others
-//! dropped, the balance transactions are listed by `created[gte]` of the oldest still
-//! pending or else the newest kept (new lines added, pending ones given their status now),
+//! dropped, the balance transactions are listed by `created[gte]` of the oldest pending
+//! line now due or else the newest kept (new lines added, due ones given their status now),
 //! and the balance is read.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -296,7 +296,7 @@ pub(super) async fn apply(
     payments_in_full(client, &mut data, &incomplete_invoices).await?;
     payout_lines(client, &mut data, &payouts_to_itemise, progress).await?;
     failing_intents(client, &mut data, &touched_intents, progress).await?;
-    new_lines(client, &mut data, progress).await?;
+    new_lines(client, &mut data, opts.now, progress).await?;
     let balance: Balance = client.get("/v1/balance", &[]).await?;
     data.meta.balance = Some(balance.to_core(opts.now));
     Ok(data)
@@ -430,20 +430,25 @@ async fn failing_intents(
 
 /// The balance transactions created since the newest kept (`created[gte]`, so the lines
 /// of that same second are not missed), without a payout; and, since a line's `status`
-/// turns from `pending` to `available` with no event, every line from the oldest one kept
-/// as pending is listed again and takes the status Stripe gives it now.
+/// turns from `pending` to `available` with no event once its `available_on` has come,
+/// every line from the oldest one kept as pending whose `available_on` is past at `now`
+/// is listed again and taken as Stripe gives it now (its payout kept). A pending line not
+/// yet due is still pending at Stripe: listing again from the oldest pending line of all
+/// would read back days of lines every morning (a week's on a card account paid out
+/// weekly), hundreds of pages on a large account.
 async fn new_lines(
     client: &Client,
     data: &mut AccountData,
+    now: i64,
     progress: &dyn Progress,
 ) -> Result<(), StripeError> {
     let kept = &data.balance_transactions;
     let newest = kept.iter().map(|l| l.created).max();
-    let oldest_pending = (kept.iter())
-        .filter(|l| l.status.as_str() == "pending")
+    let oldest_due = (kept.iter())
+        .filter(|l| l.status.as_str() == "pending" && l.available_on <= now)
         .map(|l| l.created)
         .min();
-    let Some(since) = [newest, oldest_pending]
+    let Some(since) = [newest, oldest_due]
         .into_iter()
         .flatten()
         .min()
@@ -465,7 +470,12 @@ async fn new_lines(
     for t in &lines {
         let row = crate::source::from_wire::balance_txn_row(t, None);
         match known.get(t.id.as_str()) {
-            Some(&i) => data.balance_transactions[i].status = row.status,
+            Some(&i) => {
+                let kept = &mut data.balance_transactions[i];
+                let payout = kept.payout.take();
+                *kept = row;
+                kept.payout = payout;
+            }
             None => data.balance_transactions.push(row),
         }
     }
