@@ -23,22 +23,20 @@ pub const MAX_OPERATORS: usize = 2_000;
 /// The longest query text, in bytes.
 pub const MAX_BYTES: usize = 256 << 10;
 
-/// Every word of `sql` that could name a table (quoted or not), lowercased: the engine
-/// registers only the tables and views among them.
-pub fn words(sql: &str) -> std::collections::BTreeSet<String> {
-    use sqlparser::tokenizer::{Token, Tokenizer};
-    Tokenizer::new(&GenericDialect, sql)
-        .tokenize()
-        .map(|tokens| {
-            tokens
-                .into_iter()
-                .filter_map(|t| match t {
-                    Token::Word(w) => Some(w.value.to_ascii_lowercase()),
-                    _ => None,
-                })
-                .collect()
-        })
-        .unwrap_or_default()
+/// Every name the statements read from (a `FROM` or `JOIN`, in any subquery or CTE; a
+/// CTE's own name too), lowercased: the engine registers only the tables and views among
+/// them, so an alias or a column that happens to be a view's name builds nothing.
+pub fn relations(statements: &[Statement]) -> std::collections::BTreeSet<String> {
+    let mut names = std::collections::BTreeSet::new();
+    for statement in statements {
+        let _ = sqlparser::ast::visit_relations(statement, |name: &ObjectName| {
+            if let Some(last) = name.0.last().and_then(|part| part.as_ident()) {
+                names.insert(last.value.to_ascii_lowercase());
+            }
+            ControlFlow::<()>::Continue(())
+        });
+    }
+    names
 }
 
 /// Refuses a query too long or with too many operators to be parsed and planned safely,

@@ -205,3 +205,22 @@ fn a_cross_join_of_the_largest_table_with_itself_is_refused_before_it_runs() {
         .run("SELECT p.id, b.net FROM payouts p JOIN balance_transactions b ON b.payout = p.id")
         .expect("an equality on ids fits");
 }
+
+#[test]
+fn a_name_that_is_not_read_from_builds_no_view() {
+    let c = Cached::demo();
+    // The lines are damaged: a view built from them (`fees`, `payout_lines`) would fail.
+    std::fs::write(c.file("balance_transactions"), b"not parquet").expect("damage");
+    let engine = c.engine();
+    let df = engine
+        .run("SELECT COUNT(*) AS fees, MAX(id) AS payout_lines FROM payouts fees")
+        .expect("an alias or a column named like a view reads no view");
+    assert_eq!(df.height(), 1);
+    let e = engine
+        .run("WITH x AS (SELECT * FROM fees) SELECT COUNT(*) FROM x")
+        .expect_err("a view read in a CTE is built");
+    assert!(
+        e.to_string().contains("balance_transactions.parquet"),
+        "{e}"
+    );
+}

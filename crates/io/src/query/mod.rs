@@ -260,11 +260,11 @@ impl Engine {
     ) -> Result<DataFrame, QueryError> {
         let statements = guard::check(sql)?;
         let mut ctx = SQLContext::new().with_function_registry(functions::registry());
-        // Only what the query names is registered: a view is built, and a table read,
-        // only for a query that may read it (a word that is not a table costs nothing).
-        let words = guard::words(sql);
+        // Only what the query reads from is registered: a view is built, and a table
+        // read, only for a query that names it in a FROM or JOIN.
+        let named = guard::relations(&statements);
         for t in &self.tables {
-            if words.contains(&t.name.to_ascii_lowercase()) {
+            if named.contains(&t.name.to_ascii_lowercase()) {
                 ctx.register(&t.name, t.lazy()?);
             }
         }
