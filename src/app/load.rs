@@ -68,25 +68,8 @@ impl Need {
                 table,
                 Table::Payouts | Table::BalanceTransactions | Table::Charges | Table::Refunds
             ),
-            Need::Dunning => matches!(
-                table,
-                Table::Invoices
-                    | Table::InvoicePayments
-                    | Table::PaymentIntents
-                    | Table::Charges
-                    | Table::Customers
-                    | Table::Subscriptions
-                    | Table::RenewalMethods
-            ),
-            Need::Recovery(_) => matches!(
-                table,
-                Table::Invoices
-                    | Table::InvoicePayments
-                    | Table::PaymentIntents
-                    | Table::Charges
-                    | Table::Customers
-                    | Table::Subscriptions
-            ),
+            Need::Dunning => crate::domain::dunning::READS.contains(&table),
+            Need::Recovery(_) => crate::domain::recovery::READS.contains(&table),
             Need::FraudWarnings => matches!(
                 table,
                 Table::FraudWarnings

@@ -40,6 +40,21 @@ use attempts::*;
 pub use currency_order::CurrencyOrder;
 use reach::Reach;
 
+/// The tables the worklist is built from (the others may be empty): what a cached read
+/// for it loads, and what the SQL view `worklist` reads.
+pub const READS: [crate::model::Table; 7] = {
+    use crate::model::Table::*;
+    [
+        Invoices,
+        InvoicePayments,
+        PaymentIntents,
+        Charges,
+        Customers,
+        Subscriptions,
+        RenewalMethods,
+    ]
+};
+
 /// The words shown after a failure code when Stripe returned no decline code.
 pub const NO_DECLINE_CODE: &str = "no decline code returned";
 

@@ -63,25 +63,8 @@ impl Family {
         match self {
             Family::Tieout => matches!(table, Table::Payouts | Table::BalanceTransactions),
             Family::Balance => table == Table::BalanceTransactions,
-            Family::Worklist => matches!(
-                table,
-                Table::Invoices
-                    | Table::InvoicePayments
-                    | Table::PaymentIntents
-                    | Table::Charges
-                    | Table::Customers
-                    | Table::Subscriptions
-                    | Table::RenewalMethods
-            ),
-            Family::Recovery => matches!(
-                table,
-                Table::Invoices
-                    | Table::InvoicePayments
-                    | Table::PaymentIntents
-                    | Table::Charges
-                    | Table::Customers
-                    | Table::Subscriptions
-            ),
+            Family::Worklist => dunning::READS.contains(&table),
+            Family::Recovery => recovery::READS.contains(&table),
         }
     }
 

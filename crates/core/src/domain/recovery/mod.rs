@@ -21,6 +21,20 @@ mod tests;
 
 use jiff::tz::TimeZone;
 
+/// The tables the recovery picture is built from (the others may be empty): what a cached
+/// read for it loads, and what the SQL views `recovery` and `recovery_invoices` read.
+pub const READS: [crate::model::Table; 6] = {
+    use crate::model::Table::*;
+    [
+        Invoices,
+        InvoicePayments,
+        PaymentIntents,
+        Charges,
+        Customers,
+        Subscriptions,
+    ]
+};
+
 use crate::model::AccountData;
 use crate::money::{Currency, Money};
 use crate::time::Month;
