@@ -131,15 +131,7 @@ fn run_view(ctx: &Ctx, args: &DunningArgs, formats: Formats, name: &str) -> CmdR
         formats,
         args.out.force,
     )?;
-    println!(
-        "{} of {} invoices in view {}",
-        table.visible(),
-        w.rows.len(),
-        view.name
-    );
-    for path in written {
-        println!("{path}");
-    }
+    super::views::report(&table, w.rows.len(), "invoices", &view, &written);
     Ok(())
 }
 

@@ -105,15 +105,7 @@ fn run_view(
     let stem = format!("payouts-{month}-{}", super::views::file_part(view));
     let written = super::views::write_table(&table, &stem, out.out.as_deref(), formats, out.force)?;
     println!("{}", uc::summary(&tieout, &zone_name(&ctx.tz)));
-    println!(
-        "{} of {} payouts in view {}",
-        table.visible(),
-        tieout.payouts.len(),
-        view.name
-    );
-    for path in written {
-        println!("{path}");
-    }
+    super::views::report(&table, tieout.payouts.len(), "payouts", view, &written);
     match (uc::verdict(&tieout), bank.as_ref().map(uc::bank_verdict)) {
         (Err(a), _) => Err(a),
         (Ok(()), Some(b)) => b,

@@ -293,15 +293,7 @@ fn run_view(
     };
     let written =
         super::views::write_table(&table, &stem, args.out.as_deref(), formats, args.force)?;
-    println!(
-        "{} of {} tickets in view {}",
-        table.visible(),
-        total,
-        view.name
-    );
-    for path in written {
-        println!("{path}");
-    }
+    super::views::report(&table, total, "tickets", &view, &written);
     Ok(())
 }
 

@@ -67,7 +67,7 @@ pub fn write_table(
     formats: Formats,
     force: bool,
 ) -> Result<Vec<String>, Failure> {
-    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut files: Vec<(String, Vec<u8>)> = Vec::with_capacity(3);
     if formats.md {
         let text = table
             .copy_table(CopyFormat::Markdown)
@@ -83,7 +83,10 @@ pub fn write_table(
             .unwrap_or_else(|| "[]\n".to_string());
         files.push((format!("{stem}.json"), text.into_bytes()));
     }
-    let named: Vec<(&str, Vec<u8>)> = files.iter().map(|(n, b)| (n.as_str(), b.clone())).collect();
+    let named: Vec<(&str, Vec<u8>)> = files
+        .iter_mut()
+        .map(|(n, b)| (n.as_str(), std::mem::take(b)))
+        .collect();
     let dir = dir
         .map(Path::to_path_buf)
         .unwrap_or_else(|| PathBuf::from("."));
@@ -92,4 +95,16 @@ pub fn write_table(
         .into_iter()
         .map(|(p, _)| p.display().to_string())
         .collect())
+}
+
+/// Prints what a `--view` export wrote: `N of M <what> in view NAME`, then each file.
+pub fn report(table: &DataTable, total: usize, what: &str, view: &SavedView, written: &[String]) {
+    println!(
+        "{} of {total} {what} in view {}",
+        table.visible(),
+        view.name
+    );
+    for path in written {
+        println!("{path}");
+    }
 }
