@@ -418,6 +418,17 @@ pub async fn read_fresh(
     progress: &dyn Progress,
 ) -> Result<Fetched, StripeError> {
     let account = identify(client, stripe_account).await?;
+    read_fresh_for(client, &account, opts, cache, progress).await
+}
+
+/// [`read_fresh`] for an account already identified.
+pub(crate) async fn read_fresh_for(
+    client: &Client,
+    account: &AccountIdent,
+    opts: &SyncOptions,
+    cache: Option<&Cache>,
+    progress: &dyn Progress,
+) -> Result<Fetched, StripeError> {
     let previous = match cache {
         Some(cache) if opts.parts.payouts => cache
             .load(&account.id, client.key().mode())
@@ -425,7 +436,7 @@ pub async fn read_fresh(
             .and_then(|s| s.to_data().ok()),
         _ => None,
     };
-    let read = fetch(client, &account, opts, previous.as_ref(), progress);
+    let read = fetch(client, account, opts, previous.as_ref(), progress);
     with_pace(client, progress, read).await
 }
 

@@ -416,15 +416,7 @@ pub async fn read_fresh_refreshing(
     progress.event(SyncEvent::FullSync {
         reason: reason.clone(),
     });
-    let previous = match cache {
-        Some(cache) if own.parts.payouts => cache
-            .load(&account.id, client.key().mode())
-            .ok()
-            .and_then(|s| s.to_data().ok()),
-        _ => None,
-    };
-    let read = fetch(client, &account, own, previous.as_ref(), progress);
-    let fetched = with_pace(client, progress, read).await?;
+    let fetched = read_fresh_for(client, &account, own, cache, progress).await?;
     Ok((fetched.data, FreshHow::Own(reason)))
 }
 
