@@ -5,7 +5,7 @@
 //! family reads, the first time a query names one, and kept.
 
 use std::path::Path;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use jiff::tz::TimeZone;
 use polars::prelude::{DataFrame, IntoLazy, LazyFrame, NULL, PlRefPath, ScanArgsParquet, col, lit};
@@ -40,6 +40,9 @@ pub struct Account {
     tables: [Built<DataFrame>; Table::COUNT],
     /// Each family's views, once a query named one of them.
     views: [Built<Vec<DataFrame>>; Family::ALL.len()],
+    /// From the cache: the rows read for views so far, and which tables they hold (each
+    /// table is read at most once, however many families read it).
+    view_rows: Mutex<(Vec<Table>, AccountData)>,
 }
 
 impl Account {
@@ -50,6 +53,7 @@ impl Account {
         };
         Self {
             rows,
+            view_rows: Mutex::new((Vec::new(), AccountData::empty(meta.clone()))),
             empty: AccountData::empty(meta),
             now,
             tz: tz.clone(),
@@ -100,19 +104,36 @@ impl Account {
     /// the tables the family reads.
     pub fn view(&self, family: Family, at: usize) -> Result<DataFrame, QueryError> {
         let built = self.views[family.index()].get_or_init(|| {
-            let data = match &self.rows {
-                Rows::Memory(data) => data.clone(),
-                Rows::Cache(generation) => Arc::new(
-                    generation
-                        .load_data(&|t| family.reads(t))
-                        .map_err(|e| QueryError::engine(e.to_string()))?,
-                ),
+            let build = |data: &AccountData| -> Result<Vec<DataFrame>, QueryError> {
+                family
+                    .build(data, self.now, &self.tz)?
+                    .into_iter()
+                    .map(with_utc_columns)
+                    .collect()
             };
-            family
-                .build(&data, self.now, &self.tz)?
-                .into_iter()
-                .map(with_utc_columns)
-                .collect()
+            match &self.rows {
+                Rows::Memory(data) => build(data),
+                Rows::Cache(generation) => {
+                    let mut held = self
+                        .view_rows
+                        .lock()
+                        .map_err(|_| QueryError::engine("a view's build failed earlier"))?;
+                    let (have, data) = &mut *held;
+                    let missing: Vec<Table> = (Table::ALL.into_iter())
+                        .filter(|t| family.reads(*t) && !have.contains(t))
+                        .collect();
+                    if !missing.is_empty() {
+                        let mut read = generation
+                            .load_data(&|t| missing.contains(&t))
+                            .map_err(|e| QueryError::engine(e.to_string()))?;
+                        for t in missing {
+                            data.take_table(t, &mut read);
+                            have.push(t);
+                        }
+                    }
+                    build(data)
+                }
+            }
         });
         built
             .as_ref()
