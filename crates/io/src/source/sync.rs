@@ -429,13 +429,9 @@ pub(crate) async fn read_fresh_for(
     cache: Option<&Cache>,
     progress: &dyn Progress,
 ) -> Result<Fetched, StripeError> {
-    let previous = match cache {
-        Some(cache) if opts.parts.payouts => cache
-            .load(&account.id, client.key().mode())
-            .ok()
-            .and_then(|s| s.to_data().ok()),
-        _ => None,
-    };
+    let previous = (cache.filter(|_| opts.parts.payouts))
+        .and_then(|c| c.load(&account.id, client.key().mode()).ok())
+        .and_then(|s| s.to_data().ok());
     let read = fetch(client, account, opts, previous.as_ref(), progress);
     with_pace(client, progress, read).await
 }
